@@ -1,0 +1,174 @@
+package dev.airlock.sanitizer;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * Replaces the exact values of registered secrets with {@code [REDACTED:<name>]}.
+ *
+ * <p>Immutable and shareable: it holds an Aho–Corasick automaton over the UTF-8 bytes of the
+ * values, built once. Each {@link #stream(ByteSink) stream} scans in linear time whatever the
+ * number of secrets, finds values split across writes, and holds back at most about twice the
+ * longest value. Where occurrences overlap, the leftmost wins, and of those the longest, so a
+ * secret that contains another is replaced whole.
+ *
+ * <p>Apply it to sanitized text: a value printed with invisible characters or control sequences
+ * inside is matched once the sanitizer has removed them. Secret names must match
+ * {@code [A-Za-z0-9_.-]{1,128}}.
+ */
+public final class SecretRedactor {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    private static final SecretRedactor NONE = new SecretRedactor(new TreeMap<>());
+
+    private final Map<String, String> valuesByName;
+    final byte[][] replacements;
+    final int[] patternLengths;
+    final int[] byteClass = new int[256];
+    final int classes;
+    final int[] transitions;
+    final int[] depth;
+    /** For each state, the longest pattern that ends there, or -1. */
+    final int[] longestMatch;
+    final int maxPatternLength;
+
+    private SecretRedactor(TreeMap<String, String> valuesByName) {
+        Map<String, String> byValue = new LinkedHashMap<>();
+        valuesByName.forEach((name, value) -> byValue.putIfAbsent(value, name));
+        this.valuesByName = Collections.unmodifiableMap(new LinkedHashMap<>(valuesByName));
+
+        byte[][] patterns = new byte[byValue.size()][];
+        replacements = new byte[byValue.size()][];
+        patternLengths = new int[byValue.size()];
+        int p = 0;
+        int total = 1;
+        int longest = 0;
+        boolean[] used = new boolean[256];
+        for (Map.Entry<String, String> e : byValue.entrySet()) {
+            patterns[p] = e.getKey().getBytes(StandardCharsets.UTF_8);
+            replacements[p] = ("[REDACTED:" + e.getValue() + "]").getBytes(StandardCharsets.US_ASCII);
+            patternLengths[p] = patterns[p].length;
+            total += patterns[p].length;
+            longest = Math.max(longest, patterns[p].length);
+            for (byte b : patterns[p]) {
+                used[b & 0xFF] = true;
+            }
+            p++;
+        }
+        int k = 1;
+        for (int b = 0; b < 256; b++) {
+            byteClass[b] = used[b] ? k++ : 0;
+        }
+        classes = k;
+        maxPatternLength = longest;
+
+        int[] trie = new int[total * classes];
+        Arrays.fill(trie, -1);
+        int[] depths = new int[total];
+        int[] terminal = new int[total];
+        Arrays.fill(terminal, -1);
+        int states = 1;
+        for (int i = 0; i < patterns.length; i++) {
+            int s = 0;
+            for (byte b : patterns[i]) {
+                int slot = s * classes + byteClass[b & 0xFF];
+                if (trie[slot] < 0) {
+                    depths[states] = depths[s] + 1;
+                    trie[slot] = states++;
+                }
+                s = trie[slot];
+            }
+            terminal[s] = i;
+        }
+
+        transitions = new int[states * classes];
+        depth = Arrays.copyOf(depths, states);
+        longestMatch = new int[states];
+        int[] fail = new int[states];
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        for (int c = 0; c < classes; c++) {
+            int next = trie[c];
+            if (next > 0) {
+                transitions[c] = next;
+                fail[next] = 0;
+                queue.add(next);
+            } else {
+                transitions[c] = 0;
+            }
+        }
+        longestMatch[0] = -1;
+        while (!queue.isEmpty()) {
+            int s = queue.poll();
+            longestMatch[s] = terminal[s] >= 0 ? terminal[s] : longestMatch[fail[s]];
+            for (int c = 0; c < classes; c++) {
+                int next = trie[s * classes + c];
+                if (next > 0) {
+                    fail[next] = transitions[fail[s] * classes + c];
+                    transitions[s * classes + c] = next;
+                    queue.add(next);
+                } else {
+                    transitions[s * classes + c] = transitions[fail[s] * classes + c];
+                }
+            }
+        }
+    }
+
+    /**
+     * A redactor for the given secrets, keyed by name.
+     *
+     * @throws IllegalArgumentException for a name outside {@code [A-Za-z0-9_.-]{1,128}} or an empty value
+     */
+    public static SecretRedactor of(Map<String, String> secretsByName) {
+        TreeMap<String, String> sorted = new TreeMap<>();
+        secretsByName.forEach((name, value) -> {
+            Objects.requireNonNull(name, "secret name");
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("secret name must match [A-Za-z0-9_.-]{1,128}: " + name);
+            }
+            if (value == null || value.isEmpty()) {
+                throw new IllegalArgumentException("secret " + name + " has an empty value");
+            }
+            sorted.put(name, value);
+        });
+        return sorted.isEmpty() ? NONE : new SecretRedactor(sorted);
+    }
+
+    /** A redactor with no secrets: it passes text through unchanged. */
+    public static SecretRedactor none() {
+        return NONE;
+    }
+
+    /** The names of the registered secrets. */
+    public Set<String> names() {
+        return valuesByName.keySet();
+    }
+
+    /** A new stream that writes redacted text to {@code sink}. */
+    public RedactingStream stream(ByteSink sink) {
+        return new RedactingStream(this, sink);
+    }
+
+    /** {@code text} with every registered value replaced. */
+    public String redact(String text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
+        RedactingStream stream = stream(out::write);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        stream.write(bytes, 0, bytes.length);
+        stream.finish();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return "SecretRedactor" + names();
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * The {@code sanitizer-core} command-line tool: sanitizes, escapes or fences standard input.
+ */
+package dev.airlock.sanitizer.cli;
