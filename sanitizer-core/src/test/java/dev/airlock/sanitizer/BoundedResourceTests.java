@@ -1,0 +1,125 @@
+package dev.airlock.sanitizer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Inputs built to make a sanitizer buffer or backtrack. Memory is checked by counting the bytes
+ * this thread allocates while the input streams through: constant memory means the count does
+ * not grow with the input. Time is not asserted; each input is processed in one pass.
+ */
+class BoundedResourceTests {
+
+    private static final int CHUNK = 64 * 1024;
+    /** Far below the inputs' sizes: what a stream may allocate while processing them. */
+    private static final long ALLOCATION_BUDGET = 256 * 1024;
+
+    @Test
+    void skipsUnterminatedOscOf64MibWithoutBuffering() {
+        byte[] chunk = new byte[CHUNK];
+        Arrays.fill(chunk, (byte) 'A');
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        TerminalSanitizer sanitizer = TerminalSanitizer.create(out::write);
+        sanitizer.write("before\u001b]0;".getBytes(StandardCharsets.US_ASCII));
+        long allocated = allocatedWhile(() -> {
+            for (int i = 0; i < 64 * 1024 * 1024 / CHUNK; i++) {
+                sanitizer.write(chunk);
+            }
+        });
+        sanitizer.finish();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("before");
+        RemovalReport report = sanitizer.report();
+        assertThat(report.unterminatedStrings()).isEqualTo(1);
+        assertThat(report.stringPayloadBytes()).isEqualTo(2 + 64L * 1024 * 1024);
+        assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
+    }
+
+    @Test
+    void removesTwentyThousandUnterminatedOscs() {
+        byte[] input = ("\u001b]0;title".repeat(20_000) + "\u001b\\after").getBytes(StandardCharsets.US_ASCII);
+        TerminalSanitizer.Result result = TerminalSanitizer.sanitize(input, SanitizerPolicy.defaults());
+        assertThat(result.text()).isEqualTo("after");
+        assertThat(result.report().osc()).isEqualTo(20_000);
+        assertThat(result.report().esc()).isZero();
+    }
+
+    @Test
+    void removesTwentyThousandUnterminatedC1Oscs() {
+        byte[] input = ("\u009d0;title".repeat(20_000) + "\u009cafter").getBytes(StandardCharsets.UTF_8);
+        TerminalSanitizer.Result result = TerminalSanitizer.sanitize(input, SanitizerPolicy.defaults());
+        assertThat(result.text()).isEqualTo("after");
+        assertThat(result.report().osc()).isEqualTo(20_000);
+    }
+
+    @Test
+    void skipsCsiWithFiftyThousandSeparators() {
+        byte[] input = ("\u001b[" + ";".repeat(50_000) + "mok").getBytes(StandardCharsets.US_ASCII);
+        TerminalSanitizer.Result result = TerminalSanitizer.sanitize(input, SanitizerPolicy.defaults());
+        assertThat(result.text()).isEqualTo("ok");
+        assertThat(result.report().csi()).isEqualTo(1);
+    }
+
+    @Test
+    void keepsMemoryConstantForPlainAndHostileStreams() {
+        byte[] plain = "compiling src/main/java/Foo.java ok\n".repeat(2000).getBytes(StandardCharsets.US_ASCII);
+        byte[] hostile = HostileBytes.next(new java.util.Random(1), 20_000);
+        for (byte[] input : new byte[][] {plain, hostile}) {
+            TerminalSanitizer sanitizer = TerminalSanitizer.create(ByteSink.DISCARD);
+            sanitizer.write(input);
+            long allocated = allocatedWhile(() -> {
+                for (int i = 0; i < 200; i++) {
+                    sanitizer.write(input);
+                }
+            });
+            assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
+        }
+    }
+
+    @Test
+    void boundsTheOverwriteLineWhateverItsLength() {
+        byte[] chunk = new byte[CHUNK];
+        Arrays.fill(chunk, (byte) 'x');
+        long[] written = new long[1];
+        TerminalSanitizer sanitizer = TerminalSanitizer.create(SanitizerPolicy.overwrite(), (b, off, len) -> written[0] += len);
+        sanitizer.write(chunk);
+        long allocated = allocatedWhile(() -> {
+            for (int i = 0; i < 256; i++) {
+                sanitizer.write(chunk);
+            }
+        });
+        sanitizer.finish();
+        assertThat(written[0]).isEqualTo(257L * CHUNK);
+        assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
+    }
+
+    @Test
+    void boundsRedactorLookbehindOnNearMisses() {
+        SecretRedactor redactor = SecretRedactor.of(Map.of("TOKEN", "ghp_" + "a".repeat(36)));
+        byte[] nearMiss = ("ghp_" + "a".repeat(35) + "b ").repeat(1000).getBytes(StandardCharsets.US_ASCII);
+        long[] written = new long[1];
+        RedactingStream stream = redactor.stream((b, off, len) -> written[0] += len);
+        stream.write(nearMiss, 0, nearMiss.length);
+        long allocated = allocatedWhile(() -> {
+            for (int i = 0; i < 100; i++) {
+                stream.write(nearMiss, 0, nearMiss.length);
+            }
+        });
+        stream.finish();
+        assertThat(written[0]).isEqualTo(101L * nearMiss.length);
+        assertThat(stream.redactions()).isZero();
+        assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
+    }
+
+    private static long allocatedWhile(Runnable work) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        work.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
+    }
+}
