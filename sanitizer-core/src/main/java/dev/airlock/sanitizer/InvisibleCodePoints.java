@@ -44,14 +44,32 @@ final class InvisibleCodePoints {
         0xE0000, 0xE0FFF,
     };
 
+    /** The same set for the Basic Multilingual Plane as a bitmap (8 KiB), one load per lookup. */
+    private static final long[] BMP = bitmap(0xFFFF);
+
     private InvisibleCodePoints() {
     }
 
     /** Whether {@code codePoint} is removed as invisible (ZWJ is not: it is decided in context). */
     static boolean isInvisible(int codePoint) {
-        if (codePoint < 0x00AD) {
-            return false;
+        if (codePoint <= 0xFFFF) {
+            return (BMP[codePoint >>> 6] & (1L << codePoint)) != 0;
         }
+        return inRanges(codePoint);
+    }
+
+    /** A bitmap of the code points {@code 0..last} that are in the table, ready for more bits. */
+    static long[] bitmap(int last) {
+        long[] bits = new long[(last >>> 6) + 1];
+        for (int r = 0; r < RANGES.length; r += 2) {
+            for (int cp = RANGES[r]; cp <= Math.min(RANGES[r + 1], last); cp++) {
+                bits[cp >>> 6] |= 1L << cp;
+            }
+        }
+        return bits;
+    }
+
+    private static boolean inRanges(int codePoint) {
         int low = 0;
         int high = (RANGES.length >>> 1) - 1;
         while (low <= high) {

@@ -54,6 +54,12 @@ public final class TerminalSanitizer {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
 
+    /**
+     * BMP code points the ground fast path leaves to the state machine: C1 controls, invisibles,
+     * the joiner and the line and paragraph separators.
+     */
+    private static final long[] SLOW_BMP = slowCodePoints();
+
     private final ByteSink sink;
     private final OverwriteLine line;
     private final byte[] out = new byte[OUT_CAPACITY];
@@ -155,14 +161,9 @@ public final class TerminalSanitizer {
             if (utf8Needed == 0) {
                 if (state == GROUND) {
                     if (line == null && !pendingCr && !pendingJoiner) {
-                        int runEnd = scanText(input, i, end);
-                        if (runEnd > i) {
-                            emitRun(input, i, runEnd);
-                            lastCodePoint = input[runEnd - 1];
-                            i = runEnd;
-                            if (i == end) {
-                                break;
-                            }
+                        i = ground(input, i, end);
+                        if (i == end) {
+                            break;
                         }
                     }
                 } else if (state == STRING) {
@@ -525,20 +526,6 @@ public final class TerminalSanitizer {
         outLength = n;
     }
 
-    private void emitRun(byte[] input, int from, int to) {
-        int length = to - from;
-        if (length > OUT_CAPACITY - outLength) {
-            flush();
-            if (length > OUT_CAPACITY) {
-                outputBytes += length;
-                sink.write(input, from, length);
-                return;
-            }
-        }
-        System.arraycopy(input, from, out, outLength, length);
-        outLength += length;
-    }
-
     private void flush() {
         if (outLength > 0) {
             outputBytes += outLength;
@@ -563,30 +550,192 @@ public final class TerminalSanitizer {
 
     // ---- fast paths over runs of bytes that need no decision ----
 
-    /** The end of the run from {@code i} of printable ASCII, TAB and LF. */
-    private static int scanText(byte[] a, int i, int end) {
-        while (true) {
-            while (i + 8 <= end && !hasSpecialByte((long) LONGS.get(a, i))) {
-                i += 8;
+    /**
+     * The ground-state fast path: copies text that needs no decision straight to the output
+     * buffer, eight bytes at a time where it can, and removes complete CSI sequences in place.
+     * Returns where the state machine has to take over: any other control, a code point that
+     * needs a decision, or a sequence cut by the end of the chunk. For input it handles, the
+     * result is exactly what the state machine would produce.
+     */
+    private int ground(byte[] in, int i, int end) {
+        final byte[] o = out;
+        // One pass of the outer loop writes at most 7 + 8 + 3 bytes past the check.
+        final int limit = OUT_CAPACITY - 32;
+        int n = outLength;
+        int last = lastCodePoint;
+        try {
+            while (i < end) {
+                if (n > limit) {
+                    outLength = n;
+                    flush();
+                    n = 0;
+                }
+                if (i + 8 <= end) {
+                    long w = (long) LONGS.get(in, i);
+                    long special = specialBytes(w);
+                    if (special == 0) {
+                        LONGS.set(o, n, w);
+                        i += 8;
+                        n += 8;
+                        last = 'a';
+                        continue;
+                    }
+                    int k = Long.numberOfTrailingZeros(special) >>> 3;
+                    if (k > 0) {
+                        LONGS.set(o, n, w);
+                        i += k;
+                        n += k;
+                        last = 'a';
+                    }
+                }
+                // Byte by byte through the next eight bytes: a word check per byte would chain
+                // every step on the latency of the previous load.
+                final int window = Math.min(end, i + 8);
+                while (i < window) {
+                    int b = in[i];
+                    if (b >= 0x20 ? b != DEL : (b == LF || b == TAB)) {
+                        o[n++] = (byte) b;
+                        i++;
+                        last = 'a';
+                    } else if (b == ESC) {
+                        int next = endOfControlSequence(in, i, end);
+                        if (next < 0) {
+                            return i;
+                        }
+                        csi++;
+                        i = next;
+                    } else if (b < 0) {
+                        int b0 = b & 0xFF;
+                        int cp;
+                        if (b0 >= 0xE0 && b0 <= 0xEF) {
+                            cp = threeByteText(in, i, end, b0);
+                            if (cp < 0) {
+                                return i;
+                            }
+                            o[n] = (byte) b0;
+                            o[n + 1] = in[i + 1];
+                            o[n + 2] = in[i + 2];
+                            n += 3;
+                            i += 3;
+                        } else if (b0 >= 0xC2 && b0 <= 0xDF) {
+                            cp = twoByteText(in, i, end, b0);
+                            if (cp < 0) {
+                                return i;
+                            }
+                            o[n] = (byte) b0;
+                            o[n + 1] = in[i + 1];
+                            n += 2;
+                            i += 2;
+                        } else {
+                            cp = fourByteText(in, i, end, b0);
+                            if (cp < 0) {
+                                return i;
+                            }
+                            o[n] = (byte) b0;
+                            o[n + 1] = in[i + 1];
+                            o[n + 2] = in[i + 2];
+                            o[n + 3] = in[i + 3];
+                            n += 4;
+                            i += 4;
+                        }
+                        last = cp;
+                    } else {
+                        return i;
+                    }
+                }
             }
-            if (i == end) {
-                return i;
-            }
-            int b = a[i];
-            if (b >= 0x20 ? b != DEL : (b == LF || b == TAB)) {
-                i++;
-            } else {
-                return i;
-            }
+            return i;
+        } finally {
+            outLength = n;
+            lastCodePoint = last;
         }
     }
 
-    /** Whether any byte of {@code w} is below 0x20, is DEL or is 0x80 and above. */
-    private static boolean hasSpecialByte(long w) {
+    /** The index after a complete {@code ESC [ params final} at {@code i}, or -1. */
+    private static int endOfControlSequence(byte[] in, int i, int end) {
+        int j = i + 1;
+        if (j >= end || in[j] != '[') {
+            return -1;
+        }
+        j++;
+        while (j < end) {
+            int b = in[j];
+            if (b >= 0x40 && b <= 0x7E) {
+                return j + 1;
+            }
+            if (b < 0x20 || b > 0x3F) {
+                return -1;
+            }
+            j++;
+        }
+        return -1;
+    }
+
+    // The three decoders below return the code point of a well-formed sequence at i that is
+    // complete in this chunk and needs no decision, or -1 to leave it to the state machine.
+
+    private static int twoByteText(byte[] in, int i, int end, int b0) {
+        if (i + 1 >= end) {
+            return -1;
+        }
+        int b1 = in[i + 1];
+        if ((b1 & 0xC0) != 0x80) {
+            return -1;
+        }
+        int cp = (b0 & 0x1F) << 6 | (b1 & 0x3F);
+        return (SLOW_BMP[cp >>> 6] & (1L << cp)) == 0 ? cp : -1;
+    }
+
+    private static int threeByteText(byte[] in, int i, int end, int b0) {
+        if (i + 2 >= end) {
+            return -1;
+        }
+        int b1 = in[i + 1] & 0xFF;
+        int b2 = in[i + 2];
+        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80
+                || b0 == 0xE0 && b1 < 0xA0 || b0 == 0xED && b1 > 0x9F) {
+            return -1;
+        }
+        int cp = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
+        return (SLOW_BMP[cp >>> 6] & (1L << cp)) == 0 ? cp : -1;
+    }
+
+    private static int fourByteText(byte[] in, int i, int end, int b0) {
+        if (b0 < 0xF0 || b0 > 0xF4 || i + 3 >= end) {
+            return -1;
+        }
+        int b1 = in[i + 1] & 0xFF;
+        int b2 = in[i + 2];
+        int b3 = in[i + 3];
+        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80 || (b3 & 0xC0) != 0x80
+                || b0 == 0xF0 && b1 < 0x90 || b0 == 0xF4 && b1 > 0x8F) {
+            return -1;
+        }
+        int cp = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F);
+        return InvisibleCodePoints.isInvisible(cp) ? -1 : cp;
+    }
+
+    private static long[] slowCodePoints() {
+        long[] bits = InvisibleCodePoints.bitmap(0xFFFF);
+        for (int cp = 0; cp < 0xA0; cp++) {
+            bits[cp >>> 6] |= 1L << cp;
+        }
+        for (int cp : new int[] {InvisibleCodePoints.ZERO_WIDTH_JOINER, 0x2028, 0x2029}) {
+            bits[cp >>> 6] |= 1L << cp;
+        }
+        return bits;
+    }
+
+    /**
+     * A mask whose lowest set bit is the high bit of the first byte of {@code w} (little-endian)
+     * that is below 0x20, is DEL or is 0x80 and above; zero when there is none. Bits above the
+     * lowest one may be false alarms, as borrows only travel upward.
+     */
+    private static long specialBytes(long w) {
         long below = (w - 0x2020202020202020L) & ~w;
         long v = w ^ 0x7F7F7F7F7F7F7F7FL;
         long delete = (v - ONES) & ~v;
-        return ((below | w | delete) & HIGH_BITS) != 0;
+        return (below | w | delete) & HIGH_BITS;
     }
 
     /** The end of the run from {@code i} of ASCII payload bytes that cannot end a control string. */

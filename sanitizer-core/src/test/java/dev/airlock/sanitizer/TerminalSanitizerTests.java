@@ -191,6 +191,15 @@ class TerminalSanitizerTests {
     }
 
     @Test
+    void fillsTheOutputBufferToTheBrimWithMultibyteText() {
+        for (int prefix = 0; prefix < 64; prefix++) {
+            byte[] input = Feed.utf8("x".repeat(prefix) + "abcdefg\uD83D\uDE00".repeat(3000));
+            String whole = Feed.whole(input, SanitizerPolicy.defaults());
+            assertThat(whole).as("prefix %d", prefix).isEqualTo(new String(input, StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void passesLongPlainRunsStraightThrough() {
         byte[] input = "x".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
         assertThat(Feed.whole(input, SanitizerPolicy.defaults())).hasSize(100_000);

@@ -1,0 +1,70 @@
+package dev.airlock.benchmarks;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs {@link SanitizerBenchmark} with the GC profiler and prints a Markdown table of throughput,
+ * the ratios to the baselines measured in the same run, and allocation per input byte.
+ *
+ * <pre>java -jar benchmarks/target/benchmarks.jar [--quick]</pre>
+ *
+ * For any other JMH run, use JMH's own runner:
+ * {@code java -cp benchmarks/target/benchmarks.jar org.openjdk.jmh.Main -h}.
+ */
+public final class BenchmarkReport {
+
+    private BenchmarkReport() {
+    }
+
+    public static void main(String[] args) throws RunnerException {
+        boolean quick = args.length > 0 && args[0].equals("--quick");
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(SanitizerBenchmark.class.getName() + "\\.")
+                .addProfiler(GCProfiler.class);
+        if (quick) {
+            options.warmupIterations(2).warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(3).measurementTime(TimeValue.seconds(1));
+        }
+        Collection<RunResult> results = new Runner(options.build()).run();
+
+        Map<String, Map<String, double[]>> byCorpus = new TreeMap<>();
+        for (RunResult result : results) {
+            String method = result.getParams().getBenchmark();
+            method = method.substring(method.lastIndexOf('.') + 1);
+            String corpus = result.getParams().getParam("corpus");
+            double mbPerSecond = result.getPrimaryResult().getScore() * SanitizerBenchmark.CORPUS_BYTES / 1e6;
+            double error = result.getPrimaryResult().getScoreError() * SanitizerBenchmark.CORPUS_BYTES / 1e6;
+            Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
+            double allocPerByte = alloc == null ? Double.NaN : alloc.getScore() / SanitizerBenchmark.CORPUS_BYTES;
+            byCorpus.computeIfAbsent(corpus, c -> new TreeMap<>()).put(method, new double[] {mbPerSecond, error, allocPerByte});
+        }
+
+        System.out.println();
+        System.out.printf("Corpora of %d MiB each, read in 64 KiB pieces; MB = 10^6 bytes of input.%n%n",
+                SanitizerBenchmark.CORPUS_BYTES >> 20);
+        System.out.println("| corpus | sanitizer MB/s | byte copy MB/s | regex MB/s | sanitizer / regex | sanitizer / copy "
+                + "| sanitizer alloc B/byte |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        for (String corpus : new String[] {"plain", "colored", "hostile", "unicode"}) {
+            Map<String, double[]> m = byCorpus.get(corpus);
+            if (m == null) {
+                continue;
+            }
+            double[] s = m.get("sanitizer");
+            double[] c = m.get("byteCopy");
+            double[] r = m.get("regexStripper");
+            System.out.printf("| %s | %.0f ± %.0f | %.0f | %.0f | %.1f× | %.2f | %.5f |%n",
+                    corpus, s[0], s[1], c[0], r[0], s[0] / r[0], s[0] / c[0], s[2]);
+        }
+    }
+}
