@@ -570,6 +570,7 @@ public final class TerminalSanitizer {
                     flush();
                     n = 0;
                 }
+                boolean words = false;
                 if (i + 8 <= end) {
                     long w = (long) LONGS.get(in, i);
                     long special = specialBytes(w);
@@ -586,11 +587,13 @@ public final class TerminalSanitizer {
                         i += k;
                         n += k;
                         last = 'a';
+                        words = true;
                     }
                 }
-                // Byte by byte through the next eight bytes: a word check per byte would chain
-                // every step on the latency of the previous load.
-                final int window = Math.min(end, i + 8);
+                // After a special byte that ends a clean run, one byte and back to the word test;
+                // when special bytes follow each other, byte by byte through the next eight, as a
+                // word test per byte would chain every step on the latency of the previous load.
+                final int window = Math.min(end, i + (words ? 1 : 8));
                 while (i < window) {
                     int b = in[i];
                     if (b >= 0x20 ? b != DEL : (b == LF || b == TAB)) {
