@@ -1,0 +1,24 @@
+package dev.airlock.approval.policy;
+
+import java.time.Clock;
+import org.springframework.stereotype.Component;
+
+/** Evaluates a tool's approval policy for a new run. Stateless and thread-safe. */
+@Component
+public class PolicyEvaluator {
+
+    private final Clock clock;
+
+    public PolicyEvaluator(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** What {@code policy} says about a run requested now. */
+    public PolicyVerdict evaluate(ToolPolicy policy) {
+        return switch (policy.mode()) {
+            case AUTO -> new PolicyVerdict.Auto();
+            case DENY -> new PolicyVerdict.Deny();
+            case REQUIRED -> new PolicyVerdict.Required(policy.approvers(), clock.instant().plus(policy.approvalTimeout()));
+        };
+    }
+}

@@ -1,0 +1,34 @@
+package dev.airlock.approval.policy;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A tool's approval policy.
+ *
+ * @param mode            auto, required or deny
+ * @param approvers       distinct humans needed when approval is required (at least 1)
+ * @param approvalTimeout how long a request waits for its decisions before it expires
+ */
+public record ToolPolicy(ApprovalMode mode, int approvers, Duration approvalTimeout) {
+
+    /** The timeout used when a policy names none. */
+    public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofHours(1);
+
+    /** Validates the policy. */
+    public ToolPolicy {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(approvalTimeout, "approvalTimeout");
+        if (approvers < 1) {
+            throw new IllegalArgumentException("approvers must be at least 1, was " + approvers);
+        }
+        if (approvalTimeout.isNegative() || approvalTimeout.isZero()) {
+            throw new IllegalArgumentException("approval-timeout must be positive, was " + approvalTimeout);
+        }
+    }
+
+    /** A policy of the given mode with one approver and the default timeout. */
+    public static ToolPolicy of(ApprovalMode mode) {
+        return new ToolPolicy(mode, 1, DEFAULT_APPROVAL_TIMEOUT);
+    }
+}

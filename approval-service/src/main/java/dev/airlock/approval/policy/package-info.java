@@ -1,0 +1,4 @@
+/**
+ * Tool approval policies and their evaluation for a new run.
+ */
+package dev.airlock.approval.policy;

@@ -1,0 +1,32 @@
+package dev.airlock.gateway.capture;
+
+/**
+ * Lets another thread stop a run. Cancelling before the process starts stops it as soon as it
+ * does. Thread-safe.
+ */
+public final class Cancellation {
+
+    private volatile boolean requested;
+    private volatile Runnable action;
+
+    /** Requests cancellation. */
+    public void cancel() {
+        requested = true;
+        Runnable a = action;
+        if (a != null) {
+            a.run();
+        }
+    }
+
+    /** Whether cancellation was requested. */
+    public boolean requested() {
+        return requested;
+    }
+
+    void onCancel(Runnable stop) {
+        action = stop;
+        if (requested) {
+            stop.run();
+        }
+    }
+}

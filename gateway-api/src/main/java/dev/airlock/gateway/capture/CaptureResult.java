@@ -1,0 +1,24 @@
+package dev.airlock.gateway.capture;
+
+import dev.airlock.persistence.run.Termination;
+import java.time.Instant;
+
+/**
+ * What the supervisor observed of a run's process.
+ *
+ * @param startedAt    when the process was started (or the attempt made)
+ * @param endedAt      when it was seen to end
+ * @param exitCode     the exit code, only when the process exited by itself
+ * @param termination  why it stopped
+ * @param failure      why it could not start, for {@link Termination#SPAWN_FAILED}
+ * @param stdout       standard output
+ * @param stderr       standard error
+ */
+public record CaptureResult(Instant startedAt, Instant endedAt, Integer exitCode, Termination termination,
+        String failure, StreamResult stdout, StreamResult stderr) {
+
+    static CaptureResult spawnFailed(Instant startedAt, Instant endedAt, String failure) {
+        return new CaptureResult(startedAt, endedAt, null, Termination.SPAWN_FAILED, failure, StreamResult.empty(),
+                StreamResult.empty());
+    }
+}

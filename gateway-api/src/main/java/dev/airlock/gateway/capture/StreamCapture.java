@@ -1,0 +1,112 @@
+package dev.airlock.gateway.capture;
+
+import dev.airlock.gateway.support.Sha256;
+import dev.airlock.sanitizer.RedactingStream;
+import dev.airlock.sanitizer.SecretRedactor;
+import dev.airlock.sanitizer.TerminalSanitizer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads one stream of a process until its end, chunk by chunk: every observed byte into the
+ * SHA-256 and the counters, the first {@code maxRetained} bytes into the raw buffer and through
+ * the sanitizer and redactor into the transcript. Once sealed, it ignores whatever a leftover
+ * process still writes.
+ */
+final class StreamCapture implements Runnable {
+
+    private static final int CHUNK = 64 * 1024;
+
+    private final InputStream in;
+    private final long maxRetained;
+    private final long maxObserved;
+    private final Runnable onLimit;
+    private final MessageDigest digest = Sha256.newDigest();
+    private final ByteArrayOutputStream raw = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream text = new ByteArrayOutputStream();
+    private final RedactingStream redacting;
+    private final TerminalSanitizer sanitizer;
+    private final CountDownLatch ended = new CountDownLatch(1);
+
+    private long observed;
+    private long retained;
+    private boolean eof;
+    private boolean limitReached;
+    private boolean sealed;
+
+    StreamCapture(InputStream in, long maxRetained, long maxObserved, SecretRedactor redactor, Runnable onLimit) {
+        this.in = in;
+        this.maxRetained = maxRetained;
+        this.maxObserved = maxObserved;
+        this.onLimit = onLimit;
+        this.redacting = redactor.stream(text::write);
+        this.sanitizer = TerminalSanitizer.create(redacting);
+    }
+
+    @Override
+    public void run() {
+        byte[] buffer = new byte[CHUNK];
+        try {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                if (!accept(buffer, n)) {
+                    return;
+                }
+            }
+            synchronized (this) {
+                eof = !sealed;
+            }
+        } catch (IOException e) {
+            // The pipe was closed under us after the drain deadline: EOF stays unseen.
+        } finally {
+            ended.countDown();
+        }
+    }
+
+    private synchronized boolean accept(byte[] buffer, int n) {
+        if (sealed) {
+            return false;
+        }
+        digest.update(buffer, 0, n);
+        observed += n;
+        int keep = (int) Math.min(n, maxRetained - retained);
+        if (keep > 0) {
+            raw.write(buffer, 0, keep);
+            sanitizer.write(buffer, 0, keep);
+            retained += keep;
+        }
+        if (observed > maxObserved && !limitReached) {
+            limitReached = true;
+            onLimit.run();
+        }
+        return true;
+    }
+
+    /** Waits up to {@code millis} for the end of the stream; true if it came. */
+    boolean awaitEnd(long millis) throws InterruptedException {
+        return ended.await(millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes the pipe from this side, for a stream whose writer outlived every deadline. */
+    void abandon() {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // Nothing more can be read either way.
+        }
+    }
+
+    /** Stops accepting data and returns what was observed. */
+    synchronized StreamResult seal() {
+        sealed = true;
+        sanitizer.finish();
+        redacting.finish();
+        return new StreamResult(observed, retained, retained < observed, eof, Sha256.hex(digest),
+                text.toString(StandardCharsets.UTF_8), sanitizer.report(), redacting.redactions(), raw.toByteArray());
+    }
+}

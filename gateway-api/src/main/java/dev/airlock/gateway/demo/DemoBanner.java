@@ -1,0 +1,33 @@
+package dev.airlock.gateway.demo;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.annotation.Profile;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/** Under the {@code demo} profile, prints how to call the demo tenant once the gateway is up. */
+@Component
+@Profile("demo")
+class DemoBanner {
+
+    private static final Logger log = LoggerFactory.getLogger(DemoBanner.class);
+
+    @EventListener
+    void ready(ApplicationReadyEvent event) {
+        int port = event.getApplicationContext() instanceof WebServerApplicationContext web
+                ? web.getWebServer().getPort() : 8080;
+        String base = "http://localhost:" + port;
+        log.info("""
+
+                Airlock demo is ready on {}
+                  Demo agent key (demo only): demo-agent-key
+                  List tools:  curl -s -H 'Authorization: Bearer demo-agent-key' {}/api/v1/tools
+                  Run a tool:  curl -s -H 'Authorization: Bearer demo-agent-key' -H 'Content-Type: application/json' \\
+                                 -d '{{"tool":"colors","arguments":{{}}}}' '{}/api/v1/runs?wait=PT10S'
+                  API document: {}/swagger-ui.html
+                """, base, base, base, base);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.airlock.gateway.limits;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.problem.TooManyRequests;
+import dev.airlock.gateway.tenant.AgentIdentity;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Component;
+
+/**
+ * The limits of each tenant: how many of its runs execute at once on this replica, and how many
+ * runs each of its agents may request per minute.
+ */
+@Component
+public class TenantLimits {
+
+    private final AirlockProperties properties;
+    private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
+    private final Map<AgentIdentity, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+
+    TenantLimits(AirlockProperties properties) {
+        this.properties = properties;
+    }
+
+    /**
+     * Counts one request of {@code agent} against its rate.
+     *
+     * @throws TooManyRequests with the seconds to wait when the agent is over its rate
+     */
+    public void admitRequest(AgentIdentity agent) {
+        RateLimiter limiter = rateLimiters.computeIfAbsent(agent, a -> RateLimiter.of("runs-" + a.tenant() + "-" + a.agent(),
+                RateLimiterConfig.custom()
+                        .limitForPeriod(limits(a.tenant()).runsPerMinutePerAgent())
+                        .limitRefreshPeriod(Duration.ofMinutes(1))
+                        .timeoutDuration(Duration.ZERO)
+                        .build()));
+        if (!limiter.acquirePermission()) {
+            long nanos = limiter instanceof AtomicRateLimiter atomic
+                    ? atomic.getDetailedMetrics().getNanosToWait() : TimeUnit.MINUTES.toNanos(1);
+            throw TooManyRequests.rateLimited(agent.agent(), limits(agent.tenant()).runsPerMinutePerAgent(),
+                    Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanos) + 1));
+        }
+    }
+
+    /** A slot to execute one run of {@code tenant}, if one is free. Release it when the run ends. */
+    public Optional<Permit> tryExecute(String tenant) {
+        Bulkhead bulkhead = bulkhead(tenant);
+        return bulkhead.tryAcquirePermission() ? Optional.of(new Permit(bulkhead)) : Optional.empty();
+    }
+
+    /**
+     * A slot to execute one run of {@code tenant}.
+     *
+     * @throws TooManyRequests when the tenant already runs as many as it may
+     */
+    public Permit execute(String tenant) {
+        return tryExecute(tenant).orElseThrow(() -> TooManyRequests.tenantBusy(tenant, limits(tenant).concurrentRuns()));
+    }
+
+    /** How many more runs of {@code tenant} may start now. */
+    public int freeSlots(String tenant) {
+        return bulkhead(tenant).getMetrics().getAvailableConcurrentCalls();
+    }
+
+    private Bulkhead bulkhead(String tenant) {
+        return bulkheads.computeIfAbsent(tenant, t -> Bulkhead.of("runs-" + t, BulkheadConfig.custom()
+                .maxConcurrentCalls(limits(t).concurrentRuns())
+                .maxWaitDuration(Duration.ZERO)
+                .build()));
+    }
+
+    private AirlockProperties.Limits limits(String tenant) {
+        AirlockProperties.Tenant config = properties.tenants().get(tenant);
+        return config == null ? new AirlockProperties.Limits(8, 120) : config.limits();
+    }
+
+    /** One execution slot; releasing it twice is harmless. */
+    public static final class Permit implements AutoCloseable {
+
+        private final Bulkhead bulkhead;
+        private boolean released;
+
+        private Permit(Bulkhead bulkhead) {
+            this.bulkhead = bulkhead;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!released) {
+                released = true;
+                bulkhead.onComplete();
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.airlock.gateway.problem;
+
+import java.util.List;
+import org.springframework.http.HttpStatus;
+
+/** 400: the request is well-formed JSON but asks for something invalid. */
+public final class InvalidRequest extends ApiProblem {
+
+    private static final long serialVersionUID = 1L;
+
+    private InvalidRequest(String detail) {
+        super(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", detail);
+    }
+
+    /** The arguments do not fit the tool's parameters; every error is listed. */
+    public static InvalidRequest arguments(String tool, List<String> errors) {
+        InvalidRequest problem = new InvalidRequest("Arguments for tool '" + tool + "' are invalid: "
+                + String.join("; ", errors));
+        problem.with("errors", List.copyOf(errors));
+        return problem;
+    }
+
+    /** The agent's tenant has no such tool. */
+    public static InvalidRequest unknownTool(String tool, List<String> available) {
+        return (InvalidRequest) new InvalidRequest("Unknown tool '" + tool + "'. Tools you may call: " + available)
+                .with("tools", available);
+    }
+
+    /** Anything else, with its reason. */
+    public static InvalidRequest because(String detail) {
+        return new InvalidRequest(detail);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.airlock.gateway.problem;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Renders every API error as problem details: Airlock's own problems as they are, Spring MVC's
+ * with its standard statuses, and anything unexpected as a 500 that says nothing of internals
+ * (the cause is logged with the request's path).
+ */
+@RestControllerAdvice
+class ProblemHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+    @ExceptionHandler(ApiProblem.class)
+    ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
+        return ResponseEntity.status(problem.status()).headers(problem.headers()).body(problem.toProblemDetail());
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e, WebRequest request) {
+        log.error("Unexpected error on {}", request.getDescription(false), e);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+                "Airlock could not complete the request; the error is logged.");
+        problem.setTitle("Internal error");
+        return ResponseEntity.internalServerError().body(problem);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                "The request body is not valid JSON of the expected shape.");
+        problem.setTitle("Malformed request");
+        return ResponseEntity.badRequest().body(problem);
+    }
+}

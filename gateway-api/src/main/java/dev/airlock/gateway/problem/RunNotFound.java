@@ -1,0 +1,22 @@
+package dev.airlock.gateway.problem;
+
+import java.util.UUID;
+import org.springframework.http.HttpStatus;
+
+/** 404: no run with this id in the caller's tenant (another tenant's run looks the same). */
+public final class RunNotFound extends ApiProblem {
+
+    private static final long serialVersionUID = 1L;
+
+    private RunNotFound(String detail) {
+        super(HttpStatus.NOT_FOUND, "run-not-found", "Run not found", detail);
+    }
+
+    public static RunNotFound forId(UUID id) {
+        return new RunNotFound("No run " + id + " exists for you.");
+    }
+
+    public static RunNotFound forText(String id) {
+        return new RunNotFound("No run " + id + " exists for you.");
+    }
+}

@@ -1,0 +1,27 @@
+package dev.airlock.gateway.problem;
+
+import org.springframework.http.HttpStatus;
+
+/** 429: a limit is reached; {@code Retry-After} says when to try again. */
+public final class TooManyRequests extends ApiProblem {
+
+    private static final long serialVersionUID = 1L;
+
+    private TooManyRequests(String type, String title, String detail, long retryAfterSeconds) {
+        super(HttpStatus.TOO_MANY_REQUESTS, type, title, detail);
+        header("Retry-After", Long.toString(Math.max(1, retryAfterSeconds)));
+        with("retryAfterSeconds", Math.max(1, retryAfterSeconds));
+    }
+
+    /** The agent asked for more runs per minute than its tenant allows. */
+    public static TooManyRequests rateLimited(String agent, int perMinute, long retryAfterSeconds) {
+        return new TooManyRequests("rate-limited", "Too many runs",
+                "Agent '" + agent + "' may request " + perMinute + " runs per minute.", retryAfterSeconds);
+    }
+
+    /** The tenant already has as many runs executing as it may. */
+    public static TooManyRequests tenantBusy(String tenant, int concurrent) {
+        return new TooManyRequests("tenant-busy", "Too many concurrent runs",
+                "Tenant '" + tenant + "' already has " + concurrent + " runs executing.", 1);
+    }
+}

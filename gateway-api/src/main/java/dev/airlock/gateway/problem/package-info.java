@@ -1,0 +1,5 @@
+/**
+ * Errors as RFC 9457 problem details: the exceptions the API raises and the one advice that
+ * renders every error, never with a stack trace.
+ */
+package dev.airlock.gateway.problem;

@@ -1,0 +1,68 @@
+package dev.airlock.gateway.run;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an agent gets back about a run. Every field outside the {@code text} and {@code fenced}
+ * bodies is written by Airlock from what its supervisor observed; nothing the process printed
+ * can set them.
+ *
+ * @param runId        the run id
+ * @param tenant       the tenant
+ * @param agent        the agent that asked
+ * @param tool         the tool
+ * @param state        the run state
+ * @param createdAt    when the run was requested
+ * @param approval     whether approval was needed and what was decided
+ * @param process      exit status, termination and times
+ * @param stdout       standard output, or null before the run ends
+ * @param stderr       standard error, or null before the run ends
+ * @param rawArtifact  an opaque reference to the raw bytes (for auditors only), or null
+ */
+public record Envelope(String runId, String tenant, String agent, String tool, String state, Instant createdAt,
+        Approval approval, ProcessFacts process, StreamView stdout, StreamView stderr, String rawArtifact) {
+
+    /**
+     * @param required  whether policy asked for a human decision
+     * @param status    NOT_REQUIRED, PENDING, APPROVED, DENIED, EXPIRED or CANCELLED
+     * @param decisions the decisions recorded so far
+     */
+    public record Approval(boolean required, String status, List<Decision> decisions) {
+    }
+
+    /**
+     * @param approver  who decided
+     * @param decision  APPROVE or DENY
+     * @param reason    why
+     * @param decidedAt when
+     */
+    public record Decision(String approver, String decision, String reason, Instant decidedAt) {
+    }
+
+    /**
+     * @param exitCode    the exit code, only when the process exited by itself
+     * @param termination EXITED, TIMEOUT, OUTPUT_LIMIT, CANCELLED or SPAWN_FAILED, once ended
+     * @param startedAt   when the process started
+     * @param endedAt     when it ended
+     * @param failure     why Airlock could not run it, for SPAWN_FAILED
+     */
+    public record ProcessFacts(Integer exitCode, String termination, Instant startedAt, Instant endedAt, String failure) {
+    }
+
+    /**
+     * @param text          the sanitized, redacted transcript (untrusted data)
+     * @param fenced        the same text inside the untrusted-output fence
+     * @param observedBytes bytes read from the pipe
+     * @param retainedBytes bytes kept
+     * @param truncated     whether fewer bytes were kept than observed
+     * @param eof           whether the end of the stream was seen
+     * @param sha256        SHA-256 of every observed byte
+     * @param removed       what the sanitizer removed, by class
+     * @param redactions    secret values replaced
+     */
+    public record StreamView(String text, String fenced, long observedBytes, long retainedBytes, boolean truncated,
+            boolean eof, String sha256, Map<String, Long> removed, long redactions) {
+    }
+}

@@ -1,0 +1,262 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.capture.Cancellation;
+import dev.airlock.gateway.capture.ProcessSpec;
+import dev.airlock.gateway.capture.ProcessSupervisor;
+import dev.airlock.gateway.capture.SecretSource;
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.gateway.tool.ToolSnapshot;
+import dev.airlock.persistence.run.RunClaims;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import dev.airlock.persistence.run.Termination;
+import dev.airlock.persistence.tenant.TenantRecords;
+import dev.airlock.sanitizer.SecretRedactor;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Executes approved runs. A run is executed only after this replica claimed it (a conditional
+ * update from APPROVED to RUNNING), so each runs exactly once however many replicas there are.
+ * Runs claimed here execute on virtual threads, each holding one of its tenant's slots.
+ */
+@Component
+public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
+
+    private final RunClaims claims;
+    private final RunRepository runs;
+    private final TenantRecords tenantRecords;
+    private final RunResults results;
+    private final RunCompletions completions;
+    private final ProcessSupervisor supervisor;
+    private final SecretSource secrets;
+    private final TenantLimits limits;
+    private final AirlockProperties properties;
+    private final JsonMapper json;
+    private final Clock clock;
+    private final String node;
+    private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("run-", 0).factory());
+    private final Map<UUID, Cancellation> running = new ConcurrentHashMap<>();
+    private final Queue<Unrecorded> unrecorded = new ConcurrentLinkedQueue<>();
+    private final Retry retry = Retry.of("run-results", RetryConfig.custom()
+            .maxAttempts(5)
+            .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(100), 2.0))
+            .retryExceptions(DataAccessException.class, TransactionException.class)
+            .build());
+
+    RunExecutor(RunClaims claims, RunRepository runs, TenantRecords tenantRecords, RunResults results,
+            RunCompletions completions, ProcessSupervisor supervisor, SecretSource secrets, TenantLimits limits,
+            AirlockProperties properties, JsonMapper json, Clock clock) {
+        this.claims = claims;
+        this.runs = runs;
+        this.tenantRecords = tenantRecords;
+        this.results = results;
+        this.completions = completions;
+        this.supervisor = supervisor;
+        this.secrets = secrets;
+        this.limits = limits;
+        this.properties = properties;
+        this.json = json;
+        this.clock = clock;
+        this.node = properties.nodeId() != null ? properties.nodeId() : hostName();
+    }
+
+    /** This replica's name in run claims. */
+    public String node() {
+        return node;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        int orphans = claims.failOrphans(node, "the gateway stopped while the run was executing", clock.instant());
+        if (orphans > 0) {
+            log.warn("Marked {} run(s) FAILED that were executing when this node ({}) last stopped", orphans, node);
+        }
+    }
+
+    /**
+     * Claims {@code runId} and executes it in the background, holding {@code permit} until it
+     * ends. Returns false, releasing the permit, when the run was no longer APPROVED.
+     */
+    boolean claimAndStart(UUID runId, TenantLimits.Permit permit) {
+        boolean claimed;
+        try {
+            claimed = claims.claim(runId, node, clock.instant());
+        } catch (RuntimeException e) {
+            permit.close();
+            throw e;
+        }
+        if (!claimed) {
+            permit.close();
+            return false;
+        }
+        start(runId, permit);
+        return true;
+    }
+
+    /** Cancels a run executing on this replica; false if it is not here. */
+    boolean cancelHere(UUID runId) {
+        Cancellation cancellation = running.get(runId);
+        if (cancellation == null) {
+            return false;
+        }
+        cancellation.cancel();
+        return true;
+    }
+
+    private void start(UUID runId, TenantLimits.Permit permit) {
+        Cancellation cancellation = new Cancellation();
+        running.put(runId, cancellation);
+        threads.execute(() -> {
+            try (permit) {
+                execute(runId, cancellation);
+            } catch (RuntimeException e) {
+                log.error("Run {} could not be executed", runId, e);
+            } finally {
+                running.remove(runId);
+                completions.completed(runId);
+            }
+        });
+    }
+
+    private void execute(UUID runId, Cancellation cancellation) {
+        RunRecord run = runs.findById(runId).orElseThrow();
+        ToolSnapshot tool = json.readValue(tenantRecords.toolDefinition(run.tenant(), run.toolSnapshotId()).orElseThrow(),
+                ToolSnapshot.class);
+        List<String> argv = json.readValue(run.argvJson(), new TypeReference<List<String>>() { });
+        Map<String, String> environment = new HashMap<>(tool.env());
+        environment.put("PATH", properties.capture().path());
+        Map<String, String> injected = new TreeMap<>();
+        for (Map.Entry<String, String> secret : tool.secrets().entrySet()) {
+            var value = secrets.find(secret.getValue());
+            if (value.isEmpty()) {
+                Instant now = clock.instant();
+                record(runId, new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
+                        "secret " + secret.getKey() + " is not available (gateway variable " + secret.getValue()
+                                + " is not set)", null, null));
+                return;
+            }
+            injected.put(secret.getKey(), value.get());
+        }
+        environment.putAll(injected);
+        ProcessSpec spec = new ProcessSpec(runId, tool.name(), argv, tool.workingDir() == null ? null : Path.of(tool.workingDir()),
+                environment, Duration.parse(tool.timeout()), tool.maxRetainedBytes(), tool.maxObservedBytes(),
+                SecretRedactor.of(injected));
+        log.debug("Run {} starting: {} {}", runId, tool.name(), argv.get(0));
+        CaptureResult result = supervisor.run(spec, cancellation);
+        log.info("Run {} ended: {} exit={} stdout={}B stderr={}B", runId, result.termination(), result.exitCode(),
+                result.stdout().observedBytes(), result.stderr().observedBytes());
+        record(runId, result);
+    }
+
+    private void record(UUID runId, CaptureResult result) {
+        try {
+            Retry.decorateRunnable(retry, () -> results.record(runId, result)).run();
+        } catch (DataAccessException | TransactionException e) {
+            log.error("Run {}: could not record its result yet ({}); keeping it to retry", runId, e.getMessage());
+            unrecorded.add(new Unrecorded(runId, result, clock.instant()));
+        }
+    }
+
+    /** Retries results the database refused earlier, for up to an hour each. */
+    @Scheduled(fixedDelayString = "${airlock.executor.retry-interval:PT30S}")
+    void retryUnrecorded() {
+        for (int i = unrecorded.size(); i > 0; i--) {
+            Unrecorded item = unrecorded.poll();
+            if (item == null) {
+                return;
+            }
+            try {
+                results.record(item.runId(), item.result());
+                completions.completed(item.runId());
+                log.info("Run {}: result recorded after a delay", item.runId());
+            } catch (DataAccessException | TransactionException e) {
+                if (Duration.between(item.since(), clock.instant()).compareTo(Duration.ofHours(1)) < 0) {
+                    unrecorded.add(item);
+                } else {
+                    log.error("Run {}: giving up recording its result; stdout sha256={} stderr sha256={}", item.runId(),
+                            item.result().stdout() == null ? "-" : item.result().stdout().sha256(),
+                            item.result().stderr() == null ? "-" : item.result().stderr().sha256());
+                }
+            }
+        }
+    }
+
+    /** Picks up approved runs that no request started (approved later, or waiting for a free slot). */
+    @Scheduled(fixedDelayString = "${airlock.executor.poll-interval:PT0.5S}")
+    void claimApproved() {
+        for (String tenant : properties.tenants().keySet()) {
+            List<TenantLimits.Permit> permits = new java.util.ArrayList<>();
+            for (int free = limits.freeSlots(tenant); free > 0; free--) {
+                limits.tryExecute(tenant).ifPresent(permits::add);
+            }
+            if (permits.isEmpty()) {
+                continue;
+            }
+            try {
+                for (UUID runId : claims.claimNext(node, tenant, permits.size(), clock.instant())) {
+                    start(runId, permits.removeLast());
+                }
+            } finally {
+                permits.forEach(TenantLimits.Permit::close);
+            }
+        }
+    }
+
+    /** Stops runs executing here that a request on another replica asked to cancel. */
+    @Scheduled(fixedDelayString = "${airlock.executor.cancel-poll-interval:PT0.25S}")
+    void honourCancelRequests() {
+        if (running.isEmpty()) {
+            return;
+        }
+        claims.cancelRequested(node).forEach(this::cancelHere);
+    }
+
+    @Override
+    public void destroy() {
+        running.values().forEach(Cancellation::cancel);
+        threads.shutdown();
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "airlock";
+        }
+    }
+
+    private record Unrecorded(UUID runId, CaptureResult result, Instant since) {
+    }
+}

@@ -1,0 +1,64 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.capture.StreamResult;
+import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import dev.airlock.persistence.run.StreamKey;
+import dev.airlock.persistence.run.StreamName;
+import dev.airlock.persistence.run.StreamRecord;
+import dev.airlock.persistence.run.StreamRecordRepository;
+import dev.airlock.persistence.run.Transcript;
+import dev.airlock.persistence.run.TranscriptRepository;
+import java.time.Clock;
+import java.util.UUID;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Writes what the supervisor observed of a finished run, in one transaction: the run's end
+ * state, each stream's facts, the transcripts, and the raw artifact in the restricted schema.
+ */
+@Component
+class RunResults {
+
+    private final RunRepository runs;
+    private final StreamRecordRepository streams;
+    private final TranscriptRepository transcripts;
+    private final RawArtifactStore artifacts;
+    private final Clock clock;
+
+    RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
+            RawArtifactStore artifacts, Clock clock) {
+        this.runs = runs;
+        this.streams = streams;
+        this.transcripts = transcripts;
+        this.artifacts = artifacts;
+        this.clock = clock;
+    }
+
+    @Transactional
+    public void record(UUID runId, CaptureResult result) {
+        RunRecord run = runs.findById(runId).orElseThrow(() -> new IllegalStateException("run " + runId + " vanished"));
+        var now = clock.instant();
+        if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
+            run.failToStart(result.failure(), now);
+            runs.save(run);
+            return;
+        }
+        run.finish(result.exitCode(), result.termination(), result.startedAt(), result.endedAt(), now);
+        runs.save(run);
+        save(runId, StreamName.STDOUT, result.stdout(), now);
+        save(runId, StreamName.STDERR, result.stderr(), now);
+        artifacts.store(runId, RawArtifacts.digest(result.stdout().raw(), result.stderr().raw()),
+                result.stdout().raw(), result.stderr().raw(), now);
+    }
+
+    private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {
+        StreamKey key = new StreamKey(runId, name);
+        streams.save(new StreamRecord(key, stream.observedBytes(), stream.retainedBytes(), stream.truncated(), stream.eof(),
+                stream.sha256(), Removals.json(stream.removed()), stream.redactions()));
+        transcripts.save(new Transcript(key, stream.text(), now));
+    }
+}

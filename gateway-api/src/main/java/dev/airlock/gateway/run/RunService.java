@@ -1,0 +1,216 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.approval.policy.PolicyEvaluator;
+import dev.airlock.approval.policy.PolicyVerdict;
+import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.gateway.problem.Conflict;
+import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.gateway.problem.Refused;
+import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.gateway.support.RunIds;
+import dev.airlock.gateway.support.Sha256;
+import dev.airlock.gateway.tenant.AgentIdentity;
+import dev.airlock.gateway.tenant.TenantRegistrar;
+import dev.airlock.gateway.tool.Tool;
+import dev.airlock.gateway.tool.ToolArguments;
+import dev.airlock.gateway.tool.ToolCatalog;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import dev.airlock.persistence.run.RunState;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Requests, finds, waits for and cancels runs on behalf of an agent. Every lookup is scoped to
+ * the agent's tenant.
+ */
+@Service
+public class RunService {
+
+    private static final Logger log = LoggerFactory.getLogger(RunService.class);
+    private static final long POLL_MILLIS = 200;
+
+    private final ToolCatalog tools;
+    private final TenantRegistrar registrar;
+    private final PolicyEvaluator policies;
+    private final RunRepository runs;
+    private final TenantLimits limits;
+    private final RunExecutor executor;
+    private final RunCompletions completions;
+    private final TransactionTemplate transactions;
+    private final JsonMapper json;
+    private final Clock clock;
+
+    RunService(ToolCatalog tools, TenantRegistrar registrar, PolicyEvaluator policies, RunRepository runs,
+            TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
+            JsonMapper json, Clock clock) {
+        this.tools = tools;
+        this.registrar = registrar;
+        this.policies = policies;
+        this.runs = runs;
+        this.limits = limits;
+        this.executor = executor;
+        this.completions = completions;
+        this.transactions = transactions;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /**
+     * The outcome of a request.
+     *
+     * @param run     the run
+     * @param created false when an idempotent retry returned an earlier run
+     */
+    public record Submission(RunRecord run, boolean created) {
+    }
+
+    /**
+     * Validates the request, applies the tool's policy and records the run; an approved run
+     * starts executing before this returns.
+     */
+    public Submission submit(AgentIdentity agent, String toolName, Map<String, Object> arguments, String idempotencyKey) {
+        if (toolName == null || toolName.isBlank()) {
+            throw InvalidRequest.because("Field 'tool' is required.");
+        }
+        Tool tool = tools.find(agent.tenant(), toolName).orElseThrow(() -> InvalidRequest.unknownTool(toolName,
+                tools.tools(agent.tenant()).stream().map(Tool::name).toList()));
+        ToolArguments checked = ToolArguments.check(tool, arguments);
+        String argumentsJson = json.writeValueAsString(checked.values());
+        String requestSha256 = Sha256.hex(tool.name() + "\n" + argumentsJson);
+
+        if (idempotencyKey != null) {
+            if (idempotencyKey.isBlank() || idempotencyKey.length() > 200) {
+                throw InvalidRequest.because("Idempotency-Key must be 1 to 200 characters.");
+            }
+            Optional<RunRecord> earlier = runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey);
+            if (earlier.isPresent()) {
+                return replay(earlier.get(), requestSha256, idempotencyKey);
+            }
+        }
+        limits.admitRequest(agent);
+
+        PolicyVerdict verdict = policies.evaluate(tool.policy());
+        TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
+        RunRecord requested = RunRecord.request(new RunRecord.NewRun(RunIds.next(clock), agent.tenant(), agent.agent(), tool.name(),
+                registrar.snapshotId(tool), argumentsJson, json.writeValueAsString(checked.argv()), requestSha256,
+                idempotencyKey), clock.instant());
+        switch (verdict) {
+            case PolicyVerdict.Auto auto -> requested.approveAutomatically(clock.instant());
+            case PolicyVerdict.Required required -> requested.awaitApproval(clock.instant());
+            case PolicyVerdict.Deny deny -> requested.deny(clock.instant());
+        }
+        RunRecord run;
+        try {
+            run = transactions.execute(status -> runs.saveAndFlush(requested));
+        } catch (DataIntegrityViolationException e) {
+            if (permit != null) {
+                permit.close();
+            }
+            if (idempotencyKey != null) {
+                RunRecord earlier = runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey)
+                        .orElseThrow(() -> e);
+                return replay(earlier, requestSha256, idempotencyKey);
+            }
+            throw e;
+        }
+        log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
+        if (run.state() == RunState.DENIED) {
+            throw Refused.byPolicy(tool.name(), run.id());
+        }
+        if (permit != null) {
+            executor.claimAndStart(run.id(), permit);
+        }
+        return new Submission(run, true);
+    }
+
+    private Submission replay(RunRecord earlier, String requestSha256, String key) {
+        if (!earlier.requestSha256().equals(requestSha256)) {
+            throw Conflict.idempotencyKeyReused(key, earlier.id());
+        }
+        return new Submission(earlier, false);
+    }
+
+    /** The agent's tenant's run. */
+    public RunRecord find(AgentIdentity agent, UUID runId) {
+        return runs.findByIdAndTenant(runId, agent.tenant()).orElseThrow(() -> RunNotFound.forId(runId));
+    }
+
+    /** The run once it has ended, or as it is when {@code wait} has passed. */
+    public RunRecord await(AgentIdentity agent, UUID runId, Duration wait) {
+        RunRecord run = find(agent, runId);
+        if (wait == null || wait.isZero() || run.state().isTerminal()) {
+            return run;
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        CompletableFuture<Void> done = completions.watch(runId);
+        try {
+            while (true) {
+                run = find(agent, runId);
+                long left = deadline - System.nanoTime();
+                if (run.state().isTerminal() || left <= 0) {
+                    return run;
+                }
+                try {
+                    done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // Poll the database: the run may be executing on another replica.
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return find(agent, runId);
+                }
+            }
+        } finally {
+            completions.unwatch(runId, done);
+        }
+    }
+
+    /**
+     * Cancels the run: one that has not started ends CANCELLED at once; a running one has its
+     * process tree killed (here, or by the replica running it).
+     */
+    public RunRecord cancel(AgentIdentity agent, UUID runId) {
+        RunRecord run = find(agent, runId);
+        if (run.state().isTerminal()) {
+            throw Conflict.runEnded(runId, run.state().name());
+        }
+        if (run.state() == RunState.RUNNING) {
+            if (!executor.cancelHere(runId)) {
+                transactions.executeWithoutResult(status -> {
+                    RunRecord fresh = find(agent, runId);
+                    if (fresh.state() == RunState.RUNNING) {
+                        fresh.requestCancel(clock.instant());
+                        runs.save(fresh);
+                    }
+                });
+            }
+            return await(agent, runId, Duration.ofSeconds(5));
+        }
+        try {
+            return transactions.execute(status -> {
+                RunRecord fresh = find(agent, runId);
+                fresh.cancelBeforeStart(clock.instant());
+                return runs.saveAndFlush(fresh);
+            });
+        } catch (org.springframework.orm.ObjectOptimisticLockingFailureException
+                | dev.airlock.persistence.run.IllegalRunTransition e) {
+            // It started (or ended) in the meantime: cancel it as a running run.
+            return cancel(agent, runId);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunState;
+import dev.airlock.persistence.run.StreamName;
+import dev.airlock.persistence.run.StreamRecord;
+import dev.airlock.persistence.run.StreamRecordRepository;
+import dev.airlock.persistence.run.Transcript;
+import dev.airlock.persistence.run.TranscriptRepository;
+import dev.airlock.sanitizer.Fence;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Builds the agent-facing views of a run from the records Airlock wrote. */
+@Component
+public class RunViews {
+
+    private final StreamRecordRepository streams;
+    private final TranscriptRepository transcripts;
+    private final RawArtifactStore artifacts;
+    private final JsonMapper json;
+
+    RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts, JsonMapper json) {
+        this.streams = streams;
+        this.transcripts = transcripts;
+        this.artifacts = artifacts;
+        this.json = json;
+    }
+
+    /** The envelope of a run already resolved within the caller's tenant. */
+    @Transactional(readOnly = true)
+    public Envelope envelope(RunRecord run) {
+        Map<StreamName, StreamRecord> facts = new EnumMap<>(StreamName.class);
+        streams.findByKeyRunId(run.id()).forEach(s -> facts.put(s.key().stream(), s));
+        Map<StreamName, String> texts = new EnumMap<>(StreamName.class);
+        transcripts.findByKeyRunId(run.id()).forEach(t -> texts.put(t.key().stream(), t.text()));
+        String artifact = artifacts.digest(run.id()).map(d -> RawArtifacts.REFERENCE_PREFIX + d).orElse(null);
+        return new Envelope(run.id().toString(), run.tenant(), run.agent(), run.tool(), run.state().name(), run.createdAt(),
+                approval(run),
+                new Envelope.ProcessFacts(run.exitCode(), run.termination() == null ? null : run.termination().name(),
+                        run.startedAt(), run.endedAt(), run.failure()),
+                view(run, StreamName.STDOUT, facts, texts), view(run, StreamName.STDERR, facts, texts), artifact);
+    }
+
+    /** The sanitized transcript of one stream, or null when there is none. */
+    @Transactional(readOnly = true)
+    public String transcript(RunRecord run, StreamName stream) {
+        return transcripts.findById(new dev.airlock.persistence.run.StreamKey(run.id(), stream)).map(Transcript::text).orElse(null);
+    }
+
+    private Envelope.StreamView view(RunRecord run, StreamName name, Map<StreamName, StreamRecord> facts,
+            Map<StreamName, String> texts) {
+        StreamRecord f = facts.get(name);
+        if (f == null) {
+            return null;
+        }
+        String text = texts.get(name);
+        String fenced = text == null ? null : Fence.wrap(run.tool() + " " + name.key(), text);
+        Map<String, Long> removed = json.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() { });
+        return new Envelope.StreamView(text, fenced, f.observedBytes(), f.retainedBytes(), f.truncated(), f.eof(),
+                f.sha256(), removed, f.redactions());
+    }
+
+    private static Envelope.Approval approval(RunRecord run) {
+        String status;
+        if (!run.approvalRequired()) {
+            status = run.state() == RunState.DENIED ? "DENIED" : "NOT_REQUIRED";
+        } else {
+            status = switch (run.state()) {
+                case PENDING_APPROVAL, REQUESTED -> "PENDING";
+                case DENIED -> "DENIED";
+                case EXPIRED -> "EXPIRED";
+                case CANCELLED -> run.startedAt() == null ? "CANCELLED" : "APPROVED";
+                default -> "APPROVED";
+            };
+        }
+        return new Envelope.Approval(run.approvalRequired(), status, List.of());
+    }
+}

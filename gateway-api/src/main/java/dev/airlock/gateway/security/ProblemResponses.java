@@ -1,0 +1,45 @@
+package dev.airlock.gateway.security;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.access.AccessDeniedHandler;
+
+/** 401 and 403 from the security filters, written as problem details like every other error. */
+final class ProblemResponses {
+
+    private ProblemResponses() {
+    }
+
+    static AuthenticationEntryPoint unauthorized() {
+        return (request, response, e) -> {
+            response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
+            write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized",
+                    "Send a valid agent key as 'Authorization: Bearer <key>'.");
+        };
+    }
+
+    /** 403 for an authenticated agent; 401 for a caller who is nobody (no or unknown key). */
+    static AccessDeniedHandler forbidden() {
+        AuthenticationEntryPoint unauthorized = unauthorized();
+        return (request, response, e) -> {
+            var authentication = SecurityContextHolder.getContext().getAuthentication();
+            if (authentication instanceof AgentKeyAuthenticationFilter.AgentAuthentication) {
+                write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden", "This key may not use this resource.");
+            } else {
+                unauthorized.commence(request, response, null);
+            }
+        };
+    }
+
+    private static void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
+        response.setStatus(status);
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"" + title + "\",\"status\":" + status
+                + ",\"detail\":\"" + detail.replace("\"", "\\\"") + "\"}");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.airlock.gateway.tenant;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.config.InvalidConfigurationException;
+import dev.airlock.gateway.support.Sha256;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the agent a bearer key belongs to. Only SHA-256 digests of keys are configured and kept;
+ * a presented key is hashed and looked up, never stored or logged.
+ */
+public final class AgentDirectory {
+
+    private static final Pattern HEX_SHA256 = Pattern.compile("[0-9a-f]{64}");
+
+    private final Map<String, AgentIdentity> byKeyHash;
+
+    private AgentDirectory(Map<String, AgentIdentity> byKeyHash) {
+        this.byKeyHash = Map.copyOf(byKeyHash);
+    }
+
+    /**
+     * The directory of every configured agent.
+     *
+     * @throws InvalidConfigurationException for a malformed or duplicate key hash
+     */
+    public static AgentDirectory from(AirlockProperties properties) {
+        Map<String, AgentIdentity> byHash = new HashMap<>();
+        Map<String, String> keyOfHash = new HashMap<>();
+        properties.tenants().forEach((tenant, config) -> config.agents().forEach((agent, spec) -> {
+            String key = "airlock.tenants." + tenant + ".agents." + agent + ".key-sha256";
+            String hash = spec == null || spec.keySha256() == null ? "" : spec.keySha256().strip().toLowerCase(Locale.ROOT);
+            if (!HEX_SHA256.matcher(hash).matches()) {
+                throw new InvalidConfigurationException(key, "must be the 64 hex digits of the SHA-256 of the agent's key"
+                        + " (for example: printf %s \"$KEY\" | sha256sum)");
+            }
+            if (keyOfHash.containsKey(hash)) {
+                throw new InvalidConfigurationException(key, "duplicate agent key hash, also used by " + keyOfHash.get(hash));
+            }
+            keyOfHash.put(hash, key);
+            byHash.put(hash, new AgentIdentity(tenant, agent));
+        }));
+        return new AgentDirectory(byHash);
+    }
+
+    /** The agent whose key this is. */
+    public Optional<AgentIdentity> authenticate(String presentedKey) {
+        return Optional.ofNullable(byKeyHash.get(Sha256.hex(presentedKey)));
+    }
+
+    /** The agents of every tenant, with their key hashes. */
+    public Map<String, AgentIdentity> agentsByKeyHash() {
+        return byKeyHash;
+    }
+}

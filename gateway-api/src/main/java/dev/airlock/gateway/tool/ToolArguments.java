@@ -1,0 +1,52 @@
+package dev.airlock.gateway.tool;
+
+import dev.airlock.gateway.problem.InvalidRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An agent's arguments checked against a tool's parameters, with the argument vector they render.
+ *
+ * @param values the checked values by name (defaults filled in), sorted
+ * @param argv   the exact argument vector that will run
+ */
+public record ToolArguments(Map<String, Object> values, List<String> argv) {
+
+    /**
+     * Checks {@code arguments} against {@code tool}: unknown, missing and ill-typed arguments are
+     * all reported at once.
+     *
+     * @throws InvalidRequest listing every problem
+     */
+    public static ToolArguments check(Tool tool, Map<String, Object> arguments) {
+        Map<String, Object> given = arguments == null ? Map.of() : arguments;
+        List<String> errors = new ArrayList<>();
+        for (String name : new java.util.TreeSet<>(given.keySet())) {
+            if (!tool.parameters().containsKey(name)) {
+                errors.add("arguments." + name + ": unknown parameter; parameters are " + new java.util.TreeSet<>(tool.parameters().keySet()));
+            }
+        }
+        Map<String, Object> values = new TreeMap<>();
+        tool.parameters().forEach((name, parameter) -> {
+            Object raw = given.get(name);
+            if (raw == null) {
+                if (parameter.required()) {
+                    errors.add("arguments." + name + ": required");
+                } else {
+                    values.put(name, parameter.defaultValue());
+                }
+                return;
+            }
+            Object checked = parameter.check(raw, errors);
+            if (checked != null) {
+                values.put(name, checked);
+            }
+        });
+        if (!errors.isEmpty()) {
+            throw InvalidRequest.arguments(tool.name(), errors);
+        }
+        return new ToolArguments(values, tool.argv().render(values));
+    }
+}

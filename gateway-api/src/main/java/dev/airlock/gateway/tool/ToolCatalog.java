@@ -1,0 +1,32 @@
+package dev.airlock.gateway.tool;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Every tenant's tools, compiled from the configuration at start-up. Immutable. */
+public final class ToolCatalog {
+
+    private final Map<String, Map<String, Tool>> toolsByTenant;
+
+    public ToolCatalog(Map<String, Map<String, Tool>> toolsByTenant) {
+        this.toolsByTenant = Map.copyOf(toolsByTenant);
+    }
+
+    /** The tenant's tool of that name. */
+    public Optional<Tool> find(String tenant, String name) {
+        return Optional.ofNullable(toolsByTenant.getOrDefault(tenant, Map.of()).get(name));
+    }
+
+    /** The tenant's tools, by name. */
+    public List<Tool> tools(String tenant) {
+        return toolsByTenant.getOrDefault(tenant, Map.of()).values().stream()
+                .sorted(java.util.Comparator.comparing(Tool::name))
+                .toList();
+    }
+
+    /** Every tool of every tenant. */
+    public List<Tool> all() {
+        return toolsByTenant.values().stream().flatMap(m -> m.values().stream()).toList();
+    }
+}

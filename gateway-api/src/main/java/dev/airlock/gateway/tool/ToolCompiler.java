@@ -1,0 +1,166 @@
+package dev.airlock.gateway.tool;
+
+import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.config.InvalidConfigurationException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Compiles the configured tools of every tenant into a {@link ToolCatalog}, failing fast with the
+ * key of the first setting it cannot honour.
+ */
+public final class ToolCompiler {
+
+    static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+    private static final Pattern PARAMETER_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+    private ToolCompiler() {
+    }
+
+    /** The catalog of every tenant's tools. */
+    public static ToolCatalog compile(AirlockProperties properties) {
+        Map<String, Map<String, Tool>> catalog = new TreeMap<>();
+        properties.tenants().forEach((tenant, config) -> {
+            String tenantKey = "airlock.tenants." + tenant;
+            if (!NAME.matcher(tenant).matches()) {
+                throw new InvalidConfigurationException(tenantKey, "tenant names use a-z, 0-9, '.', '_' and '-'");
+            }
+            Map<String, Tool> tools = new TreeMap<>();
+            config.tools().forEach((name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
+            catalog.put(tenant, tools);
+        });
+        return new ToolCatalog(catalog);
+    }
+
+    static Tool compile(String tenant, String name, AirlockProperties.Tool config, String key) {
+        if (!NAME.matcher(name).matches()) {
+            throw new InvalidConfigurationException(key, "tool names use a-z, 0-9, '.', '_' and '-'");
+        }
+        Map<String, ToolParameter> parameters = new LinkedHashMap<>();
+        new TreeMap<>(config.parameters()).forEach((p, spec) ->
+                parameters.put(p, parameter(p, spec, key + ".parameters." + p)));
+        ArgvTemplate argv = ArgvTemplate.parse(config.argv(), parameters.keySet(), key + ".argv");
+        for (String p : parameters.keySet()) {
+            if (!argv.parameters().contains(p)) {
+                throw new InvalidConfigurationException(key + ".parameters." + p, "parameter is not used in argv");
+            }
+        }
+        ToolPolicy policy;
+        try {
+            policy = new ToolPolicy(config.approval(), config.approvers(), config.approvalTimeout());
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationException(key, e.getMessage());
+        }
+        requirePositive(config.timeout(), key + ".timeout");
+        long retained = config.maxRetainedBytes().toBytes();
+        long observed = config.maxObservedBytes().toBytes();
+        if (retained < 0 || retained > Integer.MAX_VALUE - 8) {
+            throw new InvalidConfigurationException(key + ".max-retained-bytes", "must be between 0 and 2GB");
+        }
+        if (observed < retained) {
+            throw new InvalidConfigurationException(key + ".max-observed-bytes", "must be at least max-retained-bytes");
+        }
+        config.env().forEach((n, v) -> {
+            requireEnvName(n, key + ".env." + n);
+            if (v == null || v.indexOf('\0') >= 0) {
+                throw new InvalidConfigurationException(key + ".env." + n, "value must be set and contain no NUL");
+            }
+        });
+        config.secrets().forEach((n, v) -> {
+            requireEnvName(n, key + ".secrets." + n);
+            if (v == null || !ENV_NAME.matcher(v).matches()) {
+                throw new InvalidConfigurationException(key + ".secrets." + n,
+                        "must name the gateway environment variable that holds the secret");
+            }
+            if (config.env().containsKey(n)) {
+                throw new InvalidConfigurationException(key + ".secrets." + n, "also set in env");
+            }
+        });
+        return new Tool(tenant, name, config.description(), argv, Map.copyOf(parameters), policy, config.timeout(),
+                retained, observed, config.workingDir(), Map.copyOf(config.env()), Map.copyOf(config.secrets()));
+    }
+
+    private static ToolParameter parameter(String name, AirlockProperties.Parameter spec, String key) {
+        if (!PARAMETER_NAME.matcher(name).matches()) {
+            throw new InvalidConfigurationException(key, "parameter names use letters, digits and '_'");
+        }
+        ParameterType type;
+        try {
+            type = ParameterType.valueOf(spec.type().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationException(key + ".type", "must be string, integer or boolean, not '" + spec.type() + "'");
+        }
+        Pattern pattern = null;
+        if (spec.pattern() != null) {
+            if (type != ParameterType.STRING) {
+                throw new InvalidConfigurationException(key + ".pattern", "only string parameters take a pattern");
+            }
+            try {
+                pattern = Pattern.compile(spec.pattern());
+            } catch (PatternSyntaxException e) {
+                throw new InvalidConfigurationException(key + ".pattern", "does not compile: " + e.getDescription()
+                        + " near index " + e.getIndex());
+            }
+        }
+        int maxLength = spec.maxLength() == null ? ToolParameter.DEFAULT_MAX_LENGTH : spec.maxLength();
+        if (maxLength < 1) {
+            throw new InvalidConfigurationException(key + ".max-length", "must be at least 1");
+        }
+        if ((spec.min() != null || spec.max() != null) && type != ParameterType.INTEGER) {
+            throw new InvalidConfigurationException(key, "only integer parameters take min and max");
+        }
+        if (spec.min() != null && spec.max() != null && spec.min() > spec.max()) {
+            throw new InvalidConfigurationException(key + ".min", "must not be greater than max");
+        }
+        List<String> values = spec.values() == null ? List.of() : List.copyOf(spec.values());
+        ToolParameter draft = new ToolParameter(name, type, spec.description(), pattern, maxLength, spec.min(),
+                spec.max(), values, null, spec.allowLeadingDash());
+        Object defaultValue = null;
+        if (spec.defaultValue() != null) {
+            List<String> errors = new ArrayList<>();
+            defaultValue = draft.check(parseDefault(type, spec.defaultValue(), key), errors);
+            if (!errors.isEmpty()) {
+                throw new InvalidConfigurationException(key + ".default", String.join("; ", errors));
+            }
+        }
+        return new ToolParameter(name, type, spec.description(), pattern, maxLength, spec.min(), spec.max(), values,
+                defaultValue, spec.allowLeadingDash());
+    }
+
+    private static Object parseDefault(ParameterType type, String text, String key) {
+        try {
+            return switch (type) {
+                case STRING -> text;
+                case INTEGER -> Long.parseLong(text.strip());
+                case BOOLEAN -> switch (text.strip()) {
+                    case "true" -> Boolean.TRUE;
+                    case "false" -> Boolean.FALSE;
+                    default -> throw new NumberFormatException();
+                };
+            };
+        } catch (NumberFormatException e) {
+            throw new InvalidConfigurationException(key + ".default", "'" + text + "' is not a " + type.jsonName());
+        }
+    }
+
+    private static void requirePositive(Duration duration, String key) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new InvalidConfigurationException(key, "must be a positive duration");
+        }
+    }
+
+    private static void requireEnvName(String name, String key) {
+        if (!ENV_NAME.matcher(name).matches()) {
+            throw new InvalidConfigurationException(key, "is not an environment variable name");
+        }
+    }
+}

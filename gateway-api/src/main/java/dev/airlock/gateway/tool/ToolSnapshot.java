@@ -1,0 +1,26 @@
+package dev.airlock.gateway.tool;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A tool definition as recorded with every run requested under it (and what execution reads
+ * back). Secrets appear only as the names of the variables that hold them.
+ *
+ * @param name              the tool
+ * @param argv              the argv template
+ * @param parameters        parameter schemas by name
+ * @param approval          AUTO, REQUIRED or DENY
+ * @param approvers         approvals needed
+ * @param approvalTimeout   ISO-8601 duration
+ * @param timeout           ISO-8601 duration
+ * @param maxRetainedBytes  per stream
+ * @param maxObservedBytes  per stream
+ * @param workingDir        or null
+ * @param env               extra environment
+ * @param secrets           child variable → gateway variable
+ */
+public record ToolSnapshot(String name, List<String> argv, Map<String, Map<String, Object>> parameters,
+        String approval, int approvers, String approvalTimeout, String timeout, long maxRetainedBytes,
+        long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets) {
+}

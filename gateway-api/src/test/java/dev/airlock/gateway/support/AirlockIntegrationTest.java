@@ -1,0 +1,23 @@
+package dev.airlock.gateway.support;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * The gateway with the test tenants ({@code application-test.yaml}) on a real PostgreSQL. Tests
+ * with this annotation share one application context, and so one database.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@SpringBootTest
+@AutoConfigureMockMvc
+@ActiveProfiles("test")
+@Import({TestDatabaseConfiguration.class, TestSecrets.class})
+public @interface AirlockIntegrationTest {
+}

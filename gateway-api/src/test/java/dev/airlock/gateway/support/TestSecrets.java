@@ -1,0 +1,23 @@
+package dev.airlock.gateway.support;
+
+import dev.airlock.gateway.capture.SecretSource;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+
+/** Secret values for the tests' tools, in place of the gateway's environment. */
+@TestConfiguration(proxyBeanMethods = false)
+public class TestSecrets {
+
+    /** The value of the test secret AIRLOCK_TEST_API_TOKEN. */
+    public static final String API_TOKEN = "tok-3f9a1c7e-secret-value";
+
+    @Bean
+    @Primary
+    SecretSource testSecretSource() {
+        Map<String, String> values = Map.of("AIRLOCK_TEST_API_TOKEN", API_TOKEN);
+        return name -> Optional.ofNullable(values.get(name));
+    }
+}

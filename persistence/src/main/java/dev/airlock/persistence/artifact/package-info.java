@@ -1,0 +1,5 @@
+/**
+ * Raw artifacts: the bytes of a run exactly as observed, in the {@code restricted} schema, apart
+ * from everything an agent can reach.
+ */
+package dev.airlock.persistence.artifact;

@@ -1,0 +1,5 @@
+/**
+ * Airlock's storage: JPA entities, Spring Data repositories and Flyway migrations for PostgreSQL.
+ * Knows no web and no sanitizer types.
+ */
+package dev.airlock.persistence;

@@ -1,0 +1,284 @@
+package dev.airlock.persistence.run;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One requested action and what became of it. State changes only through the guarded methods,
+ * each of which refuses a transition the life cycle does not allow.
+ */
+@Entity
+@Table(name = "runs", schema = "airlock")
+public class RunRecord {
+
+    @Id
+    private UUID id;
+
+    @Column(nullable = false, updatable = false)
+    private String tenant;
+
+    @Column(nullable = false, updatable = false)
+    private String agent;
+
+    @Column(nullable = false, updatable = false)
+    private String tool;
+
+    @Column(name = "tool_snapshot_id", nullable = false, updatable = false)
+    private long toolSnapshotId;
+
+    @Column(nullable = false, updatable = false)
+    private String arguments;
+
+    @Column(nullable = false, updatable = false)
+    private String argv;
+
+    @Column(name = "request_sha256", nullable = false, updatable = false)
+    private String requestSha256;
+
+    @Column(name = "idempotency_key", updatable = false)
+    private String idempotencyKey;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    private RunState state;
+
+    @Column(name = "approval_required", nullable = false)
+    private boolean approvalRequired;
+
+    @Column(name = "cancel_requested", nullable = false)
+    private boolean cancelRequested;
+
+    @Column(name = "claimed_by")
+    private String claimedBy;
+
+    @Column(name = "exit_code")
+    private Integer exitCode;
+
+    @Enumerated(EnumType.STRING)
+    private Termination termination;
+
+    private String failure;
+
+    @Column(name = "created_at", nullable = false, updatable = false)
+    private Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    private Instant updatedAt;
+
+    @Column(name = "started_at")
+    private Instant startedAt;
+
+    @Column(name = "ended_at")
+    private Instant endedAt;
+
+    @Version
+    private long version;
+
+    protected RunRecord() {
+    }
+
+    private RunRecord(NewRun request, Instant now) {
+        this.id = Objects.requireNonNull(request.id());
+        this.tenant = request.tenant();
+        this.agent = request.agent();
+        this.tool = request.tool();
+        this.toolSnapshotId = request.toolSnapshotId();
+        this.arguments = request.argumentsJson();
+        this.argv = request.argvJson();
+        this.requestSha256 = request.requestSha256();
+        this.idempotencyKey = request.idempotencyKey();
+        this.state = RunState.REQUESTED;
+        this.createdAt = now;
+        this.updatedAt = now;
+    }
+
+    /** A new run in state {@link RunState#REQUESTED}. */
+    public static RunRecord request(NewRun request, Instant now) {
+        return new RunRecord(request, now);
+    }
+
+    /**
+     * What an agent asked for, already validated and rendered.
+     *
+     * @param id              the run id (UUIDv7), created before anything runs
+     * @param tenant          the agent's tenant
+     * @param agent           the agent
+     * @param tool            the tool name
+     * @param toolSnapshotId  the tool definition the run was requested under
+     * @param argumentsJson   the validated arguments, as JSON
+     * @param argvJson        the rendered argument vector, as a JSON array of strings
+     * @param requestSha256   digest of tool and arguments, to compare idempotent retries
+     * @param idempotencyKey  the agent's idempotency key, or null
+     */
+    public record NewRun(UUID id, String tenant, String agent, String tool, long toolSnapshotId,
+            String argumentsJson, String argvJson, String requestSha256, String idempotencyKey) {
+    }
+
+    /** Policy allows the run without a human. */
+    public void approveAutomatically(Instant now) {
+        require(RunState.REQUESTED);
+        approvalRequired = false;
+        moveTo(RunState.APPROVED, now);
+    }
+
+    /** Policy wants a human decision first. */
+    public void awaitApproval(Instant now) {
+        require(RunState.REQUESTED);
+        approvalRequired = true;
+        moveTo(RunState.PENDING_APPROVAL, now);
+    }
+
+    /** Policy refuses the tool. */
+    public void deny(Instant now) {
+        require(RunState.REQUESTED, RunState.PENDING_APPROVAL);
+        endedAt = now;
+        moveTo(RunState.DENIED, now);
+    }
+
+    /** The process could not be started. */
+    public void failToStart(String reason, Instant now) {
+        require(RunState.RUNNING);
+        termination = Termination.SPAWN_FAILED;
+        failure = reason;
+        endedAt = now;
+        moveTo(RunState.FAILED, now);
+    }
+
+    /**
+     * The process ended; the state follows from how.
+     *
+     * @param exitCode    the exit code if the supervisor observed one, else null
+     * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED})
+     */
+    public void finish(Integer exitCode, Termination termination, Instant startedAt, Instant endedAt, Instant now) {
+        require(RunState.RUNNING);
+        if (termination == Termination.SPAWN_FAILED) {
+            throw new IllegalArgumentException("use failToStart for a spawn failure");
+        }
+        this.exitCode = exitCode;
+        this.termination = termination;
+        this.startedAt = startedAt;
+        this.endedAt = endedAt;
+        moveTo(switch (termination) {
+            case TIMEOUT -> RunState.TIMED_OUT;
+            case CANCELLED -> RunState.CANCELLED;
+            default -> RunState.COMPLETED;
+        }, now);
+    }
+
+    /** Someone cancelled the run before it started. */
+    public void cancelBeforeStart(Instant now) {
+        require(RunState.REQUESTED, RunState.PENDING_APPROVAL, RunState.APPROVED);
+        endedAt = now;
+        moveTo(RunState.CANCELLED, now);
+    }
+
+    /** Asks the replica running this run to stop it. */
+    public void requestCancel(Instant now) {
+        require(RunState.RUNNING);
+        cancelRequested = true;
+        updatedAt = now;
+    }
+
+    private void require(RunState... allowed) {
+        for (RunState s : allowed) {
+            if (state == s) {
+                return;
+            }
+        }
+        throw new IllegalRunTransition(id, state, allowed);
+    }
+
+    private void moveTo(RunState next, Instant now) {
+        state = next;
+        updatedAt = now;
+    }
+
+    public UUID id() {
+        return id;
+    }
+
+    public String tenant() {
+        return tenant;
+    }
+
+    public String agent() {
+        return agent;
+    }
+
+    public String tool() {
+        return tool;
+    }
+
+    public long toolSnapshotId() {
+        return toolSnapshotId;
+    }
+
+    public String argumentsJson() {
+        return arguments;
+    }
+
+    public String argvJson() {
+        return argv;
+    }
+
+    public String requestSha256() {
+        return requestSha256;
+    }
+
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+
+    public RunState state() {
+        return state;
+    }
+
+    public boolean approvalRequired() {
+        return approvalRequired;
+    }
+
+    public boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    public String claimedBy() {
+        return claimedBy;
+    }
+
+    public Integer exitCode() {
+        return exitCode;
+    }
+
+    public Termination termination() {
+        return termination;
+    }
+
+    public String failure() {
+        return failure;
+    }
+
+    public Instant createdAt() {
+        return createdAt;
+    }
+
+    public Instant updatedAt() {
+        return updatedAt;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    public Instant endedAt() {
+        return endedAt;
+    }
+}

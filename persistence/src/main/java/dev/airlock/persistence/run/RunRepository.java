@@ -1,0 +1,15 @@
+package dev.airlock.persistence.run;
+
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.data.jpa.repository.JpaRepository;
+
+/** Runs, always looked up within a tenant. */
+public interface RunRepository extends JpaRepository<RunRecord, UUID> {
+
+    /** The run if it belongs to {@code tenant}; another tenant's run is indistinguishable from none. */
+    Optional<RunRecord> findByIdAndTenant(UUID id, String tenant);
+
+    /** The run an agent created earlier with the same idempotency key. */
+    Optional<RunRecord> findByTenantAndAgentAndIdempotencyKey(String tenant, String agent, String idempotencyKey);
+}

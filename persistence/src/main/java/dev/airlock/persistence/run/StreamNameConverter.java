@@ -1,0 +1,20 @@
+package dev.airlock.persistence.run;
+
+import jakarta.persistence.AttributeConverter;
+import jakarta.persistence.Converter;
+
+/** Stores stream names in lower case, as the API spells them. */
+@Converter(autoApply = true)
+class StreamNameConverter implements AttributeConverter<StreamName, String> {
+
+    @Override
+    public String convertToDatabaseColumn(StreamName stream) {
+        return stream == null ? null : stream.key();
+    }
+
+    @Override
+    public StreamName convertToEntityAttribute(String key) {
+        return key == null ? null : StreamName.fromKey(key)
+                .orElseThrow(() -> new IllegalStateException("unknown stream in database: " + key));
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Runs, what Airlock observed of their streams, and their sanitized transcripts.
+ */
+package dev.airlock.persistence.run;
