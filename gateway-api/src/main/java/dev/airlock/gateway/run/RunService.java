@@ -10,10 +10,10 @@ import dev.airlock.gateway.problem.RunNotFound;
 import dev.airlock.gateway.support.RunIds;
 import dev.airlock.gateway.support.Sha256;
 import dev.airlock.gateway.tenant.AgentIdentity;
-import dev.airlock.gateway.tenant.TenantRegistrar;
 import dev.airlock.gateway.tool.Tool;
 import dev.airlock.gateway.tool.ToolArguments;
 import dev.airlock.gateway.tool.ToolCatalog;
+import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.RunState;
@@ -44,7 +44,7 @@ public class RunService {
     private static final long POLL_MILLIS = 200;
 
     private final ToolCatalog tools;
-    private final TenantRegistrar registrar;
+    private final ToolSnapshots snapshots;
     private final PolicyEvaluator policies;
     private final RunRepository runs;
     private final TenantLimits limits;
@@ -54,11 +54,11 @@ public class RunService {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunService(ToolCatalog tools, TenantRegistrar registrar, PolicyEvaluator policies, RunRepository runs,
+    RunService(ToolCatalog tools, ToolSnapshots snapshots, PolicyEvaluator policies, RunRepository runs,
             TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
             JsonMapper json, Clock clock) {
         this.tools = tools;
-        this.registrar = registrar;
+        this.snapshots = snapshots;
         this.policies = policies;
         this.runs = runs;
         this.limits = limits;
@@ -106,7 +106,7 @@ public class RunService {
         PolicyVerdict verdict = policies.evaluate(tool.policy());
         TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
         RunRecord requested = RunRecord.request(new RunRecord.NewRun(RunIds.next(clock), agent.tenant(), agent.agent(), tool.name(),
-                registrar.snapshotId(tool), argumentsJson, json.writeValueAsString(checked.argv()), requestSha256,
+                snapshots.id(tool), argumentsJson, json.writeValueAsString(checked.argv()), requestSha256,
                 idempotencyKey), clock.instant());
         switch (verdict) {
             case PolicyVerdict.Auto auto -> requested.approveAutomatically(clock.instant());

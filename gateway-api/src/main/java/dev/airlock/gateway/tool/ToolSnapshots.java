@@ -1,0 +1,50 @@
+package dev.airlock.gateway.tool;
+
+import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.tenant.TenantRecords;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Records every configured tool definition before the gateway takes requests, so that each run
+ * points at the exact definition it was requested under (and executes that one).
+ */
+@Component
+public class ToolSnapshots implements SmartInitializingSingleton {
+
+    private final ToolCatalog tools;
+    private final TenantRecords records;
+    private final JsonMapper json;
+    private final Map<String, Long> ids = new ConcurrentHashMap<>();
+
+    ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json) {
+        this.tools = tools;
+        this.records = records;
+        this.json = json;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        for (Tool tool : tools.all()) {
+            String definition = json.writeValueAsString(tool.snapshot());
+            records.ensureTenant(tool.tenant());
+            ids.put(key(tool), records.snapshotTool(tool.tenant(), tool.name(), definition, Sha256.hex(definition)));
+        }
+    }
+
+    /** The id of the recorded definition of {@code tool}. */
+    public long id(Tool tool) {
+        Long id = ids.get(key(tool));
+        if (id == null) {
+            throw new IllegalStateException("tool " + key(tool) + " was not recorded at start-up");
+        }
+        return id;
+    }
+
+    private static String key(Tool tool) {
+        return tool.tenant() + "/" + tool.name();
+    }
+}
