@@ -32,7 +32,7 @@ heap_kb() { "$JSTAT" -gc "$GATEWAY" | awk 'NR==2 {print int($3+$4+$6+$8)}'; }
 BEFORE=$(heap_kb)
 ( MAX=0; while kill -0 "$GATEWAY" 2>/dev/null; do H=$(heap_kb); [ "$H" -gt "$MAX" ] && MAX=$H && echo "$MAX" > "$DATA/heap-max"; sleep 0.2; done ) &
 SAMPLER=$!
-"$JAVA" benchmarks/load/BigOutput.java "http://127.0.0.1:$PORT"
+[ -n "${SKIP_BIG:-}" ] || "$JAVA" benchmarks/load/BigOutput.java "http://127.0.0.1:$PORT"
 kill $SAMPLER 2>/dev/null || true
 MAX=$(cat "$DATA/heap-max" 2>/dev/null || echo "$BEFORE")
 echo "| heap during the 1 GiB run | before ${BEFORE} KiB | peak ${MAX} KiB | growth $(( (MAX - BEFORE) / 1024 )) MiB |"

@@ -8,11 +8,11 @@ import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.tool.ToolSnapshot;
+import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.Termination;
-import dev.airlock.persistence.tenant.TenantRecords;
 import dev.airlock.sanitizer.SecretRedactor;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
@@ -56,7 +56,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
 
     private final RunClaims claims;
     private final RunRepository runs;
-    private final TenantRecords tenantRecords;
+    private final ToolSnapshots snapshots;
     private final RunResults results;
     private final RunCompletions completions;
     private final ProcessSupervisor supervisor;
@@ -75,12 +75,12 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
             .retryExceptions(DataAccessException.class, TransactionException.class)
             .build());
 
-    RunExecutor(RunClaims claims, RunRepository runs, TenantRecords tenantRecords, RunResults results,
+    RunExecutor(RunClaims claims, RunRepository runs, ToolSnapshots snapshots, RunResults results,
             RunCompletions completions, ProcessSupervisor supervisor, SecretSource secrets, TenantLimits limits,
             AirlockProperties properties, JsonMapper json, Clock clock) {
         this.claims = claims;
         this.runs = runs;
-        this.tenantRecords = tenantRecords;
+        this.snapshots = snapshots;
         this.results = results;
         this.completions = completions;
         this.supervisor = supervisor;
@@ -106,23 +106,15 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
     }
 
     /**
-     * Claims {@code runId} and executes it in the background, holding {@code permit} until it
-     * ends. Returns false, releasing the permit, when the run was no longer APPROVED.
+     * Executes in the background a run this replica stored already claimed (RUNNING, claimed by
+     * this node), holding {@code permit} until it ends.
      */
-    boolean claimAndStart(UUID runId, TenantLimits.Permit permit) {
-        boolean claimed;
-        try {
-            claimed = claims.claim(runId, node, clock.instant());
-        } catch (RuntimeException e) {
+    void startNew(RunRecord run, TenantLimits.Permit permit) {
+        if (run.state() != dev.airlock.persistence.run.RunState.RUNNING || !node.equals(run.claimedBy())) {
             permit.close();
-            throw e;
+            throw new IllegalStateException("run " + run.id() + " is not claimed by " + node);
         }
-        if (!claimed) {
-            permit.close();
-            return false;
-        }
-        start(runId, permit);
-        return true;
+        start(new Execution(run.id(), run.tenant(), run.toolSnapshotId(), run.argvJson()), permit);
     }
 
     /** Cancels a run executing on this replica; false if it is not here. */
@@ -135,12 +127,13 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
         return true;
     }
 
-    private void start(UUID runId, TenantLimits.Permit permit) {
+    private void start(Execution execution, TenantLimits.Permit permit) {
+        UUID runId = execution.runId();
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
         threads.execute(() -> {
             try (permit) {
-                execute(runId, cancellation);
+                execute(execution, cancellation);
             } catch (RuntimeException e) {
                 log.error("Run {} could not be executed", runId, e);
             } finally {
@@ -150,11 +143,10 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
         });
     }
 
-    private void execute(UUID runId, Cancellation cancellation) {
-        RunRecord run = runs.findById(runId).orElseThrow();
-        ToolSnapshot tool = json.readValue(tenantRecords.toolDefinition(run.tenant(), run.toolSnapshotId()).orElseThrow(),
-                ToolSnapshot.class);
-        List<String> argv = json.readValue(run.argvJson(), new TypeReference<List<String>>() { });
+    private void execute(Execution execution, Cancellation cancellation) {
+        UUID runId = execution.runId();
+        ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
+        List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
         Map<String, String> environment = new HashMap<>(tool.env());
         environment.put("PATH", properties.capture().path());
         Map<String, String> injected = new TreeMap<>();
@@ -217,8 +209,9 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
     @Scheduled(fixedDelayString = "${airlock.executor.poll-interval:PT0.5S}")
     void claimApproved() {
         for (String tenant : properties.tenants().keySet()) {
+            int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));
             List<TenantLimits.Permit> permits = new java.util.ArrayList<>();
-            for (int free = limits.freeSlots(tenant); free > 0; free--) {
+            for (int free = wanted; free > 0; free--) {
                 limits.tryExecute(tenant).ifPresent(permits::add);
             }
             if (permits.isEmpty()) {
@@ -226,7 +219,8 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
             }
             try {
                 for (UUID runId : claims.claimNext(node, tenant, permits.size(), clock.instant())) {
-                    start(runId, permits.removeLast());
+                    RunRecord run = runs.findById(runId).orElseThrow();
+                    start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson()), permits.removeLast());
                 }
             } finally {
                 permits.forEach(TenantLimits.Permit::close);
@@ -258,5 +252,9 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
     }
 
     private record Unrecorded(UUID runId, CaptureResult result, Instant since) {
+    }
+
+    /** What executing a run needs, taken from the run as it was stored. */
+    private record Execution(UUID runId, String tenant, long toolSnapshotId, String argvJson) {
     }
 }

@@ -109,7 +109,10 @@ public class RunService {
                 snapshots.id(tool), argumentsJson, json.writeValueAsString(checked.argv()), requestSha256,
                 idempotencyKey), clock.instant());
         switch (verdict) {
-            case PolicyVerdict.Auto auto -> requested.approveAutomatically(clock.instant());
+            case PolicyVerdict.Auto auto -> {
+                requested.approveAutomatically(clock.instant());
+                requested.startOn(executor.node(), clock.instant());
+            }
             case PolicyVerdict.Required required -> requested.awaitApproval(clock.instant());
             case PolicyVerdict.Deny deny -> requested.deny(clock.instant());
         }
@@ -132,7 +135,7 @@ public class RunService {
             throw Refused.byPolicy(tool.name(), run.id());
         }
         if (permit != null) {
-            executor.claimAndStart(run.id(), permit);
+            executor.startNew(run, permit);
         }
         return new Submission(run, true);
     }
@@ -159,13 +162,14 @@ public class RunService {
         CompletableFuture<Void> done = completions.watch(runId);
         try {
             while (true) {
-                run = find(agent, runId);
+                boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant()).map(RunState::isTerminal).orElse(true);
                 long left = deadline - System.nanoTime();
-                if (run.state().isTerminal() || left <= 0) {
-                    return run;
+                if (ended || left <= 0) {
+                    return find(agent, runId);
                 }
                 try {
                     done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
+                    return find(agent, runId);
                 } catch (TimeoutException e) {
                     // Poll the database: the run may be executing on another replica.
                 } catch (ExecutionException e) {

@@ -19,6 +19,7 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     private final TenantRecords records;
     private final JsonMapper json;
     private final Map<String, Long> ids = new ConcurrentHashMap<>();
+    private final Map<Long, ToolSnapshot> definitions = new ConcurrentHashMap<>();
 
     ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json) {
         this.tools = tools;
@@ -31,7 +32,9 @@ public class ToolSnapshots implements SmartInitializingSingleton {
         for (Tool tool : tools.all()) {
             String definition = json.writeValueAsString(tool.snapshot());
             records.ensureTenant(tool.tenant());
-            ids.put(key(tool), records.snapshotTool(tool.tenant(), tool.name(), definition, Sha256.hex(definition)));
+            long id = records.snapshotTool(tool.tenant(), tool.name(), definition, Sha256.hex(definition));
+            ids.put(key(tool), id);
+            definitions.put(id, tool.snapshot());
         }
     }
 
@@ -42,6 +45,20 @@ public class ToolSnapshots implements SmartInitializingSingleton {
             throw new IllegalStateException("tool " + key(tool) + " was not recorded at start-up");
         }
         return id;
+    }
+
+    /**
+     * The definition recorded under {@code id} in {@code tenant}: the current ones from memory,
+     * older ones (still referenced by waiting runs) from the database.
+     */
+    public ToolSnapshot definition(String tenant, long id) {
+        ToolSnapshot snapshot = definitions.get(id);
+        if (snapshot != null) {
+            return snapshot;
+        }
+        String stored = records.toolDefinition(tenant, id)
+                .orElseThrow(() -> new IllegalStateException("no tool snapshot " + id + " in tenant " + tenant));
+        return json.readValue(stored, ToolSnapshot.class);
     }
 
     private static String key(Tool tool) {

@@ -22,20 +22,6 @@ public class RunClaims {
         this.jdbc = jdbc;
     }
 
-    /** Claims {@code runId} for {@code node} if it is still APPROVED; false if someone else has it. */
-    @Transactional
-    public boolean claim(UUID runId, String node, Instant now) {
-        return jdbc.sql("""
-                UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now,
-                       updated_at = :now, version = version + 1
-                 WHERE id = :id AND state = 'APPROVED'
-                """)
-                .param("node", node)
-                .param("now", Timestamp.from(now))
-                .param("id", runId)
-                .update() == 1;
-    }
-
     /**
      * Claims up to {@code limit} APPROVED runs of {@code tenant}, oldest first, skipping rows that
      * other replicas are claiming at the same moment.
@@ -55,6 +41,15 @@ public class RunClaims {
                 .param("limit", limit)
                 .query(UUID.class)
                 .list();
+    }
+
+    /** How many runs of {@code tenant} wait in APPROVED for an executor. */
+    @Transactional(readOnly = true)
+    public int countApproved(String tenant) {
+        return jdbc.sql("SELECT count(*) FROM airlock.runs WHERE state = 'APPROVED' AND tenant = :tenant")
+                .param("tenant", tenant)
+                .query(Integer.class)
+                .single();
     }
 
     /** Runs this node is executing that someone asked to cancel. */

@@ -5,11 +5,15 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
+import jakarta.persistence.PostLoad;
+import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import org.springframework.data.domain.Persistable;
 
 /**
  * One requested action and what became of it. State changes only through the guarded methods,
@@ -17,7 +21,7 @@ import java.util.UUID;
  */
 @Entity
 @Table(name = "runs", schema = "airlock")
-public class RunRecord {
+public class RunRecord implements Persistable<UUID> {
 
     @Id
     private UUID id;
@@ -82,6 +86,10 @@ public class RunRecord {
     @Version
     private long version;
 
+    /** True until the run is first stored, so that storing it inserts without a look-up. */
+    @Transient
+    private boolean isNew;
+
     protected RunRecord() {
     }
 
@@ -98,6 +106,7 @@ public class RunRecord {
         this.state = RunState.REQUESTED;
         this.createdAt = now;
         this.updatedAt = now;
+        this.isNew = true;
     }
 
     /** A new run in state {@link RunState#REQUESTED}. */
@@ -127,6 +136,20 @@ public class RunRecord {
         require(RunState.REQUESTED);
         approvalRequired = false;
         moveTo(RunState.APPROVED, now);
+    }
+
+    /**
+     * This node takes the approved run to execute it now. Only for a run not yet stored: stored
+     * runs are claimed through {@link RunClaims}, which guarantees one executor.
+     */
+    public void startOn(String node, Instant now) {
+        require(RunState.APPROVED);
+        if (!isNew || claimedBy != null) {
+            throw new IllegalStateException("run " + id + " is already stored; claim it through RunClaims");
+        }
+        claimedBy = node;
+        startedAt = now;
+        moveTo(RunState.RUNNING, now);
     }
 
     /** Policy wants a human decision first. */
@@ -204,6 +227,22 @@ public class RunRecord {
 
     public UUID id() {
         return id;
+    }
+
+    @Override
+    public UUID getId() {
+        return id;
+    }
+
+    @Override
+    public boolean isNew() {
+        return isNew;
+    }
+
+    @PostLoad
+    @PostPersist
+    void stored() {
+        isNew = false;
     }
 
     public String tenant() {

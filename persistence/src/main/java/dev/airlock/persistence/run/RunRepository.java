@@ -3,12 +3,18 @@ package dev.airlock.persistence.run;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.repository.query.Param;
 
 /** Runs, always looked up within a tenant. */
 public interface RunRepository extends JpaRepository<RunRecord, UUID> {
 
     /** The run if it belongs to {@code tenant}; another tenant's run is indistinguishable from none. */
     Optional<RunRecord> findByIdAndTenant(UUID id, String tenant);
+
+    /** Just the state of the run, if it belongs to {@code tenant}: a cheap poll while waiting. */
+    @Query("select r.state from RunRecord r where r.id = :id and r.tenant = :tenant")
+    Optional<RunState> findStateByIdAndTenant(@Param("id") UUID id, @Param("tenant") String tenant);
 
     /** The run an agent created earlier with the same idempotency key. */
     Optional<RunRecord> findByTenantAndAgentAndIdempotencyKey(String tenant, String agent, String idempotencyKey);

@@ -3,7 +3,11 @@ package dev.airlock.persistence.run;
 import jakarta.persistence.Column;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
+import jakarta.persistence.PostLoad;
+import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
+import org.springframework.data.domain.Persistable;
 
 /**
  * What Airlock observed of one stream of a run: counts, digest, truncation, removal counts.
@@ -11,7 +15,11 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "run_streams", schema = "airlock")
-public class StreamRecord {
+public class StreamRecord implements Persistable<StreamKey> {
+
+    /** Written once and never updated: saving always inserts, without a look-up first. */
+    @Transient
+    private boolean isNew = true;
 
     @EmbeddedId
     private StreamKey key;
@@ -87,5 +95,21 @@ public class StreamRecord {
 
     public long redactions() {
         return redactions;
+    }
+
+    @Override
+    public StreamKey getId() {
+        return key;
+    }
+
+    @Override
+    public boolean isNew() {
+        return isNew;
+    }
+
+    @PostLoad
+    @PostPersist
+    void loaded() {
+        isNew = false;
     }
 }
