@@ -25,10 +25,26 @@ public record AirlockProperties(
         @DefaultValue("./airlock-data") Path dataDir,
         String nodeId,
         @DefaultValue Capture capture,
-        Map<String, Tenant> tenants) {
+        Map<String, Tenant> tenants,
+        Map<String, User> users) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
+        users = users == null ? Map.of() : users;
+    }
+
+    /**
+     * A person who signs in to the console or the approver API.
+     *
+     * @param password       the password hash in Spring Security's delegating format ({@code {bcrypt}...})
+     * @param roles          roles per tenant: APPROVER, AUDITOR, TENANT_ADMIN
+     * @param platformAdmin  whether the person administers the whole platform
+     */
+    public record User(String password, Map<String, List<String>> roles, @DefaultValue("false") boolean platformAdmin) {
+
+        public User {
+            roles = roles == null ? Map.of() : roles;
+        }
     }
 
     /**
@@ -72,8 +88,9 @@ public record AirlockProperties(
      * An agent: only the SHA-256 of its key is configured.
      *
      * @param keySha256 lower-case hex SHA-256 of the agent's bearer key
+     * @param owner     the person who runs this agent, if any; they may not approve its runs
      */
-    public record Agent(String keySha256) {
+    public record Agent(String keySha256, String owner) {
     }
 
     /**

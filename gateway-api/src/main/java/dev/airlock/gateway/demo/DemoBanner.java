@@ -27,7 +27,8 @@ class DemoBanner {
                   List tools:  curl -s -H 'Authorization: Bearer demo-agent-key' {}/api/v1/tools
                   Run a tool:  curl -s -H 'Authorization: Bearer demo-agent-key' -H 'Content-Type: application/json' \\
                                  -d '{{"tool":"colors","arguments":{{}}}}' '{}/api/v1/runs?wait=PT10S'
+                  Approvals:   sign in to {}/console as demo-approver / demo-approver-password (demo only)
                   API document: {}/swagger-ui.html
-                """, base, base, base, base);
+                """, base, base, base, base, base);
     }
 }

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.problem;
 
+import dev.airlock.approval.request.NotAnApprover;
+import dev.airlock.persistence.approval.DecisionRefused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -26,6 +28,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
         return ResponseEntity.status(problem.status()).headers(problem.headers()).body(problem.toProblemDetail());
+    }
+
+    @ExceptionHandler(DecisionRefused.class)
+    ResponseEntity<ProblemDetail> decisionRefused(DecisionRefused refused) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, refused.getMessage());
+        problem.setType(java.net.URI.create("urn:airlock:problem:decision-refused"));
+        problem.setTitle("Decision refused");
+        problem.setProperty("reason", refused.reason().name());
+        return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
+    }
+
+    @ExceptionHandler(NotAnApprover.class)
+    ResponseEntity<ProblemDetail> notAnApprover(NotAnApprover e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+        problem.setType(java.net.URI.create("urn:airlock:problem:run-not-found"));
+        problem.setTitle("Run not found");
+        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
     }
 
     @ExceptionHandler(Exception.class)

@@ -1,5 +1,8 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.gateway.approval.ActionRendering;
+import dev.airlock.gateway.approval.ApprovedRunStarter;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.Cancellation;
 import dev.airlock.gateway.capture.ProcessSpec;
@@ -50,13 +53,14 @@ import tools.jackson.databind.json.JsonMapper;
  * Runs claimed here execute on virtual threads, each holding one of its tenant's slots.
  */
 @Component
-public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
+public class RunExecutor implements SmartInitializingSingleton, DisposableBean, ApprovedRunStarter {
 
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
 
     private final RunClaims claims;
     private final RunRepository runs;
     private final ToolSnapshots snapshots;
+    private final ApprovalService approvals;
     private final RunResults results;
     private final RunCompletions completions;
     private final ProcessSupervisor supervisor;
@@ -75,12 +79,13 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
             .retryExceptions(DataAccessException.class, TransactionException.class)
             .build());
 
-    RunExecutor(RunClaims claims, RunRepository runs, ToolSnapshots snapshots, RunResults results,
+    RunExecutor(RunClaims claims, RunRepository runs, ToolSnapshots snapshots, ApprovalService approvals, RunResults results,
             RunCompletions completions, ProcessSupervisor supervisor, SecretSource secrets, TenantLimits limits,
             AirlockProperties properties, JsonMapper json, Clock clock) {
         this.claims = claims;
         this.runs = runs;
         this.snapshots = snapshots;
+        this.approvals = approvals;
         this.results = results;
         this.completions = completions;
         this.supervisor = supervisor;
@@ -114,7 +119,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
             permit.close();
             throw new IllegalStateException("run " + run.id() + " is not claimed by " + node);
         }
-        start(new Execution(run.id(), run.tenant(), run.toolSnapshotId(), run.argvJson()), permit);
+        start(new Execution(run.id(), run.tenant(), run.toolSnapshotId(), run.argvJson(), false), permit);
     }
 
     /** Cancels a run executing on this replica; false if it is not here. */
@@ -147,6 +152,20 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
         UUID runId = execution.runId();
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
+        if (execution.approvalRequired()) {
+            String digest = ActionRendering.of(execution.tenant(), tool, argv).digest();
+            boolean approved = approvals.find(runId, java.util.Set.of(execution.tenant()))
+                    .filter(v -> v.request().status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED)
+                    .filter(v -> v.request().digest().equals(digest))
+                    .isPresent();
+            if (!approved) {
+                Instant now = clock.instant();
+                log.error("Run {}: the action to execute is not the approved action; refusing to run it", runId);
+                record(runId, new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
+                        "the action differs from the action humans approved", null, null));
+                return;
+            }
+        }
         Map<String, String> environment = new HashMap<>(tool.env());
         environment.put("PATH", properties.capture().path());
         Map<String, String> injected = new TreeMap<>();
@@ -208,19 +227,26 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
     /** Picks up approved runs that no request started (approved later, or waiting for a free slot). */
     @Scheduled(fixedDelayString = "${airlock.executor.poll-interval:PT0.5S}")
     void claimApproved() {
-        for (String tenant : properties.tenants().keySet()) {
+        properties.tenants().keySet().forEach(this::startApproved);
+    }
+
+    /** Claims and starts the tenant's approved runs, as many as it has free slots. */
+    @Override
+    public void startApproved(String tenant) {
+        {
             int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));
             List<TenantLimits.Permit> permits = new java.util.ArrayList<>();
             for (int free = wanted; free > 0; free--) {
                 limits.tryExecute(tenant).ifPresent(permits::add);
             }
             if (permits.isEmpty()) {
-                continue;
+                return;
             }
             try {
                 for (UUID runId : claims.claimNext(node, tenant, permits.size(), clock.instant())) {
                     RunRecord run = runs.findById(runId).orElseThrow();
-                    start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson()), permits.removeLast());
+                    start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson(), run.approvalRequired()),
+                            permits.removeLast());
                 }
             } finally {
                 permits.forEach(TenantLimits.Permit::close);
@@ -255,6 +281,6 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean {
     }
 
     /** What executing a run needs, taken from the run as it was stored. */
-    private record Execution(UUID runId, String tenant, long toolSnapshotId, String argvJson) {
+    private record Execution(UUID runId, String tenant, long toolSnapshotId, String argvJson, boolean approvalRequired) {
     }
 }

@@ -1,6 +1,9 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.approval.policy.PolicyEvaluator;
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.gateway.approval.ActionRendering;
+import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.approval.policy.PolicyVerdict;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.problem.Conflict;
@@ -45,6 +48,8 @@ public class RunService {
 
     private final ToolCatalog tools;
     private final ToolSnapshots snapshots;
+    private final ApprovalService approvals;
+    private final AirlockProperties properties;
     private final PolicyEvaluator policies;
     private final RunRepository runs;
     private final TenantLimits limits;
@@ -54,11 +59,13 @@ public class RunService {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunService(ToolCatalog tools, ToolSnapshots snapshots, PolicyEvaluator policies, RunRepository runs,
+    RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalService approvals, AirlockProperties properties, PolicyEvaluator policies, RunRepository runs,
             TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
             JsonMapper json, Clock clock) {
         this.tools = tools;
         this.snapshots = snapshots;
+        this.approvals = approvals;
+        this.properties = properties;
         this.policies = policies;
         this.runs = runs;
         this.limits = limits;
@@ -118,7 +125,15 @@ public class RunService {
         }
         RunRecord run;
         try {
-            run = transactions.execute(status -> runs.saveAndFlush(requested));
+            run = transactions.execute(status -> {
+                RunRecord saved = runs.saveAndFlush(requested);
+                if (verdict instanceof PolicyVerdict.Required) {
+                    ActionRendering action = ActionRendering.of(agent.tenant(), tool.snapshot(), checked.argv());
+                    approvals.open(saved.id(), agent.tenant(), tool.name(), agent.agent(), owner(agent), action.text(),
+                            action.digest(), tool.policy());
+                }
+                return saved;
+            });
         } catch (DataIntegrityViolationException e) {
             if (permit != null) {
                 permit.close();
@@ -138,6 +153,12 @@ public class RunService {
             executor.startNew(run, permit);
         }
         return new Submission(run, true);
+    }
+
+    private String owner(AgentIdentity agent) {
+        var tenant = properties.tenants().get(agent.tenant());
+        var config = tenant == null ? null : tenant.agents().get(agent.agent());
+        return config == null ? null : config.owner();
     }
 
     private Submission replay(RunRecord earlier, String requestSha256, String key) {

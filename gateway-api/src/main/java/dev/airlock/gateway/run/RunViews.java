@@ -1,5 +1,6 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
@@ -26,12 +27,15 @@ public class RunViews {
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
     private final JsonMapper json;
+    private final ApprovalService approvals;
 
-    RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts, JsonMapper json) {
+    RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts, JsonMapper json,
+            ApprovalService approvals) {
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;
         this.json = json;
+        this.approvals = approvals;
     }
 
     /** The envelope of a run already resolved within the caller's tenant. */
@@ -68,7 +72,7 @@ public class RunViews {
                 f.sha256(), removed, f.redactions());
     }
 
-    private static Envelope.Approval approval(RunRecord run) {
+    private Envelope.Approval approval(RunRecord run) {
         String status;
         if (!run.approvalRequired()) {
             status = run.state() == RunState.DENIED ? "DENIED" : "NOT_REQUIRED";
@@ -81,6 +85,11 @@ public class RunViews {
                 default -> "APPROVED";
             };
         }
-        return new Envelope.Approval(run.approvalRequired(), status, List.of());
+        List<Envelope.Decision> decisions = run.approvalRequired()
+                ? approvals.decisions(run.id()).stream()
+                        .map(d -> new Envelope.Decision(d.approver(), d.decision().name(), d.reason(), d.decidedAt()))
+                        .toList()
+                : List.of();
+        return new Envelope.Approval(run.approvalRequired(), status, decisions);
     }
 }

@@ -4,6 +4,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.springframework.http.MediaType;
+import org.springframework.security.authentication.AuthenticationTrustResolver;
+import org.springframework.security.authentication.AuthenticationTrustResolverImpl;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
@@ -22,13 +24,15 @@ final class ProblemResponses {
         };
     }
 
-    /** 403 for an authenticated agent; 401 for a caller who is nobody (no or unknown key). */
+    /** 403 for a caller who is someone (an agent, a signed-in person); 401 for a caller who is nobody. */
     static AccessDeniedHandler forbidden() {
         AuthenticationEntryPoint unauthorized = unauthorized();
+        AuthenticationTrustResolver trust = new AuthenticationTrustResolverImpl();
         return (request, response, e) -> {
             var authentication = SecurityContextHolder.getContext().getAuthentication();
-            if (authentication instanceof AgentKeyAuthenticationFilter.AgentAuthentication) {
-                write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden", "This key may not use this resource.");
+            if (authentication != null && authentication.isAuthenticated() && !trust.isAnonymous(authentication)) {
+                write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden",
+                        "This request is not allowed (for a console session: send the CSRF token in X-CSRF-TOKEN).");
             } else {
                 unauthorized.commence(request, response, null);
             }

@@ -6,18 +6,23 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.userdetails.UserDetailsService;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import dev.airlock.gateway.human.HumanDirectory;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 
 /**
- * Two filter chains: the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}), stateless
- * with bearer agent keys; and everything else, where only health probes and the API document
- * are public for now.
+ * Three filter chains: the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}), stateless
+ * with bearer agent keys only; the humans' console and approver API, with form login, sessions,
+ * CSRF and a strict Content-Security-Policy (an agent key opens nothing there); and everything
+ * else, where only health probes and the API document are public.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
+
+    /** The console's Content-Security-Policy: only its own scripts and styles, no inline code, no framing. */
+    static final String CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     @Bean
     @Order(1)
@@ -37,7 +42,7 @@ class SecurityConfiguration {
     }
 
     @Bean
-    @Order(2)
+    @Order(3)
     SecurityFilterChain everythingElse(HttpSecurity http) throws Exception {
         http.csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -54,9 +59,26 @@ class SecurityConfiguration {
         return http.build();
     }
 
-    /** No human users until the console arrives; this also keeps Spring Boot from inventing one. */
     @Bean
-    UserDetailsService noHumanUsers() {
-        return new InMemoryUserDetailsManager();
+    @Order(2)
+    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people) throws Exception {
+        http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**")
+                .userDetailsService(people)
+                .authorizeHttpRequests(auth -> auth
+                        .requestMatchers("/login", "/css/**").permitAll()
+                        .anyRequest().authenticated())
+                .formLogin(form -> form.loginPage("/login").defaultSuccessUrl("/console", true).permitAll())
+                .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
+                .headers(headers -> headers
+                        .contentSecurityPolicy(csp -> csp.policyDirectives(CONSOLE_CSP))
+                        .frameOptions(frame -> frame.deny())
+                        .referrerPolicy(referrer -> referrer.policy(
+                                org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy.NO_REFERRER)))
+                .exceptionHandling(e -> e
+                        .defaultAuthenticationEntryPointFor(ProblemResponses.unauthorized(),
+                                PathPatternRequestMatcher.withDefaults().matcher("/api/**"))
+                        .defaultAccessDeniedHandlerFor(ProblemResponses.forbidden(),
+                                PathPatternRequestMatcher.withDefaults().matcher("/api/**")));
+        return http.build();
     }
 }

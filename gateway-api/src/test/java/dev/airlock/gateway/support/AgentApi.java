@@ -58,6 +58,20 @@ public final class AgentApi {
         return post(key, "/api/v1/runs?wait=PT30S", "{\"tool\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
     }
 
+    /** A request as a signed-in person (console session), with or without the CSRF token. */
+    public Response asHuman(String user, String tenantRole, boolean csrf, String method, String path, String body) {
+        var request = method.equals("POST")
+                ? mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body)
+                : mvc.get().uri(path);
+        request = request.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+                .user(user).authorities(new org.springframework.security.core.authority.SimpleGrantedAuthority(tenantRole)));
+        if (csrf) {
+            request = request.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
+                    .csrf().asHeader());
+        }
+        return parse(request.exchange());
+    }
+
     public Response get(String key, String path) {
         var request = mvc.get().uri(path);
         if (key != null) {

@@ -159,7 +159,20 @@ public class RunRecord implements Persistable<UUID> {
         moveTo(RunState.PENDING_APPROVAL, now);
     }
 
-    /** Policy refuses the tool. */
+    /** The humans' quorum approved the parked run; an executor will claim it. */
+    public void approveByHumans(Instant now) {
+        require(RunState.PENDING_APPROVAL);
+        moveTo(RunState.APPROVED, now);
+    }
+
+    /** No decision came in time. */
+    public void expire(Instant now) {
+        require(RunState.PENDING_APPROVAL);
+        endedAt = now;
+        moveTo(RunState.EXPIRED, now);
+    }
+
+    /** Policy refuses the tool, or a human denied the parked run. */
     public void deny(Instant now) {
         require(RunState.REQUESTED, RunState.PENDING_APPROVAL);
         endedAt = now;

@@ -12,6 +12,9 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
     /** The run if it belongs to {@code tenant}; another tenant's run is indistinguishable from none. */
     Optional<RunRecord> findByIdAndTenant(UUID id, String tenant);
 
+    /** The run if it belongs to one of {@code tenants}. */
+    Optional<RunRecord> findByIdAndTenantIn(UUID id, java.util.Collection<String> tenants);
+
     /** Just the state of the run, if it belongs to {@code tenant}: a cheap poll while waiting. */
     @Query("select r.state from RunRecord r where r.id = :id and r.tenant = :tenant")
     Optional<RunState> findStateByIdAndTenant(@Param("id") UUID id, @Param("tenant") String tenant);

@@ -1,0 +1,17 @@
+package dev.airlock.approval.request;
+
+import java.util.Set;
+
+/**
+ * A human deciding, with the tenants in which they hold the APPROVER role. Agents are never
+ * approvers: the gateway builds this only from a human login.
+ *
+ * @param name     the person's user name
+ * @param tenants  the tenants where they may approve
+ */
+public record Approver(String name, Set<String> tenants) {
+
+    public Approver {
+        tenants = Set.copyOf(tenants);
+    }
+}

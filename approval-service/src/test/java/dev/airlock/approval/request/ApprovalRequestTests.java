@@ -1,0 +1,104 @@
+package dev.airlock.approval.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.airlock.persistence.approval.ApprovalDecision;
+import dev.airlock.persistence.approval.ApprovalRequest;
+import dev.airlock.persistence.approval.ApprovalStatus;
+import dev.airlock.persistence.approval.DecisionRefused;
+import dev.airlock.persistence.approval.Verdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The approval aggregate's rules, without a database. */
+class ApprovalRequestTests {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private static final String DIGEST = "d".repeat(64);
+
+    private final List<ApprovalDecision> decisions = new ArrayList<>();
+
+    private static ApprovalRequest request(int approvers) {
+        return new ApprovalRequest(UUID.randomUUID(), "acme", "deploy", "build-bot", "carol", "tool: deploy\n", DIGEST,
+                approvers, NOW, NOW.plus(Duration.ofHours(1)));
+    }
+
+    private ApprovalDecision decide(ApprovalRequest request, String who, Verdict verdict, String reason) {
+        ApprovalDecision decision = request.decide(who, verdict, reason, DIGEST, decisions, NOW.plusSeconds(60));
+        decisions.add(decision);
+        return decision;
+    }
+
+    @Test
+    void approvesOnceTheQuorumOfDistinctApproversIsReached() {
+        ApprovalRequest request = request(2);
+        decide(request, "alice", Verdict.APPROVE, null);
+        assertThat(request.status()).isEqualTo(ApprovalStatus.PENDING);
+        decide(request, "bob", Verdict.APPROVE, "looks right");
+        assertThat(request.status()).isEqualTo(ApprovalStatus.APPROVED);
+        assertThat(request.closedAt()).isEqualTo(NOW.plusSeconds(60));
+    }
+
+    @Test
+    void oneDenialEndsTheRequest() {
+        ApprovalRequest request = request(2);
+        decide(request, "alice", Verdict.APPROVE, null);
+        decide(request, "bob", Verdict.DENY, "wrong service");
+        assertThat(request.status()).isEqualTo(ApprovalStatus.DENIED);
+        assertThatThrownBy(() -> decide(request, "dave", Verdict.APPROVE, null))
+                .isInstanceOf(DecisionRefused.class)
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
+    }
+
+    @Test
+    void refusesASecondDecisionByTheSamePerson() {
+        ApprovalRequest request = request(2);
+        decide(request, "alice", Verdict.APPROVE, null);
+        assertThatThrownBy(() -> decide(request, "alice", Verdict.APPROVE, null))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.ALREADY_DECIDED));
+        assertThat(request.status()).isEqualTo(ApprovalStatus.PENDING);
+    }
+
+    @Test
+    void refusesADecisionOnAnotherDigest() {
+        ApprovalRequest request = request(1);
+        assertThatThrownBy(() -> request.decide("alice", Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH));
+    }
+
+    @Test
+    void refusesTheOwnerOfTheRequestingAgent() {
+        ApprovalRequest request = request(1);
+        assertThatThrownBy(() -> decide(request, "carol", Verdict.APPROVE, null))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.SELF_APPROVAL));
+    }
+
+    @Test
+    void requiresAReasonToDeny() {
+        ApprovalRequest request = request(1);
+        assertThatThrownBy(() -> decide(request, "alice", Verdict.DENY, " "))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
+    }
+
+    @Test
+    void expiresOnlyWhenDueAndThenTakesNoDecision() {
+        ApprovalRequest request = request(1);
+        assertThat(request.expire(NOW.plusSeconds(3599))).isFalse();
+        assertThat(request.expire(NOW.plusSeconds(3600))).isTrue();
+        assertThat(request.status()).isEqualTo(ApprovalStatus.EXPIRED);
+        assertThatThrownBy(() -> request.decide("alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
+    }
+
+    @Test
+    void refusesADecisionAfterTheDeadlineEvenBeforeTheExpiryJob() {
+        ApprovalRequest request = request(1);
+        assertThatThrownBy(() -> request.decide("alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.EXPIRED));
+    }
+}

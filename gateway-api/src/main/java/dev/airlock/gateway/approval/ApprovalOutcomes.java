@@ -1,0 +1,64 @@
+package dev.airlock.gateway.approval;
+
+import dev.airlock.approval.request.ApprovalClosed;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionPhase;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Applies an approval outcome to its run in the same transaction as the deciding decision, and
+ * announces an approval with {@code NOTIFY} so that whichever replica listens starts it at once.
+ * The approval rows themselves are never touched by execution.
+ */
+@Component
+class ApprovalOutcomes {
+
+    static final String CHANNEL = "airlock_run_approved";
+
+    private static final Logger log = LoggerFactory.getLogger(ApprovalOutcomes.class);
+
+    private final RunRepository runs;
+    private final JdbcClient jdbc;
+    private final ApprovedRunStarter starter;
+    private final Clock clock;
+
+    ApprovalOutcomes(RunRepository runs, JdbcClient jdbc, ApprovedRunStarter starter, Clock clock) {
+        this.runs = runs;
+        this.jdbc = jdbc;
+        this.starter = starter;
+        this.clock = clock;
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT)
+    void apply(ApprovalClosed closed) {
+        RunRecord run = runs.findByIdAndTenant(closed.runId(), closed.tenant()).orElseThrow();
+        switch (closed.status()) {
+            case APPROVED -> {
+                run.approveByHumans(clock.instant());
+                jdbc.sql("SELECT pg_notify(:channel, :payload)")
+                        .param("channel", CHANNEL)
+                        .param("payload", closed.tenant())
+                        .query(Object.class)
+                        .optional();
+            }
+            case DENIED -> run.deny(clock.instant());
+            case EXPIRED -> run.expire(clock.instant());
+            default -> throw new IllegalStateException("not an outcome: " + closed.status());
+        }
+        runs.save(run);
+        log.info("Run {}: approval {}", closed.runId(), closed.status());
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+    void startApproved(ApprovalClosed closed) {
+        if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED) {
+            starter.startApproved(closed.tenant());
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.airlock.gateway.console;
+
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.approval.request.ApprovalView;
+import dev.airlock.approval.request.NotAnApprover;
+import dev.airlock.gateway.human.Human;
+import dev.airlock.gateway.human.Role;
+import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.gateway.run.Envelope;
+import dev.airlock.gateway.run.RunViews;
+import dev.airlock.persistence.approval.ApprovalStatus;
+import dev.airlock.persistence.approval.DecisionRefused;
+import dev.airlock.persistence.approval.Verdict;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** The console pages: sign-in, the approval queue and the run page. */
+@Controller
+class ConsoleController {
+
+    private final ApprovalService approvals;
+    private final RunRepository runs;
+    private final RunViews views;
+    private final Clock clock;
+
+    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock) {
+        this.approvals = approvals;
+        this.runs = runs;
+        this.views = views;
+        this.clock = clock;
+    }
+
+    @GetMapping("/login")
+    String login() {
+        return "login";
+    }
+
+    @GetMapping("/")
+    String home() {
+        return "redirect:/console";
+    }
+
+    /** Pending approvals of the person's tenants, newest first; the page refreshes itself. */
+    @GetMapping("/console")
+    String queue(Authentication authentication, Model model) {
+        Human human = Human.of(authentication);
+        model.addAttribute("human", human.name());
+        model.addAttribute("pending", approvals.list(human.tenants(), true).stream()
+                .map(r -> new QueueItem(r.runId().toString(), r.tenant(), r.tool(), r.agent(),
+                        Ages.describe(Duration.between(r.createdAt(), clock.instant())),
+                        Ages.describe(Duration.between(clock.instant(), r.expiresAt())), r.approversRequired()))
+                .toList());
+        return "queue";
+    }
+
+    /**
+     * @param runId     the run
+     * @param tenant    its tenant
+     * @param tool      the tool
+     * @param agent     the requesting agent
+     * @param age       how long ago it was requested
+     * @param expiresIn how long until it expires
+     * @param approvers approvals needed
+     */
+    record QueueItem(String runId, String tenant, String tool, String agent, String age, String expiresIn, int approvers) {
+    }
+
+    @GetMapping("/console/runs/{runId}")
+    String run(Authentication authentication, @PathVariable String runId, Model model) {
+        Human human = Human.of(authentication);
+        UUID id = parse(runId);
+        RunRecord run = runs.findByIdAndTenantIn(id, human.tenants()).orElseThrow(() -> RunNotFound.forId(id));
+        Optional<ApprovalView> approval = approvals.find(id, human.tenants());
+        Envelope envelope = views.envelope(run);
+        boolean mayDecide = approval.isPresent()
+                && approval.get().request().status() == ApprovalStatus.PENDING
+                && human.tenants(Role.APPROVER).contains(run.tenant())
+                && !human.name().equals(approval.get().request().requester())
+                && approval.get().decisions().stream().noneMatch(d -> d.approver().equals(human.name()));
+        model.addAttribute("human", human.name());
+        model.addAttribute("run", envelope);
+        model.addAttribute("approval", approval.orElse(null));
+        model.addAttribute("actionLines", approval.map(a -> a.request().action().lines().toList()).orElse(null));
+        model.addAttribute("mayDecide", mayDecide);
+        return "run";
+    }
+
+    @PostMapping("/console/runs/{runId}/decisions")
+    String decide(Authentication authentication, @PathVariable String runId, @RequestParam String decision,
+            @RequestParam(required = false) String reason, @RequestParam String digest, RedirectAttributes redirect) {
+        UUID id = parse(runId);
+        Verdict verdict = "DENY".equals(decision) ? Verdict.DENY : Verdict.APPROVE;
+        try {
+            approvals.decide(Human.of(authentication).asApprover(), id, verdict, reason, digest);
+            redirect.addFlashAttribute("message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
+        } catch (DecisionRefused e) {
+            redirect.addFlashAttribute("error", e.getMessage());
+        }
+        return "redirect:/console/runs/" + id;
+    }
+
+    @ExceptionHandler({RunNotFound.class, NotAnApprover.class})
+    @ResponseStatus(org.springframework.http.HttpStatus.NOT_FOUND)
+    String notFound(Model model) {
+        model.addAttribute("message", "No such run in your tenants.");
+        return "not-found";
+    }
+
+    private static UUID parse(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw RunNotFound.forText("?");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.airlock.gateway.human;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.config.InvalidConfigurationException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
+
+/**
+ * The people declared under {@code airlock.users}, as Spring Security users. A role in a tenant
+ * becomes the authority {@code <ROLE>:<tenant>}; a platform administrator also has
+ * {@code PLATFORM_ADMIN}. Passwords are kept only as the configured hashes.
+ */
+public final class HumanDirectory implements UserDetailsService {
+
+    /** The authority of platform administrators. */
+    public static final String PLATFORM_ADMIN = "PLATFORM_ADMIN";
+
+    private final Map<String, UserDetails> users;
+
+    private HumanDirectory(Map<String, UserDetails> users) {
+        this.users = Map.copyOf(users);
+    }
+
+    /**
+     * The directory of every configured person.
+     *
+     * @throws InvalidConfigurationException for a password that is not a delegating hash, an
+     *                                       unknown role or an unknown tenant
+     */
+    public static HumanDirectory from(AirlockProperties properties) {
+        Map<String, UserDetails> users = new HashMap<>();
+        properties.users().forEach((name, user) -> {
+            String key = "airlock.users." + name;
+            if (user.password() == null || !user.password().matches("\\{[a-z0-9-]+}.+")) {
+                throw new InvalidConfigurationException(key + ".password",
+                        "must be a hash in Spring Security's delegating format, such as {bcrypt}$2a$10$...");
+            }
+            List<GrantedAuthority> authorities = new ArrayList<>();
+            user.roles().forEach((tenant, roles) -> {
+                if (!properties.tenants().containsKey(tenant)) {
+                    throw new InvalidConfigurationException(key + ".roles." + tenant, "no such tenant");
+                }
+                for (String role : roles) {
+                    try {
+                        authorities.add(new SimpleGrantedAuthority(Role.valueOf(role.toUpperCase(Locale.ROOT)) + ":" + tenant));
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidConfigurationException(key + ".roles." + tenant,
+                                "unknown role '" + role + "'; roles are APPROVER, AUDITOR, TENANT_ADMIN");
+                    }
+                }
+            });
+            if (user.platformAdmin()) {
+                authorities.add(new SimpleGrantedAuthority(PLATFORM_ADMIN));
+            }
+            users.put(name, User.withUsername(name).password(user.password()).authorities(authorities).build());
+        });
+        return new HumanDirectory(users);
+    }
+
+    @Override
+    public UserDetails loadUserByUsername(String username) {
+        UserDetails user = users.get(username);
+        if (user == null) {
+            throw new UsernameNotFoundException("unknown user");
+        }
+        return User.withUserDetails(user).build();
+    }
+}

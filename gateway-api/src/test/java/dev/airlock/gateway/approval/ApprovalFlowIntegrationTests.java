@@ -1,0 +1,171 @@
+package dev.airlock.gateway.approval;
+
+import static dev.airlock.gateway.support.AgentApi.ACME;
+import static dev.airlock.gateway.support.AgentApi.ACME_OTHER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import tools.jackson.databind.JsonNode;
+
+/** Humans authorize exact actions: the approver API, quorum, denial, expiry, and what runs after. */
+@AirlockIntegrationTest
+@TestPropertySource(properties = "airlock.approvals.expiry-interval=PT0.2S")
+class ApprovalFlowIntegrationTests {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    AgentApi api;
+
+    @BeforeEach
+    void setUp() {
+        api = new AgentApi(mvc);
+    }
+
+    private String park(String key, String tool, String arguments) {
+        AgentApi.Response response = api.post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
+        assertThat(response.status()).isEqualTo(201);
+        assertThat(response.text("state")).isEqualTo("PENDING_APPROVAL");
+        return response.text("runId");
+    }
+
+    private AgentApi.Response decide(String user, String runId, String decision, String reason, String digest) {
+        String body = "{\"decision\":\"" + decision + "\",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
+                + ",\"digest\":\"" + digest + "\"}";
+        return api.asHuman(user, "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
+    }
+
+    private JsonNode request(String user, String runId) {
+        AgentApi.Response response = api.asHuman(user, "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null);
+        assertThat(response.status()).isEqualTo(200);
+        return response.body();
+    }
+
+    @Test
+    void twoApproversLetTheExactActionRunOnce() {
+        String runId = park(ACME, "deploy", "{\"service\":\"billing\"}");
+        JsonNode pending = request("alice", runId);
+        assertThat(pending.path("action").valueStream().map(JsonNode::asString).toList()).containsExactly(
+                "tenant: acme", "tool: deploy", "argv[0]: echo", "argv[1]: deploying", "argv[2]: billing",
+                "working-dir: (a fresh empty directory)", "timeout: PT30S");
+        String digest = pending.path("summary").path("digest").asString();
+        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals?status=pending", null).body()
+                .valueStream().map(a -> a.path("runId").asString()).toList()).contains(runId);
+
+        assertThat(decide("alice", runId, "APPROVE", "ticket OPS-12", digest).status()).isEqualTo(200);
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
+        AgentApi.Response again = decide("alice", runId, "APPROVE", null, digest);
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.text("reason")).isEqualTo("ALREADY_DECIDED");
+
+        assertThat(decide("bob", runId, "APPROVE", null, digest).status()).isEqualTo(200);
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
+        assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(run.path("stdout").path("text").asString()).isEqualTo("deploying billing\n");
+        assertThat(run.path("approval").path("status").asString()).isEqualTo("APPROVED");
+        assertThat(run.path("approval").path("decisions").valueStream().map(d -> d.path("approver").asString()).toList())
+                .containsExactly("alice", "bob");
+        assertThat(run.path("approval").path("decisions").get(0).path("reason").asString()).isEqualTo("ticket OPS-12");
+        assertThat(jdbc.sql("SELECT count(*) FROM airlock.run_streams WHERE run_id = ?::uuid AND stream = 'stdout'")
+                .param(runId).query(Integer.class).single()).isEqualTo(1);
+        assertThat(request("alice", runId).path("summary").path("status").asString()).isEqualTo("APPROVED");
+    }
+
+    @Test
+    void aDenialEndsTheRunAndTheAgentSeesIt() {
+        String runId = park(ACME, "deploy", "{\"service\":\"payments\"}");
+        String digest = request("alice", runId).path("summary").path("digest").asString();
+        assertThat(decide("alice", runId, "DENY", null, digest).text("reason")).isEqualTo("REASON_REQUIRED");
+        assertThat(decide("alice", runId, "DENY", "not during the freeze", digest).status()).isEqualTo(200);
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + runId).body();
+        assertThat(run.path("state").asString()).isEqualTo("DENIED");
+        assertThat(run.path("approval").path("status").asString()).isEqualTo("DENIED");
+        assertThat(run.path("approval").path("decisions").get(0).path("decision").asString()).isEqualTo("DENY");
+        assertThat(run.path("process").path("startedAt").isNull()).isTrue();
+    }
+
+    @Test
+    void refusesAWrongDigestAnOutsiderTheAgentsOwnerAndAgents() {
+        String runId = park(ACME_OTHER, "deploy", "{\"service\":\"search\"}");
+        String digest = request("alice", runId).path("summary").path("digest").asString();
+        AgentApi.Response wrongDigest = decide("alice", runId, "APPROVE", null, "0".repeat(64));
+        assertThat(wrongDigest.status()).isEqualTo(409);
+        assertThat(wrongDigest.text("reason")).isEqualTo("DIGEST_MISMATCH");
+
+        AgentApi.Response owner = decide("carol", runId, "APPROVE", null, digest);
+        assertThat(owner.status()).isEqualTo(409);
+        assertThat(owner.text("reason")).isEqualTo("SELF_APPROVAL");
+
+        AgentApi.Response outsider = api.asHuman("dave", "APPROVER:globex", true, "POST",
+                "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        assertThat(outsider.status()).isEqualTo(404);
+        assertThat(api.asHuman("dave", "APPROVER:globex", false, "GET", "/api/v1/approvals/" + runId, null).status())
+                .isEqualTo(404);
+
+        AgentApi.Response agent = api.post(ACME, "/api/v1/approvals/" + runId + "/decisions",
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        assertThat(agent.status()).isEqualTo(401);
+        assertThat(api.get(ACME, "/api/v1/approvals").status()).isEqualTo(401);
+
+        AgentApi.Response noCsrf = api.asHuman("alice", "APPROVER:acme", false, "POST",
+                "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        assertThat(noCsrf.status()).isEqualTo(403);
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
+    }
+
+    @Test
+    void concurrentDecisionsAreAppliedOneAfterTheOther() throws Exception {
+        String runId = park(ACME, "deploy", "{\"service\":\"ledger\"}");
+        String digest = request("alice", runId).path("summary").path("digest").asString();
+        List<CompletableFuture<AgentApi.Response>> decisions = List.of(
+                CompletableFuture.supplyAsync(() -> decide("alice", runId, "APPROVE", null, digest)),
+                CompletableFuture.supplyAsync(() -> decide("bob", runId, "APPROVE", null, digest)),
+                CompletableFuture.supplyAsync(() -> decide("alice", runId, "APPROVE", null, digest)));
+        List<Integer> statuses = decisions.stream().map(f -> f.orTimeout(30, TimeUnit.SECONDS).join().status()).toList();
+        assertThat(statuses).containsExactlyInAnyOrder(200, 200, 409);
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
+        assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(run.path("approval").path("decisions").size()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnansweredRequestExpires() throws Exception {
+        String runId = park(ACME, "short-lived", "{}");
+        JsonNode run = null;
+        for (int i = 0; i < 100; i++) {
+            run = api.get(ACME, "/api/v1/runs/" + runId).body();
+            if (run.path("state").asString().equals("EXPIRED")) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        assertThat(run.path("state").asString()).isEqualTo("EXPIRED");
+        assertThat(run.path("approval").path("status").asString()).isEqualTo("EXPIRED");
+        assertThat(request("alice", runId).path("summary").path("status").asString()).isEqualTo("EXPIRED");
+    }
+
+    @Test
+    void anActionChangedAfterApprovalDoesNotRun() {
+        String runId = park(ACME, "deploy", "{\"service\":\"billing\"}");
+        String digest = request("alice", runId).path("summary").path("digest").asString();
+        jdbc.sql("UPDATE airlock.runs SET argv = '[\"echo\",\"deploying\",\"everything\"]' WHERE id = ?::uuid").param(runId).update();
+        decide("alice", runId, "APPROVE", null, digest);
+        decide("bob", runId, "APPROVE", null, digest);
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
+        assertThat(run.path("state").asString()).isEqualTo("FAILED");
+        assertThat(run.path("process").path("failure").asString()).contains("differs from the action humans approved");
+    }
+}

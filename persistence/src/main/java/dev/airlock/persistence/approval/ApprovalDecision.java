@@ -1,0 +1,77 @@
+package dev.airlock.persistence.approval;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.UUID;
+
+/** One human's decision on one approval request, naming the digest of the action they saw. */
+@Entity
+@Table(name = "approval_decisions", schema = "airlock")
+public class ApprovalDecision {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    private Long id;
+
+    @Column(name = "run_id", nullable = false, updatable = false)
+    private UUID runId;
+
+    @Column(nullable = false, updatable = false)
+    private String approver;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false, updatable = false)
+    private Verdict decision;
+
+    @Column(updatable = false)
+    private String reason;
+
+    @Column(nullable = false, updatable = false)
+    private String digest;
+
+    @Column(name = "decided_at", nullable = false, updatable = false)
+    private Instant decidedAt;
+
+    protected ApprovalDecision() {
+    }
+
+    ApprovalDecision(UUID runId, String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
+        this.runId = runId;
+        this.approver = approver;
+        this.decision = decision;
+        this.reason = reason;
+        this.digest = digest;
+        this.decidedAt = decidedAt;
+    }
+
+    public UUID runId() {
+        return runId;
+    }
+
+    public String approver() {
+        return approver;
+    }
+
+    public Verdict decision() {
+        return decision;
+    }
+
+    public String reason() {
+        return reason;
+    }
+
+    public String digest() {
+        return digest;
+    }
+
+    public Instant decidedAt() {
+        return decidedAt;
+    }
+}

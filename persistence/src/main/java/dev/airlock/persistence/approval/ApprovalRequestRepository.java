@@ -1,0 +1,34 @@
+package dev.airlock.persistence.approval;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Lock;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.repository.query.Param;
+import jakarta.persistence.LockModeType;
+
+/** Approval requests, always looked up within tenants. */
+public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest, UUID> {
+
+    Optional<ApprovalRequest> findByRunIdAndTenantIn(UUID runId, Collection<String> tenants);
+
+    /** The request, row-locked for a decision: concurrent decisions on one run queue up here. */
+    @Lock(LockModeType.PESSIMISTIC_WRITE)
+    @Query("select a from ApprovalRequest a where a.runId = :runId and a.tenant in :tenants")
+    Optional<ApprovalRequest> lockForDecision(@Param("runId") UUID runId, @Param("tenants") Collection<String> tenants);
+
+    List<ApprovalRequest> findByTenantInAndStatusOrderByCreatedAtDesc(Collection<String> tenants, ApprovalStatus status);
+
+    List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
+
+    /** Whether this transaction won the advisory lock {@code key} (one replica at a time). */
+    @Query(value = "select pg_try_advisory_xact_lock(:key)", nativeQuery = true)
+    boolean tryAdvisoryLock(@Param("key") long key);
+
+    @Query("select a.runId from ApprovalRequest a where a.status = 'PENDING' and a.expiresAt <= :now")
+    List<UUID> findDue(@Param("now") Instant now);
+}

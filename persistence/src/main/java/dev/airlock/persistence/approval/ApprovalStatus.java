@@ -1,0 +1,9 @@
+package dev.airlock.persistence.approval;
+
+/** Where an approval request stands. */
+public enum ApprovalStatus {
+    PENDING,
+    APPROVED,
+    DENIED,
+    EXPIRED
+}
