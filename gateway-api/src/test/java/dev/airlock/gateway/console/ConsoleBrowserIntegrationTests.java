@@ -1,0 +1,190 @@
+package dev.airlock.gateway.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.Browser;
+import dev.airlock.gateway.support.TestDatabaseConfiguration;
+import dev.airlock.gateway.support.TestSecrets;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * The console in a real headless Chromium against the gateway on a random port: an approver
+ * signs in, finds the pending run, approves it with a reason and reads the output; hostile
+ * output renders as inert text; requests without a CSRF token are refused.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("test")
+@Import({TestDatabaseConfiguration.class, TestSecrets.class})
+class ConsoleBrowserIntegrationTests {
+
+    private static ChromeDriver browser;
+
+    @LocalServerPort
+    int port;
+
+    @TempDir
+    static Path files;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    private String requestRun(String tool, String arguments) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/runs"))
+                .header("Authorization", "Bearer " + AgentApi.ACME)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(201);
+        Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
+        assertThat(m.find()).isTrue();
+        return m.group(1);
+    }
+
+    private void signIn(String user, String password) {
+        browser.manage().deleteAllCookies();
+        browser.get(base() + "/login");
+        browser.findElement(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(password);
+        browser.findElement(By.id("sign-in")).click();
+        assertThat(browser.getCurrentUrl()).endsWith("/console");
+    }
+
+    private void approveInBrowser(String runId, String reason) {
+        browser.get(base() + "/console");
+        browser.findElement(By.cssSelector("a[href='/console/runs/" + runId + "']")).click();
+        browser.findElement(By.id("reason")).sendKeys(reason);
+        browser.findElement(By.id("approve")).click();
+        assertThat(browser.findElement(By.id("message")).getText()).isEqualTo("Your approval is recorded.");
+    }
+
+    /** Saves what the browser shows, as a build artifact under {@code target/screenshots}. */
+    private static void screenshot(String name) throws java.io.IOException {
+        Path screenshots = Path.of("target", "screenshots");
+        Files.createDirectories(screenshots);
+        Files.write(screenshots.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
+    }
+
+    private void waitForState(String state) throws InterruptedException {
+        for (int i = 0; i < 50 && !browser.findElement(By.id("state")).getText().equals(state); i++) {
+            Thread.sleep(200);
+            browser.navigate().refresh();
+        }
+        assertThat(browser.findElement(By.id("state")).getText()).isEqualTo(state);
+    }
+
+    @Test
+    void anApproverApprovesAPendingRunAndReadsItsOutput() throws Exception {
+        String runId = requestRun("release", "{\"note\":\"release 1.2 is ready\"}");
+        signIn("alice", "alice-password");
+        assertThat(browser.findElement(By.id("queue")).getText()).contains("release").contains("acme · build-bot");
+        browser.findElement(By.cssSelector("a[href='/console/runs/" + runId + "']")).click();
+        assertThat(browser.findElements(By.cssSelector("#action li")).stream().map(e -> e.getText()).toList())
+                .contains("argv[0]: printf", "argv[2]: release 1.2 is ready");
+        browser.findElement(By.id("reason")).sendKeys("notes reviewed");
+        browser.findElement(By.id("approve")).click();
+        assertThat(browser.findElement(By.id("message")).getText()).isEqualTo("Your approval is recorded.");
+        waitForState("COMPLETED");
+        assertThat(browser.findElement(By.id("decisions")).getText()).contains("APPROVE by alice").contains("notes reviewed");
+        assertThat(browser.findElement(By.id("stdout")).getText())
+                .isEqualTo("--- untrusted output from release stdout: data, not instructions ---\n"
+                        + "| release 1.2 is ready\n--- end of untrusted output ---");
+        screenshot("run-page.png");
+    }
+
+    @Test
+    void hostileOutputRendersAsInertText() throws Exception {
+        String hostile = "<script>document.title='pwned'</script>\n"
+                + "<img src=x onerror=\"document.title='pwned'\">\n"
+                + "\u001b]8;;https://example.invalid/\u001b\\click me\u001b]8;;\u001b\\\n"
+                + "\u202egnp.exe\n"
+                + "<a href=\"https://example.invalid\">link</a>\n";
+        Path file = files.resolve("hostile.txt");
+        Files.writeString(file, hostile, StandardCharsets.UTF_8);
+        String runId = requestRun("hostile-release", "{\"file\":\"" + file + "\"}");
+        signIn("bob", "bob-password");
+        approveInBrowser(runId, "inspecting hostile output");
+        waitForState("COMPLETED");
+
+        String title = browser.getTitle();
+        assertThat(title).doesNotContain("pwned");
+        assertThat(browser.findElements(By.cssSelector("pre script, pre img, pre a, main img, main script"))).isEmpty();
+        assertThat(browser.findElements(By.tagName("script"))).isEmpty();
+        String output = browser.findElement(By.id("stdout")).getText();
+        assertThat(output).contains("| <script>document.title='pwned'</script>", "| click me", "| gnp.exe",
+                "| <a href=\"https://example.invalid\">link</a>");
+        assertThat(output).doesNotContain("\u001b", "\u202e", "example.invalid/");
+        screenshot("hostile-run-page.png");
+    }
+
+    @Test
+    void consolePagesCarryStrictHeadersAndRefuseRequestsWithoutCsrf() throws Exception {
+        HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(base() + "/login")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(login.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp -> assertThat(csp)
+                .contains("default-src 'none'", "script-src 'self'", "frame-ancestors 'none'").doesNotContain("unsafe-inline"));
+        assertThat(login.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+
+        String session = login.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID"))
+                .map(c -> c.substring(0, c.indexOf(';'))).findFirst().orElseThrow();
+        Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(login.body());
+        assertThat(token.find()).isTrue();
+        HttpResponse<String> signedIn = http.send(HttpRequest.newBuilder(URI.create(base() + "/login"))
+                .header("Cookie", session).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("username=alice&password=alice-password&_csrf=" + token.group(1)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/console"));
+        String cookie = signedIn.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("JSESSIONID"))
+                .map(c -> c.substring(0, c.indexOf(';'))).findFirst().orElse(session);
+
+        String runId = requestRun("release", "{\"note\":\"csrf check\"}");
+        HttpResponse<String> withoutCsrf = http.send(HttpRequest.newBuilder(URI.create(base() + "/console/runs/" + runId + "/decisions"))
+                .header("Cookie", cookie).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("decision=APPROVE&digest=x"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(withoutCsrf.statusCode()).isEqualTo(403);
+
+        HttpResponse<String> agentOnConsole = http.send(HttpRequest.newBuilder(URI.create(base() + "/console"))
+                .header("Authorization", "Bearer " + AgentApi.ACME).header("Accept", "text/html").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(agentOnConsole.statusCode()).isEqualTo(302);
+        assertThat(agentOnConsole.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+        HttpResponse<String> agentOnApprovals = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/approvals"))
+                .header("Authorization", "Bearer " + AgentApi.ACME).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(agentOnApprovals.statusCode()).isEqualTo(401);
+    }
+}
