@@ -8,7 +8,9 @@ import java.util.UUID;
  *
  * @param runId  the run
  * @param tenant its tenant
+ * @param tool   the tool
+ * @param digest SHA-256 of the canonical action
  * @param status APPROVED, DENIED or EXPIRED
  */
-public record ApprovalClosed(UUID runId, String tenant, ApprovalStatus status) {
+public record ApprovalClosed(UUID runId, String tenant, String tool, String digest, ApprovalStatus status) {
 }

@@ -50,8 +50,10 @@ public class ApprovalService {
     public ApprovalRequest open(UUID runId, String tenant, String tool, String agent, String requester, String action,
             String digest, ToolPolicy policy) {
         var now = clock.instant();
-        return requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest,
+        ApprovalRequest request = requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest,
                 policy.approvers(), now, now.plus(policy.approvalTimeout())));
+        events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, request.expiresAt()));
+        return request;
     }
 
     /**
@@ -70,7 +72,7 @@ public class ApprovalService {
         decisions.save(decision);
         requests.save(request);
         if (request.status() != ApprovalStatus.PENDING) {
-            events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.status()));
+            events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(), request.status()));
         }
         List<ApprovalDecision> all = new ArrayList<>(earlier);
         all.add(decision);
@@ -91,7 +93,8 @@ public class ApprovalService {
             ApprovalRequest request = requests.findById(runId).orElseThrow();
             if (request.expire(clock.instant())) {
                 requests.save(request);
-                events.publishEvent(new ApprovalClosed(runId, request.tenant(), ApprovalStatus.EXPIRED));
+                events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(),
+                        ApprovalStatus.EXPIRED));
                 expired++;
             }
         }

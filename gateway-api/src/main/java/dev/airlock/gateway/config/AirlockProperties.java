@@ -26,11 +26,32 @@ public record AirlockProperties(
         String nodeId,
         @DefaultValue Capture capture,
         Map<String, Tenant> tenants,
-        Map<String, User> users) {
+        Map<String, User> users,
+        @DefaultValue Console console) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
         users = users == null ? Map.of() : users;
+    }
+
+    /**
+     * The web console.
+     *
+     * @param baseUrl the console's address as people reach it, for links in notifications
+     */
+    public record Console(@DefaultValue("http://localhost:8080") String baseUrl) {
+    }
+
+    /**
+     * Where a tenant's approval events are announced.
+     *
+     * @param webhooks URLs that receive a JSON POST for each new pending approval and each final decision
+     */
+    public record Notifications(List<java.net.URI> webhooks) {
+
+        public Notifications {
+            webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
+        }
     }
 
     /**
@@ -63,11 +84,13 @@ public record AirlockProperties(
     /**
      * One tenant.
      *
-     * @param limits  concurrency and rate limits
-     * @param agents  agents by name
-     * @param tools   tools by name
+     * @param limits         concurrency and rate limits
+     * @param agents         agents by name
+     * @param tools          tools by name
+     * @param notifications  where approval events are announced
      */
-    public record Tenant(@DefaultValue Limits limits, Map<String, Agent> agents, Map<String, Tool> tools) {
+    public record Tenant(@DefaultValue Limits limits, Map<String, Agent> agents, Map<String, Tool> tools,
+            @DefaultValue Notifications notifications) {
 
         public Tenant {
             agents = agents == null ? Map.of() : agents;

@@ -34,6 +34,14 @@ public final class ToolCompiler {
             if (!NAME.matcher(tenant).matches()) {
                 throw new InvalidConfigurationException(tenantKey, "tenant names use a-z, 0-9, '.', '_' and '-'");
             }
+            for (int i = 0; i < config.notifications().webhooks().size(); i++) {
+                var hook = config.notifications().webhooks().get(i);
+                if (hook == null || hook.getHost() == null
+                        || !("https".equals(hook.getScheme()) || "http".equals(hook.getScheme()))) {
+                    throw new InvalidConfigurationException(tenantKey + ".notifications.webhooks[" + i + "]",
+                            "must be an absolute http or https URL");
+                }
+            }
             Map<String, Tool> tools = new TreeMap<>();
             config.tools().forEach((name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
             catalog.put(tenant, tools);
