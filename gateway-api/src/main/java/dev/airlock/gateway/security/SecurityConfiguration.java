@@ -6,6 +6,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import dev.airlock.gateway.human.AccessTokens;
 import dev.airlock.gateway.human.HumanDirectory;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
@@ -61,9 +62,11 @@ class SecurityConfiguration {
 
     @Bean
     @Order(2)
-    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people) throws Exception {
+    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens) throws Exception {
         http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**")
                 .userDetailsService(people)
+                .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), AuthorizationFilter.class)
+                .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::carriesToken))
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers("/login", "/css/**").permitAll()
                         .anyRequest().authenticated())
