@@ -27,7 +27,8 @@ public record AirlockProperties(
         @DefaultValue Capture capture,
         Map<String, Tenant> tenants,
         Map<String, User> users,
-        @DefaultValue Console console) {
+        @DefaultValue Console console,
+        @DefaultValue Oidc oidc) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
@@ -40,6 +41,15 @@ public record AirlockProperties(
      * @param baseUrl the console's address as people reach it, for links in notifications
      */
     public record Console(@DefaultValue("http://localhost:8080") String baseUrl) {
+    }
+
+    /**
+     * Sign-in through an OpenID Connect provider (configured under
+     * {@code spring.security.oauth2.client.*}).
+     *
+     * @param rolesClaim the ID-token or user-info claim listing the person's roles as {@code ROLE:tenant}
+     */
+    public record Oidc(@DefaultValue("airlock_roles") String rolesClaim) {
     }
 
     /**

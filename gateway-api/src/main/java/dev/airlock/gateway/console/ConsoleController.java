@@ -36,8 +36,21 @@ class ConsoleController {
     private final RunRepository runs;
     private final RunViews views;
     private final Clock clock;
+    private final java.util.List<Provider> providers;
 
-    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock) {
+    /**
+     * An OpenID Connect provider offered on the sign-in page.
+     *
+     * @param id   the registration id
+     * @param name its display name
+     */
+    record Provider(String id, String name) {
+    }
+
+    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock,
+            org.springframework.beans.factory.ObjectProvider<org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository> oidc) {
+        this.providers = new java.util.ArrayList<>();
+        oidc.ifAvailable(repository -> repository.forEach(r -> providers.add(new Provider(r.getRegistrationId(), r.getClientName()))));
         this.approvals = approvals;
         this.runs = runs;
         this.views = views;
@@ -45,7 +58,8 @@ class ConsoleController {
     }
 
     @GetMapping("/login")
-    String login() {
+    String login(Model model) {
+        model.addAttribute("providers", providers);
         return "login";
     }
 

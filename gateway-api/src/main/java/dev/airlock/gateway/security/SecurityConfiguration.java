@@ -7,7 +7,11 @@ import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import dev.airlock.gateway.human.AccessTokens;
+import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.human.HumanDirectory;
+import dev.airlock.gateway.human.OidcRoles;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
@@ -62,8 +66,16 @@ class SecurityConfiguration {
 
     @Bean
     @Order(2)
-    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens) throws Exception {
-        http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**")
+    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens,
+            ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties) throws Exception {
+        if (oidc.getIfAvailable() != null) {
+            OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), properties.tenants().keySet());
+            http.oauth2Login(login -> login.loginPage("/login")
+                    .defaultSuccessUrl("/console", true)
+                    .userInfoEndpoint(userInfo -> userInfo.userAuthoritiesMapper(roles)));
+        }
+        http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**", "/oauth2/**",
+                        "/login/oauth2/**")
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), AuthorizationFilter.class)
                 .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::carriesToken))
