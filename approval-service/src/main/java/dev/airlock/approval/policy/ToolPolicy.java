@@ -6,11 +6,12 @@ import java.util.Objects;
 /**
  * A tool's approval policy.
  *
- * @param mode            auto, required or deny
- * @param approvers       distinct humans needed when approval is required (at least 1)
- * @param approvalTimeout how long a request waits for its decisions before it expires
+ * @param mode                  auto, required or deny
+ * @param approvers             distinct humans needed when approval is required (at least 1)
+ * @param approvalTimeout       how long a request waits for its decisions before it expires
+ * @param approveReasonRequired whether approving needs a reason too (denying always does)
  */
-public record ToolPolicy(ApprovalMode mode, int approvers, Duration approvalTimeout) {
+public record ToolPolicy(ApprovalMode mode, int approvers, Duration approvalTimeout, boolean approveReasonRequired) {
 
     /** The timeout used when a policy names none. */
     public static final Duration DEFAULT_APPROVAL_TIMEOUT = Duration.ofHours(1);
@@ -29,6 +30,6 @@ public record ToolPolicy(ApprovalMode mode, int approvers, Duration approvalTime
 
     /** A policy of the given mode with one approver and the default timeout. */
     public static ToolPolicy of(ApprovalMode mode) {
-        return new ToolPolicy(mode, 1, DEFAULT_APPROVAL_TIMEOUT);
+        return new ToolPolicy(mode, 1, DEFAULT_APPROVAL_TIMEOUT, false);
     }
 }

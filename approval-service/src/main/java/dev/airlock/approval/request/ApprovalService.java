@@ -51,7 +51,7 @@ public class ApprovalService {
             String digest, ToolPolicy policy) {
         var now = clock.instant();
         ApprovalRequest request = requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest,
-                policy.approvers(), now, now.plus(policy.approvalTimeout())));
+                policy.approvers(), policy.approveReasonRequired(), now, now.plus(policy.approvalTimeout())));
         events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, request.expiresAt()));
         return request;
     }

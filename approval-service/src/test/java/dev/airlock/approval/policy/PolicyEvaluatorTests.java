@@ -26,16 +26,16 @@ class PolicyEvaluatorTests {
 
     @Test
     void requiredPolicyNamesApproversAndExpiry() {
-        ToolPolicy policy = new ToolPolicy(ApprovalMode.REQUIRED, 2, Duration.ofMinutes(30));
+        ToolPolicy policy = new ToolPolicy(ApprovalMode.REQUIRED, 2, Duration.ofMinutes(30), false);
         assertThat(evaluator.evaluate(policy))
                 .isEqualTo(new PolicyVerdict.Required(2, Instant.parse("2026-11-29T12:30:00Z")));
     }
 
     @Test
     void rejectsPolicyWithoutApproversOrTimeout() {
-        assertThatThrownBy(() -> new ToolPolicy(ApprovalMode.REQUIRED, 0, Duration.ofHours(1)))
+        assertThatThrownBy(() -> new ToolPolicy(ApprovalMode.REQUIRED, 0, Duration.ofHours(1), false))
                 .hasMessageContaining("approvers");
-        assertThatThrownBy(() -> new ToolPolicy(ApprovalMode.REQUIRED, 1, Duration.ZERO))
+        assertThatThrownBy(() -> new ToolPolicy(ApprovalMode.REQUIRED, 1, Duration.ZERO, false))
                 .hasMessageContaining("approval-timeout");
     }
 }

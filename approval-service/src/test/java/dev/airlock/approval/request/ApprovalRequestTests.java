@@ -24,8 +24,12 @@ class ApprovalRequestTests {
     private final List<ApprovalDecision> decisions = new ArrayList<>();
 
     private static ApprovalRequest request(int approvers) {
+        return request(approvers, false);
+    }
+
+    private static ApprovalRequest request(int approvers, boolean approveReasonRequired) {
         return new ApprovalRequest(UUID.randomUUID(), "acme", "deploy", "build-bot", "carol", "tool: deploy\n", DIGEST,
-                approvers, NOW, NOW.plus(Duration.ofHours(1)));
+                approvers, approveReasonRequired, NOW, NOW.plus(Duration.ofHours(1)));
     }
 
     private ApprovalDecision decide(ApprovalRequest request, String who, Verdict verdict, String reason) {
@@ -83,6 +87,15 @@ class ApprovalRequestTests {
         ApprovalRequest request = request(1);
         assertThatThrownBy(() -> decide(request, "alice", Verdict.DENY, " "))
                 .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
+    }
+
+    @Test
+    void requiresAReasonToApproveWhenThePolicySaysSo() {
+        ApprovalRequest request = request(1, true);
+        assertThatThrownBy(() -> decide(request, "alice", Verdict.APPROVE, null))
+                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
+        decide(request, "alice", Verdict.APPROVE, "change ticket 42");
+        assertThat(request.status()).isEqualTo(ApprovalStatus.APPROVED);
     }
 
     @Test

@@ -135,6 +135,7 @@ public record AirlockProperties(
      * @param approval          auto, required or deny
      * @param approvers         distinct humans needed when approval is required
      * @param approvalTimeout   how long an approval request waits
+     * @param reason            required or optional: whether approving needs a reason (denying always does)
      * @param timeout           the run's time limit
      * @param maxRetainedBytes  per stream, kept for the transcript and the raw artifact
      * @param maxObservedBytes  per stream; past it the process tree is killed
@@ -149,6 +150,7 @@ public record AirlockProperties(
             @DefaultValue("auto") ApprovalMode approval,
             @DefaultValue("1") int approvers,
             @DefaultValue("PT1H") Duration approvalTimeout,
+            @DefaultValue("optional") String reason,
             @DefaultValue("PT30S") Duration timeout,
             @DefaultValue("1MB") DataSize maxRetainedBytes,
             @DefaultValue("64MB") DataSize maxObservedBytes,

@@ -33,7 +33,7 @@ public record Tool(String tenant, String name, String description, ArgvTemplate 
         Map<String, Map<String, Object>> schemas = new TreeMap<>();
         parameters.forEach((n, p) -> schemas.put(n, p.jsonSchema()));
         return new ToolSnapshot(name, argv.source(), schemas, policy.mode().name(), policy.approvers(),
-                policy.approvalTimeout().toString(), timeout.toString(), maxRetainedBytes, maxObservedBytes,
+                policy.approvalTimeout().toString(), policy.approveReasonRequired(), timeout.toString(), maxRetainedBytes, maxObservedBytes,
                 workingDir == null ? null : workingDir.toString(), new TreeMap<>(env), new TreeMap<>(secrets));
     }
 

@@ -62,9 +62,13 @@ public final class ToolCompiler {
                 throw new InvalidConfigurationException(key + ".parameters." + p, "parameter is not used in argv");
             }
         }
+        if (!"required".equals(config.reason()) && !"optional".equals(config.reason())) {
+            throw new InvalidConfigurationException(key + ".reason", "must be required or optional, not '" + config.reason() + "'");
+        }
         ToolPolicy policy;
         try {
-            policy = new ToolPolicy(config.approval(), config.approvers(), config.approvalTimeout());
+            policy = new ToolPolicy(config.approval(), config.approvers(), config.approvalTimeout(),
+                    "required".equals(config.reason()));
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException(key, e.getMessage());
         }

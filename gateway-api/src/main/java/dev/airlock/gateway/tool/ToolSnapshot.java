@@ -13,6 +13,7 @@ import java.util.Map;
  * @param approval          AUTO, REQUIRED or DENY
  * @param approvers         approvals needed
  * @param approvalTimeout   ISO-8601 duration
+ * @param approveReasonRequired whether approving needs a reason
  * @param timeout           ISO-8601 duration
  * @param maxRetainedBytes  per stream
  * @param maxObservedBytes  per stream
@@ -21,6 +22,6 @@ import java.util.Map;
  * @param secrets           child variable → gateway variable
  */
 public record ToolSnapshot(String name, List<String> argv, Map<String, Map<String, Object>> parameters,
-        String approval, int approvers, String approvalTimeout, String timeout, long maxRetainedBytes,
+        String approval, int approvers, String approvalTimeout, boolean approveReasonRequired, String timeout, long maxRetainedBytes,
         long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets) {
 }

@@ -108,11 +108,15 @@ class ConsoleBrowserIntegrationTests {
     }
 
     @Test
-    void anApproverApprovesAPendingRunAndReadsItsOutput() throws Exception {
-        String runId = requestRun("release", "{\"note\":\"release 1.2 is ready\"}");
+    void anApproverSeesAPendingRunAppearApprovesItAndReadsItsOutput() throws Exception {
         signIn("alice", "alice-password");
+        String runId = requestRun("release", "{\"note\":\"release 1.2 is ready\"}");
+        By link = By.cssSelector("a[href='/console/runs/" + runId + "']");
+        for (int i = 0; i < 40 && browser.findElements(link).isEmpty(); i++) {
+            Thread.sleep(250);
+        }
         assertThat(browser.findElement(By.id("queue")).getText()).contains("release").contains("acme · build-bot");
-        browser.findElement(By.cssSelector("a[href='/console/runs/" + runId + "']")).click();
+        browser.findElement(link).click();
         assertThat(browser.findElements(By.cssSelector("#action li")).stream().map(e -> e.getText()).toList())
                 .contains("argv[0]: printf", "argv[2]: release 1.2 is ready");
         browser.findElement(By.id("reason")).sendKeys("notes reviewed");
@@ -183,6 +187,10 @@ class ConsoleBrowserIntegrationTests {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(agentOnConsole.statusCode()).isEqualTo(302);
         assertThat(agentOnConsole.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+        HttpResponse<String> sessionOnAgentApi = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/tools"))
+                .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(sessionOnAgentApi.statusCode()).as("a console session is not an agent").isEqualTo(401);
+
         HttpResponse<String> agentOnApprovals = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/approvals"))
                 .header("Authorization", "Bearer " + AgentApi.ACME).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(agentOnApprovals.statusCode()).isEqualTo(401);

@@ -82,6 +82,7 @@ class ToolCompilerTests {
             observed below retained      | max-observed-bytes          | 1KB           | airlock.tenants.acme.tools.git-log.max-observed-bytes: must be at least max-retained-bytes
             bad secret variable          | secrets.TOKEN               | not a var     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must name the gateway environment variable
             no approvers                 | approvers                   | 0             | airlock.tenants.acme.tools.git-log: approvers must be at least 1
+            bad reason policy            | reason                      | sometimes     | airlock.tenants.acme.tools.git-log.reason: must be required or optional
             """)
     void failsFastNamingTheBadKey(String what, String key, String value, String message) {
         assertThatThrownBy(() -> ToolCompiler.compile(bind(Map.of(TOOL + key, value))))

@@ -47,6 +47,9 @@ public class ApprovalRequest {
     @Column(name = "approvers_required", nullable = false, updatable = false)
     private int approversRequired;
 
+    @Column(name = "approve_reason_required", nullable = false, updatable = false)
+    private boolean approveReasonRequired;
+
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
     private ApprovalStatus status;
@@ -73,7 +76,7 @@ public class ApprovalRequest {
      * @param digest  SHA-256 of {@code action}, lower-case hex
      */
     public ApprovalRequest(UUID runId, String tenant, String tool, String agent, String requester, String action,
-            String digest, int approversRequired, Instant createdAt, Instant expiresAt) {
+            String digest, int approversRequired, boolean approveReasonRequired, Instant createdAt, Instant expiresAt) {
         if (approversRequired < 1) {
             throw new IllegalArgumentException("approvers must be at least 1");
         }
@@ -85,6 +88,7 @@ public class ApprovalRequest {
         this.action = action;
         this.digest = digest;
         this.approversRequired = approversRequired;
+        this.approveReasonRequired = approveReasonRequired;
         this.status = ApprovalStatus.PENDING;
         this.createdAt = createdAt;
         this.expiresAt = expiresAt;
@@ -117,8 +121,9 @@ public class ApprovalRequest {
         if (earlier.stream().anyMatch(d -> d.approver().equals(approver))) {
             throw new DecisionRefused(DecisionRefused.Reason.ALREADY_DECIDED, approver + " has already decided on this run.");
         }
-        if (verdict == Verdict.DENY && (reason == null || reason.isBlank())) {
-            throw new DecisionRefused(DecisionRefused.Reason.REASON_REQUIRED, "A denial needs a reason.");
+        if ((verdict == Verdict.DENY || approveReasonRequired) && (reason == null || reason.isBlank())) {
+            throw new DecisionRefused(DecisionRefused.Reason.REASON_REQUIRED,
+                    verdict == Verdict.DENY ? "A denial needs a reason." : "This tool's policy needs a reason to approve.");
         }
         ApprovalDecision decision = new ApprovalDecision(runId, approver, verdict, reason == null ? null : reason.strip(),
                 digest, now);
@@ -174,6 +179,10 @@ public class ApprovalRequest {
 
     public int approversRequired() {
         return approversRequired;
+    }
+
+    public boolean approveReasonRequired() {
+        return approveReasonRequired;
     }
 
     public ApprovalStatus status() {
