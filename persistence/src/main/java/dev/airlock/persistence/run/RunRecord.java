@@ -5,15 +5,11 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
-import jakarta.persistence.PostLoad;
-import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
 import jakarta.persistence.Version;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
-import org.springframework.data.domain.Persistable;
 
 /**
  * One requested action and what became of it. State changes only through the guarded methods,
@@ -21,7 +17,7 @@ import org.springframework.data.domain.Persistable;
  */
 @Entity
 @Table(name = "runs", schema = "airlock")
-public class RunRecord implements Persistable<UUID> {
+public class RunRecord extends StoredOnce<UUID> {
 
     @Id
     private UUID id;
@@ -86,10 +82,6 @@ public class RunRecord implements Persistable<UUID> {
     @Version
     private long version;
 
-    /** True until the run is first stored, so that storing it inserts without a look-up. */
-    @Transient
-    private boolean isNew;
-
     protected RunRecord() {
     }
 
@@ -106,7 +98,6 @@ public class RunRecord implements Persistable<UUID> {
         this.state = RunState.REQUESTED;
         this.createdAt = now;
         this.updatedAt = now;
-        this.isNew = true;
     }
 
     /** A new run in state {@link RunState#REQUESTED}. */
@@ -144,7 +135,7 @@ public class RunRecord implements Persistable<UUID> {
      */
     public void startOn(String node, Instant now) {
         require(RunState.APPROVED);
-        if (!isNew || claimedBy != null) {
+        if (!isNew() || claimedBy != null) {
             throw new IllegalStateException("run " + id + " is already stored; claim it through RunClaims");
         }
         claimedBy = node;
@@ -245,17 +236,6 @@ public class RunRecord implements Persistable<UUID> {
     @Override
     public UUID getId() {
         return id;
-    }
-
-    @Override
-    public boolean isNew() {
-        return isNew;
-    }
-
-    @PostLoad
-    @PostPersist
-    void stored() {
-        isNew = false;
     }
 
     public String tenant() {

@@ -3,11 +3,7 @@ package dev.airlock.persistence.run;
 import jakarta.persistence.Column;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
-import jakarta.persistence.PostLoad;
-import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
-import org.springframework.data.domain.Persistable;
 
 /**
  * What Airlock observed of one stream of a run: counts, digest, truncation, removal counts.
@@ -15,11 +11,7 @@ import org.springframework.data.domain.Persistable;
  */
 @Entity
 @Table(name = "run_streams", schema = "airlock")
-public class StreamRecord implements Persistable<StreamKey> {
-
-    /** Written once and never updated: saving always inserts, without a look-up first. */
-    @Transient
-    private boolean isNew = true;
+public class StreamRecord extends StoredOnce<StreamKey> {
 
     @EmbeddedId
     private StreamKey key;
@@ -100,16 +92,5 @@ public class StreamRecord implements Persistable<StreamKey> {
     @Override
     public StreamKey getId() {
         return key;
-    }
-
-    @Override
-    public boolean isNew() {
-        return isNew;
-    }
-
-    @PostLoad
-    @PostPersist
-    void loaded() {
-        isNew = false;
     }
 }

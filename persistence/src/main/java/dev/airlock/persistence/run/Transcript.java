@@ -3,21 +3,13 @@ package dev.airlock.persistence.run;
 import jakarta.persistence.Column;
 import jakarta.persistence.EmbeddedId;
 import jakarta.persistence.Entity;
-import jakarta.persistence.PostLoad;
-import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
-import org.springframework.data.domain.Persistable;
 import java.time.Instant;
 
 /** The sanitized, redacted text of one stream of a run, kept under its own retention. */
 @Entity
 @Table(name = "transcripts", schema = "airlock")
-public class Transcript implements Persistable<StreamKey> {
-
-    /** Written once and never updated: saving always inserts, without a look-up first. */
-    @Transient
-    private boolean isNew = true;
+public class Transcript extends StoredOnce<StreamKey> {
 
     @EmbeddedId
     private StreamKey key;
@@ -52,16 +44,5 @@ public class Transcript implements Persistable<StreamKey> {
     @Override
     public StreamKey getId() {
         return key;
-    }
-
-    @Override
-    public boolean isNew() {
-        return isNew;
-    }
-
-    @PostLoad
-    @PostPersist
-    void loaded() {
-        isNew = false;
     }
 }
