@@ -7,6 +7,7 @@ import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.approval.Verdict;
+import dev.airlock.persistence.audit.AuditLog;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,13 +30,15 @@ public class ApprovalService {
     private final ApprovalRequestRepository requests;
     private final ApprovalDecisionRepository decisions;
     private final ApplicationEventPublisher events;
+    private final AuditLog audit;
     private final Clock clock;
 
     ApprovalService(ApprovalRequestRepository requests, ApprovalDecisionRepository decisions,
-            ApplicationEventPublisher events, Clock clock) {
+            ApplicationEventPublisher events, AuditLog audit, Clock clock) {
         this.requests = requests;
         this.decisions = decisions;
         this.events = events;
+        this.audit = audit;
         this.clock = clock;
     }
 
@@ -50,6 +53,8 @@ public class ApprovalService {
     public ApprovalRequest open(UUID runId, String tenant, String tool, String agent, String requester, String action,
             String digest, ToolPolicy policy) {
         var now = clock.instant();
+        audit.append(tenant, "approval.requested", runId, "airlock", java.util.Map.of("digest", digest,
+                "approvers", Integer.toString(policy.approvers()), "expiresAt", now.plus(policy.approvalTimeout()).toString()), now);
         ApprovalRequest request = requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest,
                 policy.approvers(), policy.approveReasonRequired(), now, now.plus(policy.approvalTimeout())));
         events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, request.expiresAt()));
@@ -71,6 +76,12 @@ public class ApprovalService {
         ApprovalDecision decision = request.decide(approver.name(), verdict, reason, digest, earlier, clock.instant());
         decisions.save(decision);
         requests.save(request);
+        java.util.Map<String, String> details = new java.util.TreeMap<>(java.util.Map.of("decision", verdict.name(),
+                "digest", digest, "status", request.status().name()));
+        if (decision.reason() != null) {
+            details.put("reason", decision.reason());
+        }
+        audit.append(request.tenant(), "approval.decided", runId, "human:" + approver.name(), details, decision.decidedAt());
         if (request.status() != ApprovalStatus.PENDING) {
             events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(), request.status()));
         }
@@ -93,6 +104,8 @@ public class ApprovalService {
             ApprovalRequest request = requests.findById(runId).orElseThrow();
             if (request.expire(clock.instant())) {
                 requests.save(request);
+                audit.append(request.tenant(), "approval.expired", runId, "airlock", java.util.Map.of("digest", request.digest()),
+                        clock.instant());
                 events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(),
                         ApprovalStatus.EXPIRED));
                 expired++;

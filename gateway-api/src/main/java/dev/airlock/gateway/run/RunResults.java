@@ -11,7 +11,9 @@ import dev.airlock.persistence.run.StreamRecord;
 import dev.airlock.persistence.run.StreamRecordRepository;
 import dev.airlock.persistence.run.Transcript;
 import dev.airlock.persistence.run.TranscriptRepository;
+import dev.airlock.persistence.audit.AuditLog;
 import java.time.Clock;
+import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -27,14 +29,16 @@ class RunResults {
     private final StreamRecordRepository streams;
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
+    private final AuditLog audit;
     private final Clock clock;
 
     RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
-            RawArtifactStore artifacts, Clock clock) {
+            RawArtifactStore artifacts, AuditLog audit, Clock clock) {
         this.runs = runs;
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;
+        this.audit = audit;
         this.clock = clock;
     }
 
@@ -45,14 +49,25 @@ class RunResults {
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             run.failToStart(result.failure(), now);
             runs.save(run);
+            audit.append(run.tenant(), "run.failed", runId, "airlock", Map.of("failure", result.failure()), now);
             return;
         }
+        String artifact = RawArtifacts.digest(result.stdout().raw(), result.stderr().raw());
+        audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool()), result.startedAt());
+        Map<String, String> finished = new java.util.TreeMap<>(Map.of(
+                "termination", result.termination().name(),
+                "stdoutSha256", result.stdout().sha256(),
+                "stderrSha256", result.stderr().sha256(),
+                "rawArtifact", RawArtifacts.REFERENCE_PREFIX + artifact));
+        if (result.exitCode() != null) {
+            finished.put("exitCode", result.exitCode().toString());
+        }
+        audit.append(run.tenant(), "run.finished", runId, "airlock", finished, result.endedAt());
         run.finish(result.exitCode(), result.termination(), result.startedAt(), result.endedAt(), now);
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
         save(runId, StreamName.STDERR, result.stderr(), now);
-        artifacts.store(runId, RawArtifacts.digest(result.stdout().raw(), result.stderr().raw()),
-                result.stdout().raw(), result.stderr().raw(), now);
+        artifacts.store(runId, artifact, result.stdout().raw(), result.stderr().raw(), now);
     }
 
     private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {

@@ -17,6 +17,7 @@ import dev.airlock.gateway.tool.Tool;
 import dev.airlock.gateway.tool.ToolArguments;
 import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.gateway.tool.ToolSnapshots;
+import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.RunState;
@@ -49,6 +50,7 @@ public class RunService {
     private final ToolCatalog tools;
     private final ToolSnapshots snapshots;
     private final ApprovalService approvals;
+    private final AuditLog audit;
     private final AirlockProperties properties;
     private final PolicyEvaluator policies;
     private final RunRepository runs;
@@ -59,12 +61,14 @@ public class RunService {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalService approvals, AirlockProperties properties, PolicyEvaluator policies, RunRepository runs,
+    RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalService approvals, AuditLog audit,
+            AirlockProperties properties, PolicyEvaluator policies, RunRepository runs,
             TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
             JsonMapper json, Clock clock) {
         this.tools = tools;
         this.snapshots = snapshots;
         this.approvals = approvals;
+        this.audit = audit;
         this.properties = properties;
         this.policies = policies;
         this.runs = runs;
@@ -127,6 +131,8 @@ public class RunService {
         try {
             run = transactions.execute(status -> {
                 RunRecord saved = runs.saveAndFlush(requested);
+                audit.append(agent.tenant(), "run.requested", saved.id(), "agent:" + agent.agent(), Map.of(
+                        "tool", tool.name(), "request", requestSha256, "state", saved.state().name()), saved.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
                     ActionRendering action = ActionRendering.of(agent.tenant(), tool.snapshot(), checked.argv());
                     approvals.open(saved.id(), agent.tenant(), tool.name(), agent.agent(), owner(agent), action.text(),
@@ -230,6 +236,8 @@ public class RunService {
             return transactions.execute(status -> {
                 RunRecord fresh = find(agent, runId);
                 fresh.cancelBeforeStart(clock.instant());
+                audit.append(agent.tenant(), "run.cancelled", runId, "agent:" + agent.agent(), Map.of("before", "start"),
+                        clock.instant());
                 return runs.saveAndFlush(fresh);
             });
         } catch (org.springframework.orm.ObjectOptimisticLockingFailureException

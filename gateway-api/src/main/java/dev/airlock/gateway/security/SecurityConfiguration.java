@@ -74,7 +74,8 @@ class SecurityConfiguration {
                     .defaultSuccessUrl("/console", true)
                     .userInfoEndpoint(userInfo -> userInfo.userAuthoritiesMapper(roles)));
         }
-        http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**", "/oauth2/**",
+        http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**", "/api/v1/audit/**",
+                        "/oauth2/**",
                         "/login/oauth2/**")
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), AuthorizationFilter.class)

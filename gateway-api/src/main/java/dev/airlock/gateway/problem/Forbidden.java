@@ -1,0 +1,18 @@
+package dev.airlock.gateway.problem;
+
+import org.springframework.http.HttpStatus;
+
+/** 403: the signed-in person lacks the role this needs. */
+public final class Forbidden extends ApiProblem {
+
+    private static final long serialVersionUID = 1L;
+
+    private Forbidden(String detail) {
+        super(HttpStatus.FORBIDDEN, "forbidden", "Forbidden", detail);
+    }
+
+    /** The person is not an auditor of the tenant. */
+    public static Forbidden notAuditor(String tenant) {
+        return new Forbidden("You are not an auditor of tenant '" + tenant + "'.");
+    }
+}

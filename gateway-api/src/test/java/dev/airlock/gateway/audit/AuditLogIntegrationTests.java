@@ -1,0 +1,88 @@
+package dev.airlock.gateway.audit;
+
+import static dev.airlock.gateway.support.AgentApi.ACME;
+import static dev.airlock.gateway.support.AgentApi.GLOBEX;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import tools.jackson.databind.JsonNode;
+
+/** The hash-chained audit log: what it records, that it cannot be changed, and that tampering shows. */
+@AirlockIntegrationTest
+class AuditLogIntegrationTests {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Test
+    void recordsWhoAuthorizedTheRunAndWhatItReturnedAndTheChainVerifies() {
+        AgentApi api = new AgentApi(mvc);
+        String runId = api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"audited\"}}").text("runId");
+        String digest = api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+                .body().path("summary").path("digest").asString();
+        api.asHuman("alice", "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions",
+                "{\"decision\":\"APPROVE\",\"reason\":\"audit trail\",\"digest\":\"" + digest + "\"}");
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
+
+        AgentApi.Response events = api.asHuman("bob", "AUDITOR:acme", false, "GET",
+                "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null);
+        assertThat(events.status()).isEqualTo(200);
+        assertThat(events.body().valueStream().map(e -> e.path("type").asString() + " " + e.path("actor").asString()).toList())
+                .containsExactly("run.requested agent:build-bot", "approval.requested airlock",
+                        "approval.decided human:alice", "run.started airlock", "run.finished airlock");
+        JsonNode finished = events.body().get(4);
+        assertThat(finished.path("details").asString()).contains(run.path("stdout").path("sha256").asString())
+                .contains(run.path("rawArtifact").asString()).doesNotContain("audited\\n");
+
+        JsonNode verification = api.asHuman("bob", "AUDITOR:acme", false, "GET", "/api/v1/audit/verify?tenant=acme", null).body();
+        assertThat(verification.path("intact").asBoolean()).isTrue();
+        assertThat(verification.path("verified").asLong()).isGreaterThanOrEqualTo(5);
+
+        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/audit/verify?tenant=acme", null).status())
+                .isEqualTo(403);
+        assertThat(api.get(ACME, "/api/v1/audit/verify?tenant=acme").status()).isEqualTo(401);
+    }
+
+    @Test
+    void theApplicationCannotChangeOrRemoveEvents() {
+        new AgentApi(mvc).run(ACME, "echo", "{\"message\":\"immutable\"}");
+        assertThatThrownBy(() -> jdbc.sql("UPDATE airlock.audit_events SET actor = 'someone else'").update())
+                .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
+        assertThatThrownBy(() -> jdbc.sql("DELETE FROM airlock.audit_events").update())
+                .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
+        assertThatThrownBy(() -> jdbc.sql("TRUNCATE airlock.audit_events").update())
+                .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
+    }
+
+    @Test
+    void verificationFindsTheFirstTamperedEvent() {
+        AgentApi api = new AgentApi(mvc);
+        for (int i = 0; i < 3; i++) {
+            api.run(GLOBEX, "echo", "{\"message\":\"event " + i + "\"}");
+        }
+        long second = jdbc.sql("SELECT min(seq) + 1 FROM airlock.audit_events WHERE tenant = 'globex'").query(Long.class).single();
+        // Tampering needs the table owner to switch the trigger off: exactly what the chain guards against.
+        jdbc.sql("ALTER TABLE airlock.audit_events DISABLE TRIGGER audit_events_append_only").update();
+        try {
+            jdbc.sql("UPDATE airlock.audit_events SET details = '{\"forged\":\"yes\"}' WHERE tenant = 'globex' AND seq = :seq")
+                    .param("seq", second).update();
+        } finally {
+            jdbc.sql("ALTER TABLE airlock.audit_events ENABLE TRIGGER audit_events_append_only").update();
+        }
+        JsonNode verification = api.asHuman("dave", "AUDITOR:globex", false, "GET", "/api/v1/audit/verify?tenant=globex", null).body();
+        assertThat(verification.path("intact").asBoolean()).isFalse();
+        assertThat(verification.path("brokenAt").asLong()).isEqualTo(second);
+        assertThat(verification.path("problem").asString()).isEqualTo("its content does not match its hash");
+        assertThat(verification.path("verified").asLong()).isEqualTo(second - 1);
+    }
+}

@@ -1,0 +1,198 @@
+package dev.airlock.persistence.audit;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Appends events to a tenant's hash-chained audit log and verifies the chain. An event is
+ * written in the transaction of what it records, so that the record and its event commit or
+ * fail together. Appends of one tenant are serialized by a transaction-scoped advisory lock.
+ *
+ * <p>The hash of an event is the SHA-256 (hex) of the previous event's hash followed by the
+ * canonical form of the event: {@code prev \n tenant \n seq \n type \n runId \n actor \n
+ * details \n occurredAt}; the first event of a tenant follows 64 zeros.
+ */
+@Component
+public class AuditLog {
+
+    /** The hash the first event of every tenant follows. */
+    public static final String GENESIS = "0".repeat(64);
+
+    private final JdbcClient jdbc;
+
+    AuditLog(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Appends an event in the caller's transaction.
+     *
+     * @param details flat string details, stored as a JSON object with sorted keys; never output or secrets
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public AuditEvent append(String tenant, String type, UUID runId, String actor, Map<String, String> details,
+            Instant occurredAt) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))").param("key", "airlock-audit:" + tenant)
+                .query(Object.class).optional();
+        record Last(long seq, String hash) {
+        }
+        Optional<Last> last = jdbc.sql("SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
+                .param("tenant", tenant)
+                .query((rs, n) -> new Last(rs.getLong(1), rs.getString(2)))
+                .optional();
+        long seq = last.map(l -> l.seq() + 1).orElse(1L);
+        String prev = last.map(Last::hash).orElse(GENESIS);
+        Instant at = occurredAt.truncatedTo(ChronoUnit.MICROS);
+        String json = json(details);
+        String hash = hash(prev, tenant, seq, type, runId, actor, json, at);
+        jdbc.sql("""
+                INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor, details, occurred_at, prev_hash, hash)
+                VALUES (:tenant, :seq, :type, :run, :actor, :details, :at, :prev, :hash)
+                """)
+                .param("tenant", tenant)
+                .param("seq", seq)
+                .param("type", type)
+                .param("run", runId)
+                .param("actor", actor)
+                .param("details", json)
+                .param("at", Timestamp.from(at))
+                .param("prev", prev)
+                .param("hash", hash)
+                .update();
+        return new AuditEvent(tenant, seq, type, runId, actor, json, at, prev, hash);
+    }
+
+    /** The tenant's events about one run, in order. */
+    @Transactional(readOnly = true)
+    public List<AuditEvent> forRun(String tenant, UUID runId) {
+        return jdbc.sql("SELECT * FROM airlock.audit_events WHERE tenant = :tenant AND run_id = :run ORDER BY seq")
+                .param("tenant", tenant)
+                .param("run", runId)
+                .query(AuditLog::event)
+                .list();
+    }
+
+    /** Walks the tenant's whole chain and reports the first break, if any. */
+    @Transactional(readOnly = true)
+    public Verification verify(String tenant) {
+        long[] count = {0};
+        String[] prev = {GENESIS};
+        Verification[] broken = {null};
+        jdbc.sql("SELECT * FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq")
+                .param("tenant", tenant)
+                .query(rs -> {
+                    if (broken[0] != null) {
+                        return;
+                    }
+                    AuditEvent e = event(rs, 0);
+                    count[0]++;
+                    if (e.seq() != count[0]) {
+                        broken[0] = Verification.broken(tenant, count[0] - 1, e.seq(), "event " + count[0] + " is missing");
+                    } else if (!e.prevHash().equals(prev[0])) {
+                        broken[0] = Verification.broken(tenant, count[0] - 1, e.seq(), "does not follow the hash of the event before it");
+                    } else if (!e.hash().equals(hash(e.prevHash(), e.tenant(), e.seq(), e.type(), e.runId(), e.actor(),
+                            e.details(), e.occurredAt()))) {
+                        broken[0] = Verification.broken(tenant, count[0] - 1, e.seq(), "its content does not match its hash");
+                    }
+                    prev[0] = e.hash();
+                });
+        return broken[0] != null ? broken[0] : Verification.intact(tenant, count[0]);
+    }
+
+    private static AuditEvent event(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
+        return new AuditEvent(rs.getString("tenant"), rs.getLong("seq"), rs.getString("type"),
+                rs.getObject("run_id", UUID.class), rs.getString("actor"), rs.getString("details"),
+                rs.getTimestamp("occurred_at").toInstant(), rs.getString("prev_hash"), rs.getString("hash"));
+    }
+
+    static String hash(String prev, String tenant, long seq, String type, UUID runId, String actor, String details,
+            Instant occurredAt) {
+        String canonical = String.join("\n", prev, tenant, Long.toString(seq), type, runId == null ? "" : runId.toString(),
+                actor, details, occurredAt.truncatedTo(ChronoUnit.MICROS).toString());
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String json(Map<String, String> details) {
+        StringBuilder json = new StringBuilder("{");
+        new TreeMap<>(details).forEach((k, v) -> {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            json.append(quote(k)).append(':').append(v == null ? "null" : quote(v));
+        });
+        return json.append('}').toString();
+    }
+
+    private static String quote(String s) {
+        StringBuilder q = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> q.append("\\\"");
+                case '\\' -> q.append("\\\\");
+                default -> {
+                    if (c < 0x20 || c == 0x7F || c >= 0x80 && c < 0xA0 || c == 0x2028 || c == 0x2029) {
+                        q.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        q.append(c);
+                    }
+                }
+            }
+        }
+        return q.append('"').toString();
+    }
+
+    /**
+     * One event.
+     *
+     * @param tenant     the tenant
+     * @param seq        its position in the tenant's chain, from 1
+     * @param type       what happened, e.g. {@code run.requested}
+     * @param runId      the run it is about, or null
+     * @param actor      who: {@code agent:<name>}, {@code human:<name>} or {@code airlock}
+     * @param details    a JSON object of strings
+     * @param occurredAt when
+     * @param prevHash   the hash of the event before it
+     * @param hash       its own hash
+     */
+    public record AuditEvent(String tenant, long seq, String type, UUID runId, String actor, String details,
+            Instant occurredAt, String prevHash, String hash) {
+    }
+
+    /**
+     * The outcome of walking a chain.
+     *
+     * @param tenant     the tenant
+     * @param intact     whether every event follows the one before it and matches its hash
+     * @param verified   how many events were verified before the first break (all of them when intact)
+     * @param brokenAt   the sequence number of the first bad event, or null
+     * @param problem    what is wrong with it, or null
+     */
+    public record Verification(String tenant, boolean intact, long verified, Long brokenAt, String problem) {
+
+        static Verification intact(String tenant, long count) {
+            return new Verification(tenant, true, count, null, null);
+        }
+
+        static Verification broken(String tenant, long verified, long seq, String problem) {
+            return new Verification(tenant, false, verified, seq, problem);
+        }
+    }
+}
