@@ -1,10 +1,12 @@
 package dev.airlock.gateway;
 
+import dev.airlock.gateway.audit.AuditVerifyCommand;
 import dev.airlock.persistence.PersistenceConfiguration;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.scheduling.annotation.EnableScheduling;
@@ -17,7 +19,10 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class AirlockApplication {
 
     public static void main(String[] args) {
-        SpringApplication.run(AirlockApplication.class, args);
+        ConfigurableApplicationContext context = SpringApplication.run(AirlockApplication.class, args);
+        if (context.getEnvironment().containsProperty(AuditVerifyCommand.PROPERTY)) {
+            System.exit(SpringApplication.exit(context));
+        }
     }
 
     /** The clock everything time-dependent reads; tests replace it. */

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.security;
 
 import dev.airlock.gateway.tenant.AgentDirectory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -23,6 +24,7 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
  * else, where only health probes and the API document are public.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class SecurityConfiguration {
 
     /** The console's Content-Security-Policy: only its own scripts and styles, no inline code, no framing. */
