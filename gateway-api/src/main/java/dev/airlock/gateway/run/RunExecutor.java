@@ -138,7 +138,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         running.put(runId, cancellation);
         threads.execute(() -> {
             try (permit) {
-                execute(execution, cancellation);
+                execute(execution, cancellation, permit);
             } catch (RuntimeException e) {
                 log.error("Run {} could not be executed", runId, e);
             } finally {
@@ -148,7 +148,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         });
     }
 
-    private void execute(Execution execution, Cancellation cancellation) {
+    private void execute(Execution execution, Cancellation cancellation, TenantLimits.Permit permit) {
         UUID runId = execution.runId();
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
@@ -186,6 +186,9 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
                 SecretRedactor.of(injected));
         log.debug("Run {} starting: {} {}", runId, tool.name(), argv.get(0));
         CaptureResult result = supervisor.run(spec, cancellation);
+        // The process has ended: its slot is free before the result is recorded, so that whoever
+        // sees the run ended can start the next one.
+        permit.close();
         log.info("Run {} ended: {} exit={} stdout={}B stderr={}B", runId, result.termination(), result.exitCode(),
                 result.stdout().observedBytes(), result.stderr().observedBytes());
         record(runId, result);

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
@@ -81,6 +83,7 @@ class ConsoleBrowserIntegrationTests {
         browser.findElement(By.id("username")).sendKeys(user);
         browser.findElement(By.id("password")).sendKeys(password);
         browser.findElement(By.id("sign-in")).click();
+        new WebDriverWait(browser, java.time.Duration.ofSeconds(10)).until(ExpectedConditions.urlMatches("/console$"));
         assertThat(browser.getCurrentUrl()).endsWith("/console");
     }
 
@@ -89,6 +92,7 @@ class ConsoleBrowserIntegrationTests {
         browser.findElement(By.cssSelector("a[href='/console/runs/" + runId + "']")).click();
         browser.findElement(By.id("reason")).sendKeys(reason);
         browser.findElement(By.id("approve")).click();
+        new WebDriverWait(browser, java.time.Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(By.id("message")));
         assertThat(browser.findElement(By.id("message")).getText()).isEqualTo("Your approval is recorded.");
     }
 
@@ -121,6 +125,7 @@ class ConsoleBrowserIntegrationTests {
                 .contains("argv[0]: printf", "argv[2]: release 1.2 is ready");
         browser.findElement(By.id("reason")).sendKeys("notes reviewed");
         browser.findElement(By.id("approve")).click();
+        new WebDriverWait(browser, java.time.Duration.ofSeconds(10)).until(ExpectedConditions.presenceOfElementLocated(By.id("message")));
         assertThat(browser.findElement(By.id("message")).getText()).isEqualTo("Your approval is recorded.");
         waitForState("COMPLETED");
         assertThat(browser.findElement(By.id("decisions")).getText()).contains("APPROVE by alice").contains("notes reviewed");
