@@ -4,7 +4,7 @@ import dev.airlock.sanitizer.RemovalReport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Removal counts as the envelope shows them and as they are stored. */
+/** Removal counts as the envelope shows them and as they are stored (as JSON, in this order). */
 final class Removals {
 
     private Removals() {
@@ -29,9 +29,4 @@ final class Removals {
         return counts;
     }
 
-    static String json(RemovalReport r) {
-        StringBuilder json = new StringBuilder("{");
-        counts(r).forEach((k, v) -> json.append(json.length() > 1 ? "," : "").append('"').append(k).append("\":").append(v));
-        return json.append('}').toString();
-    }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes what the supervisor observed of a finished run, in one transaction: the run's end
@@ -30,15 +31,17 @@ class RunResults {
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
     private final AuditLog audit;
+    private final JsonMapper json;
     private final Clock clock;
 
     RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
-            RawArtifactStore artifacts, AuditLog audit, Clock clock) {
+            RawArtifactStore artifacts, AuditLog audit, JsonMapper json, Clock clock) {
         this.runs = runs;
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;
         this.audit = audit;
+        this.json = json;
         this.clock = clock;
     }
 
@@ -73,7 +76,7 @@ class RunResults {
     private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {
         StreamKey key = new StreamKey(runId, name);
         streams.save(new StreamRecord(key, stream.observedBytes(), stream.retainedBytes(), stream.truncated(), stream.eof(),
-                stream.sha256(), Removals.json(stream.removed()), stream.redactions()));
+                stream.sha256(), json.writeValueAsString(Removals.counts(stream.removed())), stream.redactions()));
         transcripts.save(new Transcript(key, stream.text(), now));
     }
 }

@@ -29,10 +29,7 @@ class TenantRegistrar implements SmartInitializingSingleton {
     @Override
     public void afterSingletonsInstantiated() {
         properties.tenants().keySet().forEach(records::ensureTenant);
-        agents.agentsByKeyHash().forEach((hash, agent) -> {
-            records.ensureTenant(agent.tenant());
-            records.ensureAgent(agent.tenant(), agent.agent(), hash);
-        });
+        agents.agentsByKeyHash().forEach((hash, agent) -> records.ensureAgent(agent.tenant(), agent.agent(), hash));
         log.info("Airlock serves {} tenant(s) with {} agent(s)", properties.tenants().size(), agents.agentsByKeyHash().size());
     }
 }
