@@ -19,6 +19,10 @@ import org.springframework.util.unit.DataSize;
  * @param nodeId   this replica's name in run claims; defaults to the host name
  * @param capture  process capture settings shared by every tool
  * @param tenants  tenants by name
+ * @param users    people who sign in with a password, by user name
+ * @param console  the web console
+ * @param oidc     sign-in through an OpenID Connect provider
+ * @param purge    the scheduled retention purge
  */
 @ConfigurationProperties("airlock")
 public record AirlockProperties(
@@ -28,7 +32,8 @@ public record AirlockProperties(
         Map<String, Tenant> tenants,
         Map<String, User> users,
         @DefaultValue Console console,
-        @DefaultValue Oidc oidc) {
+        @DefaultValue Oidc oidc,
+        @DefaultValue Purge purge) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
@@ -50,6 +55,41 @@ public record AirlockProperties(
      * @param rolesClaim the ID-token or user-info claim listing the person's roles as {@code ROLE:tenant}
      */
     public record Oidc(@DefaultValue("airlock_roles") String rolesClaim) {
+    }
+
+    /**
+     * The scheduled retention purge, which removes what each tenant's {@link Retention} lets go.
+     *
+     * @param enabled      whether this replica runs it (replicas take turns through a database lock either way)
+     * @param interval     the time between the end of one purge and the start of the next
+     * @param initialDelay the time from start-up to the first purge
+     */
+    public record Purge(@DefaultValue("true") boolean enabled, @DefaultValue("PT1H") Duration interval,
+            @DefaultValue("PT1M") Duration initialDelay) {
+    }
+
+    /**
+     * How long a tenant keeps each kind of record. Legal holds suspend all of it for a run.
+     *
+     * @param raw         raw artifact bytes (their digest, sizes and purge time stay)
+     * @param transcripts sanitized transcripts
+     * @param approvals   decided approval requests and their decisions
+     * @param auditEvents audit events, oldest first
+     */
+    public record Retention(
+            @DefaultValue("P7D") Duration raw,
+            @DefaultValue("P90D") Duration transcripts,
+            @DefaultValue("P400D") Duration approvals,
+            @DefaultValue("P400D") Duration auditEvents) {
+    }
+
+    /**
+     * Who may read raw artifacts, and for how long.
+     *
+     * @param secondPerson whether a grant needs a second person (AUDITOR or TENANT_ADMIN, not the requester)
+     * @param grantTtl     how long a granted access lasts
+     */
+    public record RawAccess(@DefaultValue("true") boolean secondPerson, @DefaultValue("PT15M") Duration grantTtl) {
     }
 
     /**
@@ -98,9 +138,11 @@ public record AirlockProperties(
      * @param agents         agents by name
      * @param tools          tools by name
      * @param notifications  where approval events are announced
+     * @param retention      how long each kind of record is kept
+     * @param rawAccess      the grant policy for raw artifacts
      */
     public record Tenant(@DefaultValue Limits limits, Map<String, Agent> agents, Map<String, Tool> tools,
-            @DefaultValue Notifications notifications) {
+            @DefaultValue Notifications notifications, @DefaultValue Retention retention, @DefaultValue RawAccess rawAccess) {
 
         public Tenant {
             agents = agents == null ? Map.of() : agents;

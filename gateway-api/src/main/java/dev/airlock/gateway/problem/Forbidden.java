@@ -15,4 +15,9 @@ public final class Forbidden extends ApiProblem {
     public static Forbidden notAuditor(String tenant) {
         return new Forbidden("You are not an auditor of tenant '" + tenant + "'.");
     }
+
+    /** The person is not a tenant administrator of the tenant. */
+    public static Forbidden notTenantAdmin(String tenant) {
+        return new Forbidden("You are not a tenant administrator of tenant '" + tenant + "'.");
+    }
 }

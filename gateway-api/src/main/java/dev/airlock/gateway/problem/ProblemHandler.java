@@ -2,6 +2,7 @@ package dev.airlock.gateway.problem;
 
 import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.persistence.approval.DecisionRefused;
+import dev.airlock.persistence.artifact.GrantRefused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -37,6 +38,22 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         problem.setTitle("Decision refused");
         problem.setProperty("reason", refused.reason().name());
         return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
+    }
+
+    @ExceptionHandler(GrantRefused.class)
+    ResponseEntity<ProblemDetail> grantRefused(GrantRefused refused) {
+        HttpStatus status = switch (refused.reason()) {
+            case NOT_FOUND -> HttpStatus.NOT_FOUND;
+            case REASON_REQUIRED -> HttpStatus.BAD_REQUEST;
+            case NOT_USABLE, EXPIRED -> HttpStatus.FORBIDDEN;
+            case PURGED -> HttpStatus.GONE;
+            case SELF_APPROVAL, ALREADY_DECIDED -> HttpStatus.CONFLICT;
+        };
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, refused.getMessage());
+        problem.setType(java.net.URI.create("urn:airlock:problem:raw-grant-refused"));
+        problem.setTitle("Raw access refused");
+        problem.setProperty("reason", refused.reason().name());
+        return ResponseEntity.status(status).body(problem);
     }
 
     @ExceptionHandler(NotAnApprover.class)

@@ -2,6 +2,7 @@ package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
+import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
@@ -55,13 +56,13 @@ class RunResults {
             audit.append(run.tenant(), "run.failed", runId, "airlock", Map.of("failure", result.failure()), now);
             return;
         }
-        String artifact = RawArtifacts.digest(result.stdout().raw(), result.stderr().raw());
+        String artifact = RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
         audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool()), result.startedAt());
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
                 "termination", result.termination().name(),
                 "stdoutSha256", result.stdout().sha256(),
                 "stderrSha256", result.stderr().sha256(),
-                "rawArtifact", RawArtifacts.REFERENCE_PREFIX + artifact));
+                "rawArtifact", RawArtifactDigest.REFERENCE_PREFIX + artifact));
         if (result.exitCode() != null) {
             finished.put("exitCode", result.exitCode().toString());
         }
@@ -70,7 +71,7 @@ class RunResults {
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
         save(runId, StreamName.STDERR, result.stderr(), now);
-        artifacts.store(runId, artifact, result.stdout().raw(), result.stderr().raw(), now);
+        artifacts.store(runId, run.tenant(), artifact, result.stdout().raw(), result.stderr().raw(), now);
     }
 
     private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
@@ -45,7 +46,7 @@ public class RunViews {
         streams.findByKeyRunId(run.id()).forEach(s -> facts.put(s.key().stream(), s));
         Map<StreamName, String> texts = new EnumMap<>(StreamName.class);
         transcripts.findByKeyRunId(run.id()).forEach(t -> texts.put(t.key().stream(), t.text()));
-        String artifact = artifacts.digest(run.id()).map(d -> RawArtifacts.REFERENCE_PREFIX + d).orElse(null);
+        String artifact = artifacts.digest(run.id()).map(d -> RawArtifactDigest.REFERENCE_PREFIX + d).orElse(null);
         return new Envelope(run.id().toString(), run.tenant(), run.agent(), run.tool(), run.state().name(), run.createdAt(),
                 approval(run),
                 new Envelope.ProcessFacts(run.exitCode(), run.termination() == null ? null : run.termination().name(),

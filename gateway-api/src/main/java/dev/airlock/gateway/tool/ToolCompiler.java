@@ -42,11 +42,27 @@ public final class ToolCompiler {
                             "must be an absolute http or https URL");
                 }
             }
+            checkPolicies(tenantKey, config);
             Map<String, Tool> tools = new TreeMap<>();
             config.tools().forEach((name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
             catalog.put(tenant, tools);
         });
         return new ToolCatalog(catalog);
+    }
+
+    private static void checkPolicies(String tenantKey, AirlockProperties.Tenant config) {
+        var retention = config.retention();
+        java.util.Map<String, java.time.Duration> periods = java.util.Map.of("raw", retention.raw(),
+                "transcripts", retention.transcripts(), "approvals", retention.approvals(), "audit-events", retention.auditEvents());
+        periods.forEach((name, period) -> {
+            if (period == null || period.isNegative() || period.isZero()) {
+                throw new InvalidConfigurationException(tenantKey + ".retention." + name, "must be a positive duration such as P7D");
+            }
+        });
+        java.time.Duration ttl = config.rawAccess().grantTtl();
+        if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(java.time.Duration.ofDays(1)) > 0) {
+            throw new InvalidConfigurationException(tenantKey + ".raw-access.grant-ttl", "must be positive and at most P1D");
+        }
     }
 
     static Tool compile(String tenant, String name, AirlockProperties.Tool config, String key) {

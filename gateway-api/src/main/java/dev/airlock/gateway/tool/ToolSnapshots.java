@@ -32,10 +32,15 @@ public class ToolSnapshots implements SmartInitializingSingleton {
         for (Tool tool : tools.all()) {
             String definition = json.writeValueAsString(tool.snapshot());
             records.ensureTenant(tool.tenant());
-            long id = records.snapshotTool(tool.tenant(), tool.name(), definition, Sha256.hex(definition));
+            long id = records.snapshotTool(tool.tenant(), tool.name(), definition, sha256(tool));
             ids.put(key(tool), id);
             definitions.put(id, tool.snapshot());
         }
+    }
+
+    /** The SHA-256 of the tool's recorded definition. */
+    public String sha256(Tool tool) {
+        return Sha256.hex(json.writeValueAsString(tool.snapshot()));
     }
 
     /** The id of the recorded definition of {@code tool}. */

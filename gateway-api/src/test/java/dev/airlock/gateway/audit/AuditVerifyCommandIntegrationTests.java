@@ -37,7 +37,7 @@ class AuditVerifyCommandIntegrationTests {
         }
         Outcome intact = verify("*");
         assertThat(intact.exitCode()).isZero();
-        assertThat(intact.output()).contains("audit chain of globex: intact, 6 event(s)", "audit chain of acme: intact, 0 event(s)");
+        assertThat(intact.output()).contains("audit chain of globex: intact, 7 event(s)", "audit chain of acme: intact, 1 event(s)");
 
         try (ConfigurableApplicationContext app = start()) {
             JdbcClient jdbc = app.getBean(JdbcClient.class);

@@ -36,7 +36,7 @@ import org.springframework.test.context.ActiveProfiles;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ActiveProfiles("test")
-@Import({TestDatabaseConfiguration.class, TestSecrets.class})
+@Import({TestDatabaseConfiguration.class, TestSecrets.class, dev.airlock.gateway.support.MovableClock.Configuration.class})
 class ConsoleBrowserIntegrationTests {
 
     private static ChromeDriver browser;

@@ -60,16 +60,36 @@ public final class AgentApi {
 
     /** A request as a signed-in person (console session), with or without the CSRF token. */
     public Response asHuman(String user, String tenantRole, boolean csrf, String method, String path, String body) {
-        var request = method.equals("POST")
-                ? mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body)
-                : mvc.get().uri(path);
+        return parse(humanRequest(user, new String[] {tenantRole}, csrf, method, path, body).exchange());
+    }
+
+    /** A request as a signed-in person holding several authorities, with the CSRF token. */
+    public Response asHuman(String user, String[] authorities, String method, String path, String body) {
+        return parse(humanRequest(user, authorities, true, method, path, body).exchange());
+    }
+
+    /** A request as a signed-in person, its body kept as bytes (downloads, exports). */
+    public MockHttpServletResponse rawAsHuman(String user, String tenantRole, String path) {
+        return humanRequest(user, new String[] {tenantRole}, false, "GET", path, null).exchange().getResponse();
+    }
+
+    private MockMvcTester.MockMvcRequestBuilder humanRequest(String user, String[] authorities, boolean csrf, String method,
+            String path, String body) {
+        var request = switch (method) {
+            case "POST" -> mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
+            case "PUT" -> mvc.put().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
+            case "DELETE" -> mvc.delete().uri(path);
+            default -> mvc.get().uri(path);
+        };
+        var granted = java.util.Arrays.stream(authorities)
+                .map(org.springframework.security.core.authority.SimpleGrantedAuthority::new).toList();
         request = request.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-                .user(user).authorities(new org.springframework.security.core.authority.SimpleGrantedAuthority(tenantRole)));
+                .user(user).authorities(granted));
         if (csrf) {
             request = request.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
                     .csrf().asHeader());
         }
-        return parse(request.exchange());
+        return request;
     }
 
     public Response get(String key, String path) {

@@ -18,6 +18,6 @@ import org.springframework.test.context.ActiveProfiles;
 @SpringBootTest
 @AutoConfigureMockMvc
 @ActiveProfiles("test")
-@Import({TestDatabaseConfiguration.class, TestSecrets.class})
+@Import({TestDatabaseConfiguration.class, TestSecrets.class, MovableClock.Configuration.class})
 public @interface AirlockIntegrationTest {
 }

@@ -54,8 +54,9 @@ public class AuditLog {
                 .param("tenant", tenant)
                 .query((rs, n) -> new Last(rs.getLong(1), rs.getString(2)))
                 .optional();
-        long seq = last.map(l -> l.seq() + 1).orElse(1L);
-        String prev = last.map(Last::hash).orElse(GENESIS);
+        ChainStart start = last.isPresent() ? null : chainStart(tenant);
+        long seq = last.isPresent() ? last.get().seq() + 1 : start.firstSeq();
+        String prev = last.isPresent() ? last.get().hash() : start.prevHash();
         Instant at = occurredAt.truncatedTo(ChronoUnit.MICROS);
         String json = json(details);
         String hash = hash(prev, tenant, seq, type, runId, actor, json, at);
@@ -86,11 +87,18 @@ public class AuditLog {
                 .list();
     }
 
-    /** Walks the tenant's whole chain and reports the first break, if any. */
+    /**
+     * Walks the tenant's chain from its start (the first event, or where retention last cut it)
+     * and reports the first break, if any. A cut start must be named by a {@code retention.purged}
+     * event in the remaining chain.
+     */
     @Transactional(readOnly = true)
     public Verification verify(String tenant) {
-        long[] count = {0};
-        String[] prev = {GENESIS};
+        ChainStart start = chainStart(tenant);
+        long[] expected = {start.firstSeq()};
+        String[] prev = {start.prevHash()};
+        boolean[] startConfirmed = {start.firstSeq() == 1};
+        String confirmation = startConfirmation(start);
         Verification[] broken = {null};
         jdbc.sql("SELECT * FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq")
                 .param("tenant", tenant)
@@ -99,18 +107,106 @@ public class AuditLog {
                         return;
                     }
                     AuditEvent e = event(rs, 0);
-                    count[0]++;
-                    if (e.seq() != count[0]) {
-                        broken[0] = Verification.broken(tenant, count[0] - 1, e.seq(), "event " + count[0] + " is missing");
+                    long verified = expected[0] - start.firstSeq();
+                    if (e.seq() != expected[0]) {
+                        broken[0] = Verification.broken(tenant, verified, e.seq(), "event " + expected[0] + " is missing");
                     } else if (!e.prevHash().equals(prev[0])) {
-                        broken[0] = Verification.broken(tenant, count[0] - 1, e.seq(), "does not follow the hash of the event before it");
+                        broken[0] = Verification.broken(tenant, verified, e.seq(), "does not follow the hash of the event before it");
                     } else if (!e.hash().equals(hash(e.prevHash(), e.tenant(), e.seq(), e.type(), e.runId(), e.actor(),
                             e.details(), e.occurredAt()))) {
-                        broken[0] = Verification.broken(tenant, count[0] - 1, e.seq(), "its content does not match its hash");
+                        broken[0] = Verification.broken(tenant, verified, e.seq(), "its content does not match its hash");
+                    }
+                    if (e.type().equals(RETENTION_PURGED) && e.details().contains(confirmation)) {
+                        startConfirmed[0] = true;
                     }
                     prev[0] = e.hash();
+                    expected[0]++;
                 });
-        return broken[0] != null ? broken[0] : Verification.intact(tenant, count[0]);
+        if (broken[0] != null) {
+            return broken[0];
+        }
+        if (!startConfirmed[0]) {
+            return Verification.broken(tenant, expected[0] - start.firstSeq(), start.firstSeq(),
+                    "the chain starts at event " + start.firstSeq() + " but no retention event records that cut");
+        }
+        return Verification.intact(tenant, expected[0] - start.firstSeq());
+    }
+
+    /**
+     * Removes the tenant's oldest events: those that occurred before {@code before}, stopping at
+     * the first event about a run in {@code heldRuns} and keeping the newest event, so that what
+     * remains is a suffix of the chain with a head to append to. Records the new chain start and
+     * returns it, or null when nothing was removed. The caller appends the {@code retention.purged}
+     * event that names the cut ({@link #startConfirmation}) in the same transaction.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public ChainStart removeOldest(String tenant, Instant before, Instant now) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))").param("key", "airlock-audit:" + tenant)
+                .query(Object.class).optional();
+        Long last = jdbc.sql("""
+                SELECT max(seq) FROM airlock.audit_events e
+                 WHERE e.tenant = :tenant AND e.occurred_at < :before
+                   AND e.seq < (SELECT max(seq) FROM airlock.audit_events WHERE tenant = :tenant)
+                   AND e.seq < coalesce((SELECT min(h.seq) FROM airlock.audit_events h
+                                          JOIN airlock.legal_holds l ON l.run_id = h.run_id
+                                         WHERE h.tenant = :tenant), 9223372036854775807)
+                   AND e.seq < coalesce((SELECT min(n.seq) FROM airlock.audit_events n
+                                         WHERE n.tenant = :tenant AND n.occurred_at >= :before), 9223372036854775807)
+                """)
+                .param("tenant", tenant)
+                .param("before", Timestamp.from(before))
+                .query(Long.class)
+                .optional()
+                .orElse(null);
+        if (last == null) {
+            return null;
+        }
+        String lastHash = jdbc.sql("SELECT hash FROM airlock.audit_events WHERE tenant = :tenant AND seq = :seq")
+                .param("tenant", tenant).param("seq", last).query(String.class).single();
+        jdbc.sql("SELECT set_config('airlock.audit_retention', 'on', true)").query(Object.class).optional();
+        int removed = jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = :tenant AND seq <= :seq")
+                .param("tenant", tenant).param("seq", last).update();
+        jdbc.sql("SELECT set_config('airlock.audit_retention', 'off', true)").query(Object.class).optional();
+        ChainStart start = new ChainStart(last + 1, lastHash, removed);
+        jdbc.sql("""
+                INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at)
+                VALUES (:tenant, :seq, :prev, :now)
+                """)
+                .param("tenant", tenant).param("seq", start.firstSeq()).param("prev", start.prevHash())
+                .param("now", Timestamp.from(now)).update();
+        return start;
+    }
+
+    /** The details entry that a {@code retention.purged} event carries to confirm a chain start. */
+    public static String startConfirmation(ChainStart start) {
+        return json(Map.of(CHAIN_START_KEY, start.firstSeq() + "/" + start.prevHash())).replaceAll("^\\{|}$", "");
+    }
+
+    /** The details key naming a chain start in a {@code retention.purged} event. */
+    public static final String CHAIN_START_KEY = "auditChainStart";
+
+    /** The type of the event each retention purge writes. */
+    public static final String RETENTION_PURGED = "retention.purged";
+
+    private ChainStart chainStart(String tenant) {
+        return jdbc.sql("""
+                SELECT first_seq, prev_hash FROM airlock.audit_chain_starts WHERE tenant = :tenant
+                 ORDER BY first_seq DESC LIMIT 1
+                """)
+                .param("tenant", tenant)
+                .query((rs, n) -> new ChainStart(rs.getLong(1), rs.getString(2), 0))
+                .optional()
+                .orElse(new ChainStart(1, GENESIS, 0));
+    }
+
+    /**
+     * Where a tenant's chain starts.
+     *
+     * @param firstSeq the first event that remains
+     * @param prevHash the hash of the last event removed before it
+     * @param removed  how many events the cut removed (0 when read back)
+     */
+    public record ChainStart(long firstSeq, String prevHash, int removed) {
     }
 
     private static AuditEvent event(java.sql.ResultSet rs, int n) throws java.sql.SQLException {

@@ -1,6 +1,11 @@
 package dev.airlock.persistence.tenant;
 
+import dev.airlock.persistence.audit.AuditLog;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -13,9 +18,39 @@ import org.springframework.transaction.annotation.Transactional;
 public class TenantRecords {
 
     private final JdbcClient jdbc;
+    private final AuditLog audit;
 
-    TenantRecords(JdbcClient jdbc) {
+    TenantRecords(JdbcClient jdbc, AuditLog audit) {
         this.jdbc = jdbc;
+        this.audit = audit;
+    }
+
+    /**
+     * Records the digest of a tenant's configuration and, when it differs from the one recorded
+     * before (or none was), appends a {@code config.changed} audit event naming both digests and
+     * the given description of the new configuration. Returns whether it changed.
+     */
+    @Transactional
+    public boolean recordConfiguration(String tenant, String sha256, Map<String, String> description, Instant now) {
+        ensureTenant(tenant);
+        String previous = jdbc.sql("SELECT config_sha256 FROM airlock.tenants WHERE name = :name FOR UPDATE")
+                .param("name", tenant)
+                .query(String.class)
+                .optional()
+                .orElse(null);
+        if (sha256.equals(previous)) {
+            return false;
+        }
+        jdbc.sql("UPDATE airlock.tenants SET config_sha256 = :sha, config_changed_at = :now WHERE name = :name")
+                .param("sha", sha256)
+                .param("now", Timestamp.from(now))
+                .param("name", tenant)
+                .update();
+        Map<String, String> details = new TreeMap<>(description);
+        details.put("previous", previous == null ? "" : previous);
+        details.put("current", sha256);
+        audit.append(tenant, "config.changed", null, "airlock", details, now);
+        return true;
     }
 
     /** Records a tenant if it is new. */

@@ -1,0 +1,60 @@
+package dev.airlock.gateway.audit;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.human.Human;
+import dev.airlock.gateway.human.HumanDirectory;
+import dev.airlock.gateway.human.Role;
+import dev.airlock.gateway.problem.Forbidden;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.stereotype.Component;
+
+/**
+ * Who may do what in the auditors' part of Airlock: AUDITORs of a tenant read its runs and ask
+ * for raw access; AUDITORs and TENANT_ADMINs decide on others' raw-access requests; TENANT_ADMINs
+ * place legal holds. Platform administrators hold all of these in every tenant.
+ */
+@Component
+public class AuditAccess {
+
+    private final Set<String> tenants;
+
+    AuditAccess(AirlockProperties properties) {
+        this.tenants = Set.copyOf(properties.tenants().keySet());
+    }
+
+    /** The tenants whose runs the person may audit. */
+    public Set<String> auditorTenants(Human human) {
+        return withRoles(human, Role.AUDITOR);
+    }
+
+    /** The tenants where the person may decide on raw-access requests. */
+    public Set<String> grantDeciderTenants(Human human) {
+        return withRoles(human, Role.AUDITOR, Role.TENANT_ADMIN);
+    }
+
+    /** Throws 403 unless the person audits the tenant. */
+    public void requireAuditor(Human human, String tenant) {
+        if (!auditorTenants(human).contains(tenant)) {
+            throw Forbidden.notAuditor(tenant);
+        }
+    }
+
+    /** Throws 403 unless the person administers the tenant. */
+    public void requireTenantAdmin(Human human, String tenant) {
+        if (!withRoles(human, Role.TENANT_ADMIN).contains(tenant)) {
+            throw Forbidden.notTenantAdmin(tenant);
+        }
+    }
+
+    private Set<String> withRoles(Human human, Role... roles) {
+        if (human.authorities().contains(HumanDirectory.PLATFORM_ADMIN)) {
+            return tenants;
+        }
+        Set<String> result = new TreeSet<>();
+        for (Role role : roles) {
+            result.addAll(human.tenants(role));
+        }
+        return result;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.airlock.gateway.retention;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.retention.PurgeCounts;
+import dev.airlock.persistence.retention.RetentionCutoffs;
+import dev.airlock.persistence.retention.RetentionPurge;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Purges each tenant's records whose retention has ended, on a schedule
+ * ({@code airlock.purge.*}). Replicas may all run it: a tenant's purge holds a PostgreSQL
+ * advisory lock, and a replica that finds it taken skips the tenant until next time. A failure
+ * in one tenant is logged and does not stop the others.
+ */
+@Component
+public class RetentionJob {
+
+    private static final Logger log = LoggerFactory.getLogger(RetentionJob.class);
+
+    private final AirlockProperties properties;
+    private final RetentionPurge purge;
+    private final Clock clock;
+
+    RetentionJob(AirlockProperties properties, RetentionPurge purge, Clock clock) {
+        this.properties = properties;
+        this.purge = purge;
+        this.clock = clock;
+    }
+
+    @Scheduled(fixedDelayString = "${airlock.purge.interval:PT1H}", initialDelayString = "${airlock.purge.initial-delay:PT1M}")
+    void scheduled() {
+        if (properties.purge().enabled()) {
+            purgeAll();
+        }
+    }
+
+    /** Purges every tenant now; returns what was removed per tenant (absent: skipped or failed). */
+    public Map<String, PurgeCounts> purgeAll() {
+        Instant now = clock.instant();
+        Map<String, PurgeCounts> results = new TreeMap<>();
+        properties.tenants().forEach((tenant, config) -> {
+            AirlockProperties.Retention r = config.retention();
+            RetentionCutoffs cutoffs = new RetentionCutoffs(now.minus(r.raw()), now.minus(r.transcripts()),
+                    now.minus(r.approvals()), now.minus(r.auditEvents()));
+            try {
+                Optional<PurgeCounts> counts = purge.purge(tenant, cutoffs, now);
+                if (counts.isEmpty()) {
+                    log.debug("Retention purge of tenant {} skipped: another replica holds it", tenant);
+                    return;
+                }
+                results.put(tenant, counts.get());
+                if (counts.get().any()) {
+                    log.info("Retention purge of tenant {}: {}", tenant, counts.get());
+                }
+            } catch (RuntimeException e) {
+                log.error("Retention purge of tenant {} failed; it is retried at the next interval", tenant, e);
+            }
+        });
+        return results;
+    }
+}

@@ -1,0 +1,2 @@
+/** The scheduled retention purge of every tenant. */
+package dev.airlock.gateway.retention;
