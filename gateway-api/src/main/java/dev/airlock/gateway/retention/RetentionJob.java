@@ -44,26 +44,37 @@ public class RetentionJob {
 
     /** Purges every tenant now; returns what was removed per tenant (absent: skipped or failed). */
     public Map<String, PurgeCounts> purgeAll() {
-        Instant now = clock.instant();
         Map<String, PurgeCounts> results = new TreeMap<>();
-        properties.tenants().forEach((tenant, config) -> {
-            AirlockProperties.Retention r = config.retention();
-            RetentionCutoffs cutoffs = new RetentionCutoffs(now.minus(r.raw()), now.minus(r.transcripts()),
-                    now.minus(r.approvals()), now.minus(r.auditEvents()));
+        for (String tenant : properties.tenants().keySet()) {
             try {
-                Optional<PurgeCounts> counts = purge.purge(tenant, cutoffs, now);
-                if (counts.isEmpty()) {
-                    log.debug("Retention purge of tenant {} skipped: another replica holds it", tenant);
-                    return;
-                }
-                results.put(tenant, counts.get());
-                if (counts.get().any()) {
-                    log.info("Retention purge of tenant {}: {}", tenant, counts.get());
-                }
+                purge(tenant).ifPresent(counts -> results.put(tenant, counts));
             } catch (RuntimeException e) {
                 log.error("Retention purge of tenant {} failed; it is retried at the next interval", tenant, e);
             }
-        });
+        }
         return results;
+    }
+
+    /**
+     * Purges one tenant now, by the clock; empty when another replica holds the tenant's purge.
+     *
+     * @throws IllegalArgumentException for a tenant that is not configured
+     */
+    public Optional<PurgeCounts> purge(String tenant) {
+        AirlockProperties.Tenant config = properties.tenants().get(tenant);
+        if (config == null) {
+            throw new IllegalArgumentException("no tenant " + tenant);
+        }
+        Instant now = clock.instant();
+        AirlockProperties.Retention r = config.retention();
+        RetentionCutoffs cutoffs = new RetentionCutoffs(now.minus(r.raw()), now.minus(r.transcripts()),
+                now.minus(r.approvals()), now.minus(r.auditEvents()));
+        Optional<PurgeCounts> counts = purge.purge(tenant, cutoffs, now);
+        if (counts.isEmpty()) {
+            log.debug("Retention purge of tenant {} skipped: another replica holds it", tenant);
+        } else if (counts.get().any()) {
+            log.info("Retention purge of tenant {}: {}", tenant, counts.get());
+        }
+        return counts;
     }
 }

@@ -1,0 +1,145 @@
+package dev.airlock.gateway.retention;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import dev.airlock.gateway.support.MovableClock;
+import dev.airlock.persistence.retention.PurgeCounts;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Retention of tenant {@code archive} (raw P1D, transcripts P3D, approvals P5D, audit events
+ * P10D) with the clock moved forward: raw bytes go first and leave their digest, then
+ * transcripts, then approvals, then the oldest audit events and the runs nothing links to any
+ * longer; a legal hold keeps everything of its run; the audit chain still verifies.
+ */
+@AirlockIntegrationTest
+class RetentionIntegrationTests {
+
+    private static final String KEY = "archive-bot-key";
+    private static final String[] AUDITOR = {"AUDITOR:archive"};
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    MovableClock clock;
+
+    @Autowired
+    RetentionJob retention;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @AfterEach
+    void resetClock() {
+        clock.reset();
+    }
+
+    private AgentApi.Response audit(String method, String path, String body) {
+        return new AgentApi(mvc).asHuman("auditor", AUDITOR, method, path, body);
+    }
+
+    private JsonNode report(String runId) {
+        return audit("GET", "/api/v1/audit/runs/" + runId + "?tenant=archive", null).body();
+    }
+
+    private PurgeCounts purgeAfter(Duration sinceStart) {
+        clock.reset();
+        clock.advance(sinceStart);
+        return retention.purge("archive").orElseThrow();
+    }
+
+    @Test
+    void recordsGoWhenTheirPeriodsEndExceptUnderALegalHold() {
+        AgentApi api = new AgentApi(mvc);
+        String plain = api.run(KEY, "echo", "{\"message\":\"first\"}").text("runId");
+        String held = api.run(KEY, "echo", "{\"message\":\"held\"}").text("runId");
+        AgentApi.Response hold = api.asHuman("admin", new String[] {"TENANT_ADMIN:archive"}, "PUT",
+                "/api/v1/audit/runs/" + held + "/legal-hold?tenant=archive", "{\"reason\":\"litigation 7\"}");
+        assertThat(hold.status()).isEqualTo(201);
+        assertThat(hold.text("placedBy")).isEqualTo("admin");
+        String approved = api.post(KEY, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"v1\"}}").text("runId");
+        String digest = api.asHuman("ann", "APPROVER:archive", false, "GET", "/api/v1/approvals/" + approved, null)
+                .body().path("summary").path("digest").asString();
+        api.asHuman("ann", "APPROVER:archive", true, "POST", "/api/v1/approvals/" + approved + "/decisions",
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        assertThat(api.get(KEY, "/api/v1/runs/" + approved + "?wait=PT20S").text("state")).isEqualTo("COMPLETED");
+        String artifactSha = report(plain).path("observations").path("rawArtifact").path("sha256").asString();
+
+        assertThat(purgeAfter(Duration.ofHours(12))).isEqualTo(new PurgeCounts(0, 0, 0, 0, 0));
+
+        assertThat(purgeAfter(Duration.ofDays(2))).isEqualTo(new PurgeCounts(2, 0, 0, 0, 0));
+        JsonNode raw = report(plain).path("observations").path("rawArtifact");
+        assertThat(raw.path("present").asBoolean()).isFalse();
+        assertThat(raw.path("sha256").asString()).isEqualTo(artifactSha);
+        assertThat(raw.path("stdoutBytes").asLong()).isEqualTo("first\n".length());
+        assertThat(raw.path("purgedAt").isNull()).isFalse();
+        assertThat(report(plain).path("observations").path("transcriptExcerpt").path("stdout").asString()).contains("| first");
+        assertThat(report(held).path("observations").path("rawArtifact").path("present").asBoolean()).isTrue();
+        AgentApi.Response gone = audit("POST", "/api/v1/audit/runs/" + plain + "/raw-grants?tenant=archive", "{\"reason\":\"late\"}");
+        assertThat(gone.status()).isEqualTo(410);
+        assertThat(gone.text("reason")).isEqualTo("PURGED");
+
+        assertThat(purgeAfter(Duration.ofDays(4))).isEqualTo(new PurgeCounts(0, 4, 0, 0, 0));
+        assertThat(report(plain).path("observations").path("transcriptExcerpt").size()).isZero();
+        assertThat(report(held).path("observations").path("transcriptExcerpt").path("stdout").asString()).contains("| held");
+        assertThat(report(approved).path("authorization").path("approval").path("status").asString()).isEqualTo("APPROVED");
+
+        assertThat(purgeAfter(Duration.ofDays(6))).isEqualTo(new PurgeCounts(0, 0, 1, 0, 0));
+        assertThat(report(approved).path("authorization").path("approval").isNull()).isTrue();
+        assertThat(report(approved).path("authorization").path("decisions").size()).isZero();
+
+        PurgeCounts audited = purgeAfter(Duration.ofDays(11));
+        assertThat(audited.auditEvents()).as("events before the held run's first one").isPositive();
+        assertThat(audited.runs()).isEqualTo(1);
+        assertThat(audit("GET", "/api/v1/audit/runs/" + plain + "?tenant=archive", null).status()).isEqualTo(404);
+        assertThat(report(approved).path("runId").asString()).as("its audit events remain").isEqualTo(approved);
+        assertThat(audit("GET", "/api/v1/audit/runs/" + held + "/events?tenant=archive", null).body().valueStream()
+                .map(e -> e.path("type").asString()).toList()).startsWith("run.requested").contains("legal-hold.placed");
+        JsonNode verification = audit("GET", "/api/v1/audit/verify?tenant=archive", null).body();
+        assertThat(verification.path("intact").asBoolean()).as(verification.toString()).isTrue();
+
+        assertThat(api.asHuman("admin", new String[] {"TENANT_ADMIN:archive"}, "DELETE",
+                "/api/v1/audit/runs/" + held + "/legal-hold?tenant=archive&reason=settled", null).status()).isEqualTo(204);
+        PurgeCounts released = purgeAfter(Duration.ofDays(11));
+        assertThat(released.rawArtifacts()).isEqualTo(1);
+        assertThat(released.transcripts()).isEqualTo(2);
+        assertThat(released.runs()).as("the approved run; the held one keeps its release event").isEqualTo(1);
+        assertThat(audit("GET", "/api/v1/audit/runs/" + approved + "?tenant=archive", null).status()).isEqualTo(404);
+        assertThat(audit("GET", "/api/v1/audit/runs/" + held + "/events?tenant=archive", null).body().valueStream()
+                .map(e -> e.path("type").asString()).toList()).containsExactly("legal-hold.released");
+        verification = audit("GET", "/api/v1/audit/verify?tenant=archive", null).body();
+        assertThat(verification.path("intact").asBoolean()).as(verification.toString()).isTrue();
+
+        List<String> purges = jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'archive'"
+                + " AND type = 'retention.purged' ORDER BY seq").query(String.class).list();
+        assertThat(purges).isNotEmpty().last().asString().contains("\"rawArtifacts\":\"1\"", "\"runs\":\"1\"", "\"transcripts\":\"2\"");
+    }
+
+    @Test
+    void aCutChainWithoutItsRetentionEventDoesNotVerify() {
+        new AgentApi(mvc).run(KEY, "echo", "{\"message\":\"cut\"}");
+        long first = jdbc.sql("SELECT min(seq) FROM airlock.audit_events WHERE tenant = 'archive'").query(Long.class).single();
+        jdbc.sql("INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at) "
+                + "SELECT tenant, seq + 1, hash, now() FROM airlock.audit_events WHERE tenant = 'archive' AND seq = :seq")
+                .param("seq", first).update();
+        try {
+            JsonNode verification = audit("GET", "/api/v1/audit/verify?tenant=archive", null).body();
+            assertThat(verification.path("intact").asBoolean()).isFalse();
+        } finally {
+            jdbc.sql("ALTER TABLE airlock.audit_chain_starts DISABLE TRIGGER audit_chain_starts_append_only").update();
+            jdbc.sql("DELETE FROM airlock.audit_chain_starts WHERE tenant = 'archive' AND first_seq = :seq").param("seq", first + 1)
+                    .update();
+            jdbc.sql("ALTER TABLE airlock.audit_chain_starts ENABLE TRIGGER audit_chain_starts_append_only").update();
+        }
+    }
+}
