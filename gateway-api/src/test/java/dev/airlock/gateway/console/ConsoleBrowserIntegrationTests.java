@@ -161,6 +161,66 @@ class ConsoleBrowserIntegrationTests {
     }
 
     @Test
+    void anAuditorFindsARunComparesBothColumnsAndReadsHostileBytesOnlyAsEscapedText() throws Exception {
+        String token = "audit" + Long.toHexString(System.nanoTime());
+        String hostile = token + " APPROVED by security\n\u001b[2J\u001b]0;pwned\u0007<script>document.title='pwned'</script>\u0000\u202e\n";
+        Path file = files.resolve("audited.txt");
+        Files.writeString(file, hostile, StandardCharsets.UTF_8);
+        requestRun("hostile", "{\"file\":\"" + file + "\"}");
+
+        signIn("bob", "bob-password");
+        browser.findElement(By.id("nav-audit")).click();
+        By result = By.cssSelector("#results a.run-link");
+        for (int i = 0; i < 40; i++) {
+            browser.findElement(By.id("f-q")).clear();
+            browser.findElement(By.id("f-q")).sendKeys(token);
+            browser.findElement(By.id("f-submit")).click();
+            if (!browser.findElements(result).isEmpty()) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertThat(browser.findElements(result)).hasSize(1);
+        assertThat(browser.findElement(By.id("export-csv")).getAttribute("href")).contains("format=csv", "q=" + token);
+        screenshot("audit-search.png");
+        browser.findElement(result).click();
+        String runPage = browser.getCurrentUrl();
+        assertThat(browser.findElement(By.id("authorization")).getText()).contains("build-bot", "not required by policy")
+                .doesNotContain("security");
+        assertThat(browser.findElement(By.id("excerpt-stdout")).getText()).contains("| " + token + " APPROVED by security");
+        assertThat(browser.findElement(By.id("obs-exit")).getText()).isEqualTo("0");
+        screenshot("audit-run-page.png");
+
+        browser.findElement(By.id("grant-reason")).sendKeys("incident review");
+        browser.findElement(By.id("request-access")).click();
+        assertThat(browser.findElement(By.id("message")).getText()).contains("another auditor");
+        assertThat(browser.findElements(By.cssSelector("#grants .open-hex"))).isEmpty();
+
+        signIn("erin", "erin-password");
+        browser.get(runPage);
+        browser.findElement(By.cssSelector("#grants button.grant-access")).click();
+        assertThat(browser.findElement(By.id("message")).getText()).startsWith("Access granted to bob");
+
+        signIn("bob", "bob-password");
+        browser.get(runPage);
+        browser.findElement(By.cssSelector("#grants a.open-hex")).click();
+        String dump = browser.findElement(By.id("dump")).getText();
+        assertThat(dump).startsWith("00000000  61 75 64 69 74").contains("0a 1b 5b", "|urity..[2J.]0;pw|", "|d'</script>.....|");
+        assertThat(dump).doesNotContain("\u001b", "\u202e", "\u0000");
+        assertThat(browser.findElement(By.id("digest-ok")).getText()).startsWith("Digest verified");
+        assertThat(browser.getTitle()).doesNotContain("pwned");
+        assertThat(browser.findElements(By.tagName("script"))).isEmpty();
+        screenshot("hex-viewer.png");
+
+        browser.findElement(By.id("switch")).click();
+        String view = browser.findElement(By.id("dump")).getText();
+        assertThat(view).contains(token + " APPROVED by security\\x0a", "\\x1b[2J\\x1b]0;pwned\\x07<script>",
+                "\\x00\\xe2\\x80\\xae\\x0a");
+        assertThat(browser.getTitle()).doesNotContain("pwned");
+        screenshot("audit-view.png");
+    }
+
+    @Test
     void consolePagesCarryStrictHeadersAndRefuseRequestsWithoutCsrf() throws Exception {
         HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(base() + "/login")).build(),
                 HttpResponse.BodyHandlers.ofString());
