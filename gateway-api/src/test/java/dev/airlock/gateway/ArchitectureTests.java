@@ -4,9 +4,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.airlock.persistence.artifact.GrantRefused;
+import dev.airlock.persistence.artifact.RawGrants;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,9 +70,19 @@ class ArchitectureTests {
 
     @Test
     void noWebAdapterReachesTheRestrictedSchema() {
-        noClasses().that().resideInAPackage("dev.airlock.gateway..web..")
-                .should().dependOnClassesThat().resideInAPackage("dev.airlock.persistence.artifact..")
-                .because("raw bytes stay out of every agent path")
+        noClasses().that().resideInAnyPackage("dev.airlock.gateway..web..", "dev.airlock.gateway.console..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.airlock.persistence.artifact..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(GrantRefused.class))))
+                .because("raw bytes are read only through the gateway's RawAccess, which checks grants")
+                .check(AIRLOCK);
+    }
+
+    @Test
+    void onlyRawAccessOpensGrants() {
+        noClasses().that().resideOutsideOfPackage("dev.airlock.persistence.artifact..")
+                .and().doNotHaveFullyQualifiedName(dev.airlock.gateway.audit.RawAccess.class.getName())
+                .should().dependOnClassesThat().haveFullyQualifiedName(RawGrants.class.getName())
+                .because("every read of raw bytes goes through one service that checks the grant")
                 .check(AIRLOCK);
     }
 }

@@ -53,7 +53,7 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
         for (String tenant : names) {
             AuditLog.Verification v = audit.verify(tenant);
             if (v.intact()) {
-                out.printf("audit chain of %s: intact, %d event(s)%n", tenant, v.verified());
+                out.printf("audit chain of %s: intact, %d event(s), head %s%n", tenant, v.verified(), v.head());
             } else {
                 out.printf("audit chain of %s: BROKEN at event %d (%s); %d event(s) verified before it%n", tenant,
                         v.brokenAt(), v.problem(), v.verified());

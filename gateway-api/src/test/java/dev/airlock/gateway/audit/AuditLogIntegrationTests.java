@@ -47,6 +47,8 @@ class AuditLogIntegrationTests {
         JsonNode verification = api.asHuman("bob", "AUDITOR:acme", false, "GET", "/api/v1/audit/verify?tenant=acme", null).body();
         assertThat(verification.path("intact").asBoolean()).isTrue();
         assertThat(verification.path("verified").asLong()).isGreaterThanOrEqualTo(5);
+        assertThat(verification.path("head").asString()).isEqualTo(jdbc.sql(
+                "SELECT hash FROM airlock.audit_events WHERE tenant = 'acme' ORDER BY seq DESC LIMIT 1").query(String.class).single());
 
         assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/audit/verify?tenant=acme", null).status())
                 .isEqualTo(403);

@@ -189,6 +189,34 @@ class AuditorIntegrationTests {
     }
 
     @Test
+    void theViewersPageThroughAStream() {
+        String runId = api().run(ACME, "count-lines", "{\"count\":2000}").text("runId");
+        long size = java.util.stream.IntStream.rangeClosed(1, 2000).mapToObj(i -> i + "\n").mapToLong(String::length).sum();
+        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"paging\"}").text("id");
+        asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
+        String hex = "/api/v1/audit/raw-grants/" + grant + "/hexdump?offset=";
+
+        JsonNode first = asBob("GET", hex + 0, null).body();
+        assertThat(first.path("streamBytes").asLong()).isEqualTo(size);
+        assertThat(first.path("length").asInt()).isEqualTo(4096);
+        assertThat(first.path("lines").size()).isEqualTo(256);
+        assertThat(first.path("previousOffset").isNull()).isTrue();
+        assertThat(first.path("nextOffset").asLong()).isEqualTo(4096);
+        assertThat(first.path("lines").get(255).path("offset").asString()).isEqualTo("00000ff0");
+
+        JsonNode last = asBob("GET", hex + 8195, null).body();
+        assertThat(last.path("offset").asLong()).as("rounded down to a line").isEqualTo(8192);
+        assertThat(last.path("length").asLong()).isEqualTo(size - 8192);
+        assertThat(last.path("nextOffset").isNull()).isTrue();
+        assertThat(last.path("previousOffset").asLong()).isEqualTo(4096);
+        assertThat(asBob("GET", hex + 100000, null).body().path("lines").size()).as("past the end").isZero();
+
+        JsonNode view = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view?offset=4", null).body();
+        assertThat(view.path("text").asString()).startsWith("3\\x0a\n4\\x0a\n5\\x0a\n");
+        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdin", null).status()).isEqualTo(400);
+    }
+
+    @Test
     void aTamperedArtifactIsReportedLoudly() {
         String runId = api().run(GLOBEX, "echo", "{\"message\":\"original\"}").text("runId");
         String grant = api().asHuman("dave", new String[] {"AUDITOR:globex"}, "POST",

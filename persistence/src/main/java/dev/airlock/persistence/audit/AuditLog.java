@@ -129,7 +129,7 @@ public class AuditLog {
             return Verification.broken(tenant, expected[0] - start.firstSeq(), start.firstSeq(),
                     "the chain starts at event " + start.firstSeq() + " but no retention event records that cut");
         }
-        return Verification.intact(tenant, expected[0] - start.firstSeq());
+        return Verification.intact(tenant, expected[0] - start.firstSeq(), prev[0]);
     }
 
     /**
@@ -178,7 +178,7 @@ public class AuditLog {
     }
 
     /** The details entry that a {@code retention.purged} event carries to confirm a chain start. */
-    public static String startConfirmation(ChainStart start) {
+    static String startConfirmation(ChainStart start) {
         return json(Map.of(CHAIN_START_KEY, start.firstSeq() + "/" + start.prevHash())).replaceAll("^\\{|}$", "");
     }
 
@@ -280,15 +280,16 @@ public class AuditLog {
      * @param verified   how many events were verified before the first break (all of them when intact)
      * @param brokenAt   the sequence number of the first bad event, or null
      * @param problem    what is wrong with it, or null
+     * @param head       the hash of the newest event of an intact chain (keep it elsewhere to detect rewrites), or null
      */
-    public record Verification(String tenant, boolean intact, long verified, Long brokenAt, String problem) {
+    public record Verification(String tenant, boolean intact, long verified, Long brokenAt, String problem, String head) {
 
-        static Verification intact(String tenant, long count) {
-            return new Verification(tenant, true, count, null, null);
+        static Verification intact(String tenant, long count, String head) {
+            return new Verification(tenant, true, count, null, null, head);
         }
 
         static Verification broken(String tenant, long verified, long seq, String problem) {
-            return new Verification(tenant, false, verified, seq, problem);
+            return new Verification(tenant, false, verified, seq, problem, null);
         }
     }
 }

@@ -27,6 +27,13 @@ public class AuditRunSearch {
     /** The most runs one page may hold. */
     public static final int MAX_PAGE = 500;
 
+    /**
+     * Up to this many matching decisions, a decision filter starts from the decisions (their ids
+     * first, then the runs); beyond it, from the tenant's runs in sort order, probing each run's
+     * decisions, which finds a page quickly when matches are that common.
+     */
+    static final int FEW_DECISIONS = 5000;
+
     private static final String COLUMNS = """
             SELECT r.id, r.tenant, r.agent, r.tool, r.state, r.exit_code, r.termination, r.created_at, r.started_at, r.ended_at,
                    (SELECT a.status FROM airlock.approval_requests a WHERE a.run_id = r.id) AS approval_status,
@@ -37,7 +44,8 @@ public class AuditRunSearch {
 
     private final NamedParameterJdbcTemplate jdbc;
 
-    AuditRunSearch(DataSource dataSource) {
+    /** A search over the given database (the application's, or a benchmark's). */
+    public AuditRunSearch(DataSource dataSource) {
         JdbcTemplate template = new JdbcTemplate(dataSource);
         template.setFetchSize(500);
         this.jdbc = new NamedParameterJdbcTemplate(template);
@@ -50,7 +58,7 @@ public class AuditRunSearch {
     public Page page(RunQuery query) {
         int limit = Math.clamp(query.limit(), 1, MAX_PAGE);
         Map<String, Object> params = new LinkedHashMap<>();
-        String sql = sql(query, params) + " LIMIT " + (limit + 1);
+        String sql = sql(query, params, fewDecisions(query)) + " LIMIT " + (limit + 1);
         List<RunSummary> runs = new ArrayList<>(jdbc.query(sql, params, AuditRunSearch::summary));
         RunQuery.Cursor next = null;
         if (runs.size() > limit) {
@@ -65,12 +73,35 @@ public class AuditRunSearch {
     @Transactional(readOnly = true)
     public void forEach(RunQuery query, Consumer<RunSummary> sink) {
         Map<String, Object> params = new LinkedHashMap<>();
-        jdbc.query(sql(query, params), params, rs -> {
+        jdbc.query(sql(query, params, fewDecisions(query)), params, rs -> {
             sink.accept(summary(rs, 0));
         });
     }
 
-    private static String sql(RunQuery q, Map<String, Object> params) {
+    private boolean fewDecisions(RunQuery q) {
+        if (q.approver() == null && q.decision() == null) {
+            return false;
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        Integer count = jdbc.queryForObject("SELECT count(*) FROM (SELECT 1 FROM airlock.approval_decisions d WHERE "
+                + decisionCondition(q, params) + " LIMIT " + (FEW_DECISIONS + 1) + ") AS matches", params, Integer.class);
+        return count != null && count <= FEW_DECISIONS;
+    }
+
+    private static String decisionCondition(RunQuery q, Map<String, Object> params) {
+        StringBuilder condition = new StringBuilder("true");
+        if (q.approver() != null) {
+            condition.append(" AND d.approver = :approver");
+            params.put("approver", q.approver());
+        }
+        if (q.decision() != null) {
+            condition.append(" AND d.decision = :decision");
+            params.put("decision", q.decision());
+        }
+        return condition.toString();
+    }
+
+    private static String sql(RunQuery q, Map<String, Object> params, boolean fewDecisions) {
         StringBuilder where = new StringBuilder(" WHERE r.tenant = :tenant");
         params.put("tenant", q.tenant());
         if (q.from() != null) {
@@ -89,17 +120,14 @@ public class AuditRunSearch {
             where.append(" AND r.exit_code = :exitCode");
             params.put("exitCode", q.exitCode());
         }
-        if (q.approver() != null || q.decision() != null) {
-            where.append(" AND EXISTS (SELECT 1 FROM airlock.approval_decisions d WHERE d.run_id = r.id");
-            if (q.approver() != null) {
-                where.append(" AND d.approver = :approver");
-                params.put("approver", q.approver());
-            }
-            if (q.decision() != null) {
-                where.append(" AND d.decision = :decision");
-                params.put("decision", q.decision());
-            }
-            where.append(')');
+        String with = "";
+        if (fewDecisions) {
+            with = "WITH decided AS MATERIALIZED (SELECT DISTINCT d.run_id FROM airlock.approval_decisions d WHERE "
+                    + decisionCondition(q, params) + ") ";
+            where.append(" AND r.id IN (SELECT run_id FROM decided)");
+        } else if (q.approver() != null || q.decision() != null) {
+            where.append(" AND EXISTS (SELECT 1 FROM airlock.approval_decisions d WHERE d.run_id = r.id AND ")
+                    .append(decisionCondition(q, params)).append(')');
         }
         if (q.text() != null) {
             where.append(" AND EXISTS (SELECT 1 FROM airlock.transcripts t WHERE t.run_id = r.id AND t.text ILIKE :text)");
@@ -112,7 +140,7 @@ public class AuditRunSearch {
             params.put("afterAt", Timestamp.from(q.after().createdAt()));
             params.put("afterId", q.after().id());
         }
-        return COLUMNS + where + " ORDER BY r.created_at " + direction + ", r.id " + direction;
+        return with + COLUMNS + where + " ORDER BY r.created_at " + direction + ", r.id " + direction;
     }
 
     private static void equal(StringBuilder where, Map<String, Object> params, String column, String value) {
