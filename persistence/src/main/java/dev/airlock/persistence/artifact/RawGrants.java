@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,8 @@ public class RawGrants {
      */
     @Transactional
     public RawGrant request(String tenant, UUID runId, String requester, String reason, boolean secondPerson, Duration ttl,
-            Instant now) {
+            Instant at) {
+        Instant now = at.truncatedTo(ChronoUnit.MICROS);
         if (reason == null || reason.isBlank()) {
             throw new GrantRefused(GrantRefused.Reason.REASON_REQUIRED, "Say why you need the raw bytes.");
         }
@@ -102,7 +104,8 @@ public class RawGrants {
      */
     @Transactional
     public RawGrant decide(UUID grantId, Collection<String> tenants, String decider, boolean granted, String reason,
-            Duration ttl, Instant now) {
+            Duration ttl, Instant at) {
+        Instant now = at.truncatedTo(ChronoUnit.MICROS);
         RawGrant grant = jdbc.sql("SELECT * FROM restricted.raw_grants WHERE id = :id AND tenant IN (:tenants) FOR UPDATE")
                 .param("id", grantId)
                 .param("tenants", tenants.isEmpty() ? List.of("") : tenants)
