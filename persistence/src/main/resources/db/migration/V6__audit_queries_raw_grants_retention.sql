@@ -78,16 +78,44 @@ CREATE TRIGGER audit_chain_starts_append_only
     BEFORE UPDATE OR DELETE ON airlock.audit_chain_starts
     FOR EACH ROW EXECUTE FUNCTION airlock.refuse_audit_change();
 
--- Retention is the only path that removes audit events: it sets airlock.audit_retention for its
--- own transaction and removes the oldest events of a tenant only (a prefix of the chain, which
--- verification checks against the latest chain start).
+-- Retention is the only path that removes audit events, and it goes through one function that
+-- runs as the owner of the tables (SECURITY DEFINER): it removes the oldest events of a tenant up
+-- to a sequence number (a prefix of the chain, never its newest event) and records where the chain
+-- now starts, in one step. The trigger lets a DELETE through only inside that function: the
+-- transaction-local setting must be on AND the current user must own the table. Where the
+-- application's database role does not own the tables (Flyway runs as the owner), it cannot remove
+-- or change audit events even by setting the flag itself.
 CREATE OR REPLACE FUNCTION airlock.refuse_audit_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'audit_events'
-            AND current_setting('airlock.audit_retention', true) = 'on' THEN
+            AND current_setting('airlock.audit_retention', true) = 'on'
+            AND pg_has_role(current_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = TG_RELID), 'USAGE') THEN
         RETURN OLD;
     END IF;
     RAISE EXCEPTION 'audit events are append-only (% refused)', TG_OP USING ERRCODE = 'insufficient_privilege';
+END;
+$$;
+
+CREATE FUNCTION airlock.remove_oldest_audit_events(p_tenant text, p_through bigint, p_now timestamptz)
+    RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    v_hash    text;
+    v_removed integer;
+BEGIN
+    IF p_through >= (SELECT max(seq) FROM airlock.audit_events WHERE tenant = p_tenant) THEN
+        RAISE EXCEPTION 'the newest audit event of tenant % is never removed', p_tenant;
+    END IF;
+    SELECT hash INTO v_hash FROM airlock.audit_events WHERE tenant = p_tenant AND seq = p_through;
+    IF v_hash IS NULL THEN
+        RAISE EXCEPTION 'tenant % has no audit event %', p_tenant, p_through;
+    END IF;
+    PERFORM set_config('airlock.audit_retention', 'on', true);
+    DELETE FROM airlock.audit_events WHERE tenant = p_tenant AND seq <= p_through;
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+    PERFORM set_config('airlock.audit_retention', 'off', true);
+    INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at)
+    VALUES (p_tenant, p_through + 1, v_hash, p_now);
+    RETURN v_removed;
 END;
 $$;
 

@@ -10,7 +10,10 @@ import dev.airlock.gateway.support.AirlockIntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataAccessException;
+import dev.airlock.persistence.audit.AuditLog;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
 
@@ -23,6 +26,12 @@ class AuditLogIntegrationTests {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    AuditLog log;
+
+    @Autowired
+    PlatformTransactionManager transactions;
 
     @Test
     void recordsWhoAuthorizedTheRunAndWhatItReturnedAndTheChainVerifies() {
@@ -64,6 +73,40 @@ class AuditLogIntegrationTests {
                 .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
         assertThatThrownBy(() -> jdbc.sql("TRUNCATE airlock.audit_events").update())
                 .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
+    }
+
+    @Test
+    void aRoleThatDoesNotOwnTheTablesRemovesEventsOnlyThroughTheRetentionFunction() {
+        TransactionTemplate tx = new TransactionTemplate(transactions);
+        String tenant = "role-check";
+        tx.executeWithoutResult(s -> {
+            for (int i = 0; i < 3; i++) {
+                log.append(tenant, "test.event", null, "airlock", java.util.Map.of("n", Integer.toString(i)), java.time.Instant.now());
+            }
+        });
+        jdbc.sql("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'airlock_app_check') THEN "
+                + "CREATE ROLE airlock_app_check NOLOGIN; END IF; END $$").update();
+        jdbc.sql("GRANT USAGE ON SCHEMA airlock TO airlock_app_check").update();
+        jdbc.sql("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA airlock TO airlock_app_check").update();
+
+        assertThatThrownBy(() -> tx.executeWithoutResult(s -> {
+            jdbc.sql("SET LOCAL ROLE airlock_app_check").update();
+            jdbc.sql("SELECT set_config('airlock.audit_retention', 'on', true)").query(String.class).single();
+            jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = :tenant AND seq = 2").param("tenant", tenant).update();
+        })).isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
+
+        Integer removed = tx.execute(s -> {
+            jdbc.sql("SET LOCAL ROLE airlock_app_check").update();
+            return jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())").param("tenant", tenant)
+                    .query(Integer.class).single();
+        });
+        assertThat(removed).isEqualTo(1);
+        assertThat(jdbc.sql("SELECT first_seq FROM airlock.audit_chain_starts WHERE tenant = :tenant").param("tenant", tenant)
+                .query(Long.class).single()).isEqualTo(2);
+        assertThatThrownBy(() -> tx.executeWithoutResult(s -> jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, 3, now())")
+                .param("tenant", tenant).query(Integer.class).single()))
+                .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("never removed");
+        assertThat(log.verify(tenant).intact()).as("a cut no retention event confirms").isFalse();
     }
 
     @Test

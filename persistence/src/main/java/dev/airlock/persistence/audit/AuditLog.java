@@ -134,10 +134,12 @@ public class AuditLog {
 
     /**
      * Removes the tenant's oldest events: those that occurred before {@code before}, stopping at
-     * the first event about a run in {@code heldRuns} and keeping the newest event, so that what
-     * remains is a suffix of the chain with a head to append to. Records the new chain start and
-     * returns it, or null when nothing was removed. The caller appends the {@code retention.purged}
-     * event that names the cut ({@link #startConfirmation}) in the same transaction.
+     * the first event about a run under legal hold and keeping the newest event, so that what
+     * remains is a suffix of the chain with a head to append to. The removal and the record of the
+     * new chain start happen in the database function {@code airlock.remove_oldest_audit_events},
+     * the only path the append-only trigger lets through. Returns the new start, or null when
+     * nothing was removed. The caller appends the {@code retention.purged} event that names the cut
+     * ({@link #startConfirmation}) in the same transaction.
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public ChainStart removeOldest(String tenant, Instant before, Instant now) {
@@ -163,18 +165,10 @@ public class AuditLog {
         }
         String lastHash = jdbc.sql("SELECT hash FROM airlock.audit_events WHERE tenant = :tenant AND seq = :seq")
                 .param("tenant", tenant).param("seq", last).query(String.class).single();
-        jdbc.sql("SELECT set_config('airlock.audit_retention', 'on', true)").query(Object.class).optional();
-        int removed = jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = :tenant AND seq <= :seq")
-                .param("tenant", tenant).param("seq", last).update();
-        jdbc.sql("SELECT set_config('airlock.audit_retention', 'off', true)").query(Object.class).optional();
-        ChainStart start = new ChainStart(last + 1, lastHash, removed);
-        jdbc.sql("""
-                INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at)
-                VALUES (:tenant, :seq, :prev, :now)
-                """)
-                .param("tenant", tenant).param("seq", start.firstSeq()).param("prev", start.prevHash())
-                .param("now", Timestamp.from(now)).update();
-        return start;
+        int removed = jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, :seq, :now)")
+                .param("tenant", tenant).param("seq", last).param("now", Timestamp.from(now))
+                .query(Integer.class).single();
+        return new ChainStart(last + 1, lastHash, removed);
     }
 
     /** The details entry that a {@code retention.purged} event carries to confirm a chain start. */
