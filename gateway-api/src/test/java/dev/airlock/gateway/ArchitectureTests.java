@@ -9,8 +9,10 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.airlock.persistence.artifact.GrantRefused;
-import dev.airlock.persistence.artifact.RawGrants;
+import dev.airlock.approval.grant.GrantRefused;
+import dev.airlock.approval.grant.RawAccessGrants;
+import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.run.StreamName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,18 +73,31 @@ class ArchitectureTests {
     @Test
     void noWebAdapterReachesTheRestrictedSchema() {
         noClasses().that().resideInAnyPackage("dev.airlock.gateway..web..", "dev.airlock.gateway.console..")
-                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.airlock.persistence.artifact..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("dev.airlock.persistence.artifact..",
+                                "dev.airlock.approval.grant..")
                         .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(GrantRefused.class))))
                 .because("raw bytes are read only through the gateway's RawAccess, which checks grants")
                 .check(AIRLOCK);
     }
 
     @Test
+    void onlyTheGrantServiceReadsRawBytes() {
+        noClasses().that().doNotHaveFullyQualifiedName(RawAccessGrants.class.getName())
+                .should().callMethod(RawArtifactStore.class, "read", java.util.UUID.class, StreamName.class, int.class, int.class)
+                .because("raw bytes are reached only through one service that checks a grant")
+                .check(AIRLOCK);
+        classes().that().haveFullyQualifiedName(RawAccessGrants.class.getName())
+                .should().callMethod(RawArtifactStore.class, "read", java.util.UUID.class, StreamName.class, int.class, int.class)
+                .as("the rule above names the method the grant service really calls")
+                .check(AIRLOCK);
+    }
+
+    @Test
     void onlyRawAccessOpensGrants() {
-        noClasses().that().resideOutsideOfPackage("dev.airlock.persistence.artifact..")
+        noClasses().that().resideOutsideOfPackage("dev.airlock.approval.grant..")
                 .and().doNotHaveFullyQualifiedName(dev.airlock.gateway.audit.RawAccess.class.getName())
-                .should().dependOnClassesThat().haveFullyQualifiedName(RawGrants.class.getName())
-                .because("every read of raw bytes goes through one service that checks the grant")
+                .should().dependOnClassesThat().haveFullyQualifiedName(RawAccessGrants.class.getName())
+                .because("people reach grants through the gateway's RawAccess, which applies each tenant's policy")
                 .check(AIRLOCK);
     }
 }

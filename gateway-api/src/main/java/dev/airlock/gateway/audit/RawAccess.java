@@ -3,10 +3,10 @@ package dev.airlock.gateway.audit;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.problem.InvalidRequest;
-import dev.airlock.persistence.artifact.GrantRefused;
+import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.artifact.RawGrant;
-import dev.airlock.persistence.artifact.RawGrants;
-import dev.airlock.persistence.artifact.RawSlice;
+import dev.airlock.approval.grant.RawAccessGrants;
+import dev.airlock.approval.grant.RawSlice;
 import dev.airlock.persistence.run.StreamName;
 import dev.airlock.sanitizer.AuditView;
 import java.time.Clock;
@@ -27,12 +27,12 @@ public class RawAccess {
     /** Bytes per page of the hex dump and of the audit view. */
     public static final int PAGE = 4096;
 
-    private final RawGrants grants;
+    private final RawAccessGrants grants;
     private final AirlockProperties properties;
     private final AuditAccess access;
     private final Clock clock;
 
-    RawAccess(RawGrants grants, AirlockProperties properties, AuditAccess access, Clock clock) {
+    RawAccess(RawAccessGrants grants, AirlockProperties properties, AuditAccess access, Clock clock) {
         this.grants = grants;
         this.properties = properties;
         this.access = access;

@@ -9,7 +9,7 @@ import dev.airlock.gateway.audit.RunSearchForm;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.problem.ApiProblem;
 import dev.airlock.gateway.problem.RunNotFound;
-import dev.airlock.persistence.artifact.GrantRefused;
+import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.retention.LegalHolds;
 import java.time.Clock;

@@ -2,7 +2,7 @@ package dev.airlock.gateway.problem;
 
 import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.persistence.approval.DecisionRefused;
-import dev.airlock.persistence.artifact.GrantRefused;
+import dev.airlock.approval.grant.GrantRefused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;

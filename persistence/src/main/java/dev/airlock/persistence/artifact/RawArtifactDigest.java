@@ -9,7 +9,7 @@ import java.util.HexFormat;
  * The digest that names a run's raw artifact. The artifact holds both streams' retained bytes;
  * its digest is SHA-256 over {@code "airlock-raw-artifact-v1\n"}, then for each of stdout and
  * stderr the line {@code "<name> <length>\n"} followed by the bytes, so that no two different
- * pairs of streams share a digest. {@link RawGrants} computes the same digest inside the
+ * pairs of streams share a digest. {@link RawArtifactStore#read} computes the same digest inside the
  * database to check stored artifacts without moving their bytes.
  */
 public final class RawArtifactDigest {

@@ -1,5 +1,6 @@
 package dev.airlock.persistence.artifact;
 
+import dev.airlock.persistence.run.StreamName;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Optional;
@@ -10,8 +11,9 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Writes raw artifacts into the {@code restricted} schema and describes them. It offers no way
- * to read the bytes back: only {@link RawGrants#open} does, for the holder of a grant.
+ * Writes raw artifacts into the {@code restricted} schema, describes them, and reads their bytes
+ * for the one caller allowed to: the grant service of approval-service, which checks a grant
+ * first (an architecture test keeps every other class away from {@link #read}).
  */
 @Component
 public class RawArtifactStore {
@@ -51,6 +53,45 @@ public class RawArtifactStore {
                 .param("run", runId)
                 .query(String.class)
                 .optional();
+    }
+
+    /** The artifact digest of {@link RawArtifactDigest}, computed by the database from the stored bytes. */
+    private static final String STORED_DIGEST = """
+            encode(sha256(convert_to('airlock-raw-artifact-v1' || chr(10) || 'stdout ' || length(a.stdout) || chr(10), 'UTF8')
+                || a.stdout || convert_to('stderr ' || length(a.stderr) || chr(10), 'UTF8') || a.stderr), 'hex')""";
+
+    /**
+     * Reads bytes of one stream of a run's artifact, and checks the whole stored artifact against
+     * its recorded digest inside the database (no other bytes leave it). Call only after checking
+     * a grant.
+     *
+     * @param offset the first byte
+     * @param length how many bytes at most
+     * @return empty when the run has no artifact
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Optional<StoredBytes> read(UUID runId, StreamName stream, int offset, int length) {
+        String column = stream == StreamName.STDOUT ? "stdout" : "stderr";
+        return jdbc.sql("SELECT substring(a." + column + " FROM :from FOR :length), length(a." + column + "), a.sha256, "
+                        + STORED_DIGEST + ", a.purged_at FROM restricted.raw_artifacts a WHERE a.run_id = :run")
+                .param("from", offset + 1)
+                .param("length", length)
+                .param("run", runId)
+                .query((rs, n) -> new StoredBytes(rs.getBytes(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                        rs.getTimestamp(5) == null ? null : rs.getTimestamp(5).toInstant()))
+                .optional();
+    }
+
+    /**
+     * Bytes read from a stored artifact.
+     *
+     * @param bytes          the bytes read (null once purged)
+     * @param streamBytes    the stream's stored length
+     * @param recordedSha256 the digest recorded when the artifact was stored
+     * @param actualSha256   the digest of the bytes stored now (null once purged)
+     * @param purgedAt       when retention removed the bytes, or null
+     */
+    public record StoredBytes(byte[] bytes, long streamBytes, String recordedSha256, String actualSha256, Instant purgedAt) {
     }
 
     /** What is known of a run's artifact without reading its bytes. */

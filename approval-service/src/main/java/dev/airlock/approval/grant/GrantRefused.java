@@ -1,4 +1,4 @@
-package dev.airlock.persistence.artifact;
+package dev.airlock.approval.grant;
 
 /** A grant request, decision or use that cannot be honoured, with the reason a person can act on. */
 public class GrantRefused extends RuntimeException {

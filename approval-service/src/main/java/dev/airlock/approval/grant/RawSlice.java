@@ -1,4 +1,4 @@
-package dev.airlock.persistence.artifact;
+package dev.airlock.approval.grant;
 
 import dev.airlock.persistence.run.StreamName;
 import java.util.UUID;

@@ -1,10 +1,10 @@
-package dev.airlock.persistence.artifact;
+package dev.airlock.approval.grant;
 
+import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.artifact.RawGrant;
+import dev.airlock.persistence.artifact.RawGrantRecords;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.StreamName;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -16,8 +16,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Component;
+import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -26,25 +25,20 @@ import org.springframework.transaction.annotation.Transactional;
  * the grant expires. Every request, decision and use is written to the audit log in the same
  * transaction; every read checks the stored artifact against its recorded digest.
  */
-@Component
-public class RawGrants {
+@Service
+public class RawAccessGrants {
 
     /** How long a request waits for its decision. */
     public static final Duration DECISION_WINDOW = Duration.ofHours(24);
 
-    private static final Logger log = LoggerFactory.getLogger(RawGrants.class);
+    private static final Logger log = LoggerFactory.getLogger(RawAccessGrants.class);
 
-    /** The artifact digest of {@link RawArtifactDigest}, computed by the database from the stored bytes. */
-    private static final String STORED_DIGEST = """
-            encode(sha256(convert_to('airlock-raw-artifact-v1' || chr(10) || 'stdout ' || length(a.stdout) || chr(10), 'UTF8')
-                || a.stdout || convert_to('stderr ' || length(a.stderr) || chr(10), 'UTF8') || a.stderr), 'hex')""";
-
-    private final JdbcClient jdbc;
+    private final RawGrantRecords records;
     private final RawArtifactStore artifacts;
     private final AuditLog audit;
 
-    RawGrants(JdbcClient jdbc, RawArtifactStore artifacts, AuditLog audit) {
-        this.jdbc = jdbc;
+    RawAccessGrants(RawGrantRecords records, RawArtifactStore artifacts, AuditLog audit) {
+        this.records = records;
         this.artifacts = artifacts;
         this.audit = audit;
     }
@@ -71,20 +65,7 @@ public class RawGrants {
         RawGrant grant = new RawGrant(UUID.randomUUID(), tenant, runId, requester, reason.strip(),
                 secondPerson ? "PENDING" : "GRANTED", null, null, now, secondPerson ? null : now,
                 now.plus(secondPerson ? DECISION_WINDOW : ttl));
-        jdbc.sql("""
-                INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at, expires_at)
-                VALUES (:id, :tenant, :run, :requester, :reason, :status, :requestedAt, :decidedAt, :expiresAt)
-                """)
-                .param("id", grant.id())
-                .param("tenant", tenant)
-                .param("run", runId)
-                .param("requester", requester)
-                .param("reason", grant.reason())
-                .param("status", grant.status())
-                .param("requestedAt", Timestamp.from(now))
-                .param("decidedAt", secondPerson ? null : Timestamp.from(now))
-                .param("expiresAt", Timestamp.from(grant.expiresAt()))
-                .update();
+        records.insert(grant);
         audit.append(tenant, "raw.grant.requested", runId, "human:" + requester,
                 Map.of("grant", grant.id().toString(), "reason", grant.reason(), "secondPerson", Boolean.toString(secondPerson)), now);
         if (!secondPerson) {
@@ -106,12 +87,7 @@ public class RawGrants {
     public RawGrant decide(UUID grantId, Collection<String> tenants, String decider, boolean granted, String reason,
             Duration ttl, Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
-        RawGrant grant = jdbc.sql("SELECT * FROM restricted.raw_grants WHERE id = :id AND tenant IN (:tenants) FOR UPDATE")
-                .param("id", grantId)
-                .param("tenants", tenants.isEmpty() ? List.of("") : tenants)
-                .query(RawGrants::grant)
-                .optional()
-                .orElseThrow(() -> notFound(grantId));
+        RawGrant grant = records.lock(grantId, tenants).orElseThrow(() -> notFound(grantId));
         if (grant.requester().equals(decider)) {
             throw new GrantRefused(GrantRefused.Reason.SELF_APPROVAL, "You asked for this grant; someone else must decide on it.");
         }
@@ -125,17 +101,7 @@ public class RawGrants {
         String status = granted ? "GRANTED" : "REFUSED";
         Instant expiresAt = granted ? now.plus(ttl) : grant.expiresAt();
         String why = reason == null || reason.isBlank() ? null : reason.strip();
-        jdbc.sql("""
-                UPDATE restricted.raw_grants SET status = :status, decided_by = :decider, decision_reason = :reason,
-                       decided_at = :now, expires_at = :expiresAt WHERE id = :id
-                """)
-                .param("status", status)
-                .param("decider", decider)
-                .param("reason", why)
-                .param("now", Timestamp.from(now))
-                .param("expiresAt", Timestamp.from(expiresAt))
-                .param("id", grantId)
-                .update();
+        records.decide(grantId, status, decider, why, now, expiresAt);
         Map<String, String> details = new TreeMap<>(Map.of("grant", grantId.toString(), "decision", status));
         if (why != null) {
             details.put("reason", why);
@@ -149,39 +115,18 @@ public class RawGrants {
     }
 
     /** A grant in one of the given tenants. */
-    @Transactional(readOnly = true)
     public Optional<RawGrant> find(UUID grantId, Collection<String> tenants) {
-        if (tenants.isEmpty()) {
-            return Optional.empty();
-        }
-        return jdbc.sql("SELECT * FROM restricted.raw_grants WHERE id = :id AND tenant IN (:tenants)")
-                .param("id", grantId)
-                .param("tenants", tenants)
-                .query(RawGrants::grant)
-                .optional();
+        return records.find(grantId, tenants);
     }
 
     /** The newest grants of the given tenants, newest first. */
-    @Transactional(readOnly = true)
     public List<RawGrant> recent(Collection<String> tenants, int limit) {
-        if (tenants.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.sql("SELECT * FROM restricted.raw_grants WHERE tenant IN (:tenants) ORDER BY requested_at DESC LIMIT :limit")
-                .param("tenants", tenants)
-                .param("limit", limit)
-                .query(RawGrants::grant)
-                .list();
+        return records.recent(tenants, limit);
     }
 
     /** The grants asked for on one run, oldest first. */
-    @Transactional(readOnly = true)
     public List<RawGrant> forRun(String tenant, UUID runId) {
-        return jdbc.sql("SELECT * FROM restricted.raw_grants WHERE tenant = :tenant AND run_id = :run ORDER BY requested_at")
-                .param("tenant", tenant)
-                .param("run", runId)
-                .query(RawGrants::grant)
-                .list();
+        return records.forRun(tenant, runId);
     }
 
     /**
@@ -194,7 +139,7 @@ public class RawGrants {
     @Transactional
     public RawSlice open(UUID grantId, Collection<String> tenants, String holder, String use, StreamName stream, long offset,
             int length, Instant now) {
-        RawGrant grant = find(grantId, tenants).orElseThrow(() -> notFound(grantId));
+        RawGrant grant = records.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
         if (!grant.usableBy(holder, now)) {
             String status = grant.statusAt(now);
             throw status.equals("EXPIRED")
@@ -203,46 +148,28 @@ public class RawGrants {
                             ? "This grant is " + status.toLowerCase() + "."
                             : "This grant belongs to " + grant.requester() + ".");
         }
-        String column = stream == StreamName.STDOUT ? "stdout" : "stderr";
         int from = (int) Math.clamp(offset, 0, Integer.MAX_VALUE - 1);
-        record Read(byte[] bytes, long total, String expected, String actual, boolean purged) {
-        }
-        Read read = jdbc.sql("SELECT substring(a." + column + " FROM :from FOR :length), length(a." + column + "), a.sha256, "
-                        + STORED_DIGEST + ", a.purged_at IS NOT NULL FROM restricted.raw_artifacts a WHERE a.run_id = :run")
-                .param("from", from + 1)
-                .param("length", length)
-                .param("run", grant.runId())
-                .query((rs, n) -> new Read(rs.getBytes(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getBoolean(5)))
-                .single();
-        if (read.purged()) {
-            throw new GrantRefused(GrantRefused.Reason.PURGED, "The raw bytes of run " + grant.runId() + " were purged.");
+        RawArtifactStore.StoredBytes read = artifacts.read(grant.runId(), stream, from, length)
+                .orElseThrow(() -> notFound(grantId));
+        if (read.purgedAt() != null) {
+            throw new GrantRefused(GrantRefused.Reason.PURGED, "The raw bytes of run " + grant.runId() + " were purged at "
+                    + read.purgedAt() + ".");
         }
         audit.append(grant.tenant(), "raw.grant.used", grant.runId(), "human:" + holder, Map.of("grant", grantId.toString(),
                 "use", use, "stream", stream.key(), "offset", Integer.toString(from), "bytes", Integer.toString(read.bytes().length)),
                 now);
-        RawSlice slice = new RawSlice(grant.runId(), stream, from, read.bytes(), read.total(), read.expected(), read.actual());
+        RawSlice slice = new RawSlice(grant.runId(), stream, from, read.bytes(), read.streamBytes(), read.recordedSha256(),
+                read.actualSha256());
         if (!slice.digestMatches()) {
             log.error("Raw artifact of run {} (tenant {}) does not match its recorded digest: recorded {}, stored bytes hash to {}",
-                    grant.runId(), grant.tenant(), read.expected(), read.actual());
+                    grant.runId(), grant.tenant(), read.recordedSha256(), read.actualSha256());
             audit.append(grant.tenant(), "raw.digest.mismatch", grant.runId(), "airlock",
-                    Map.of("recorded", read.expected(), "actual", read.actual()), now);
+                    Map.of("recorded", read.recordedSha256(), "actual", read.actualSha256()), now);
         }
         return slice;
     }
 
     private static GrantRefused notFound(UUID grantId) {
         return new GrantRefused(GrantRefused.Reason.NOT_FOUND, "No grant " + grantId + " in your tenants.");
-    }
-
-    private static RawGrant grant(ResultSet rs, int n) throws SQLException {
-        return new RawGrant(rs.getObject("id", UUID.class), rs.getString("tenant"), rs.getObject("run_id", UUID.class),
-                rs.getString("requester"), rs.getString("reason"), rs.getString("status"), rs.getString("decided_by"),
-                rs.getString("decision_reason"), rs.getTimestamp("requested_at").toInstant(), instant(rs, "decided_at"),
-                rs.getTimestamp("expires_at").toInstant());
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        Timestamp t = rs.getTimestamp(column);
-        return t == null ? null : t.toInstant();
     }
 }

@@ -1,0 +1,6 @@
+/**
+ * Raw-access grants: the one way for a person to the bytes of a raw artifact. An auditor asks
+ * with a reason, a second person decides when the tenant's policy says so, and the requester
+ * alone reads the bytes until the grant expires; every step is an audit event.
+ */
+package dev.airlock.approval.grant;
