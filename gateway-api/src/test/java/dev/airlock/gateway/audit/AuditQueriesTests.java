@@ -1,0 +1,47 @@
+package dev.airlock.gateway.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.persistence.audit.RunSummary;
+import java.time.Instant;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** CSV cells and lines of the audit export: exact input to exact output. */
+class AuditQueriesTests {
+
+    static Stream<Arguments> cells() {
+        return Stream.of(
+                Arguments.of("plain", "plain"),
+                Arguments.of("", ""),
+                Arguments.of(null, ""),
+                Arguments.of("a,b", "\"a,b\""),
+                Arguments.of("say \"hi\"", "\"say \"\"hi\"\"\""),
+                Arguments.of("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""),
+                Arguments.of("+1", "'+1"),
+                Arguments.of("@sum", "'@sum"),
+                Arguments.of("-1", "-1"),
+                Arguments.of("two\nlines", "\"two\nlines\""),
+                Arguments.of("\rcr", "\"'\rcr\""));
+    }
+
+    @ParameterizedTest(name = "[{0}] -> [{1}]")
+    @MethodSource("cells")
+    void quotesAndDefusesCells(String value, String expected) {
+        assertThat(AuditQueries.cell(value)).isEqualTo(expected);
+    }
+
+    @Test
+    void writesALineInTheHeaderOrder() {
+        RunSummary run = new RunSummary(UUID.fromString("01a22a17-664e-75ad-ad5c-fd1aedd07994"), "acme", "build-bot", "deploy",
+                "COMPLETED", "APPROVED", "alice:APPROVE,bob:APPROVE", 0, "EXITED", Instant.parse("2026-11-30T01:00:00Z"),
+                Instant.parse("2026-11-30T01:00:01Z"), null);
+        assertThat(AuditQueries.csv(run)).isEqualTo("01a22a17-664e-75ad-ad5c-fd1aedd07994,acme,build-bot,deploy,COMPLETED,APPROVED,"
+                + "\"alice:APPROVE,bob:APPROVE\",0,EXITED,2026-11-30T01:00:00Z,2026-11-30T01:00:01Z,");
+        assertThat(AuditQueries.csv(run).split(",", -1)).hasSize(AuditQueries.CSV_COLUMNS.size() + 1);
+    }
+}
