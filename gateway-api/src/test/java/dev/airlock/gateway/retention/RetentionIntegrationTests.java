@@ -76,6 +76,9 @@ class RetentionIntegrationTests {
         String artifactSha = report(plain).path("observations").path("rawArtifact").path("sha256").asString();
 
         assertThat(purgeAfter(Duration.ofHours(12))).isEqualTo(new PurgeCounts(0, 0, 0, 0, 0));
+        assertThat(jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'archive' AND type = 'retention.purged'")
+                .query(String.class).list()).as("a purge that removed nothing is recorded too")
+                .containsExactly("{\"approvals\":\"0\",\"auditEvents\":\"0\",\"rawArtifacts\":\"0\",\"runs\":\"0\",\"transcripts\":\"0\"}");
 
         assertThat(purgeAfter(Duration.ofDays(2))).isEqualTo(new PurgeCounts(2, 0, 0, 0, 0));
         JsonNode raw = report(plain).path("observations").path("rawArtifact");
@@ -122,7 +125,13 @@ class RetentionIntegrationTests {
 
         List<String> purges = jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'archive'"
                 + " AND type = 'retention.purged' ORDER BY seq").query(String.class).list();
-        assertThat(purges).isNotEmpty().last().asString().contains("\"rawArtifacts\":\"1\"", "\"runs\":\"1\"", "\"transcripts\":\"2\"");
+        // One event for each of the six purges; the first (12 hours, nothing removed) has itself
+        // gone with the oldest events since.
+        assertThat(purges).hasSize(5);
+        assertThat(purges.getFirst()).isEqualTo("{\"approvals\":\"0\",\"auditEvents\":\"0\",\"rawArtifacts\":\"2\",\"runs\":\"0\","
+                + "\"transcripts\":\"0\"}");
+        assertThat(purges.getLast()).contains("\"rawArtifacts\":\"1\"", "\"runs\":\"1\"", "\"transcripts\":\"2\"",
+                "\"auditChainStart\":");
     }
 
     @Test

@@ -12,7 +12,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Purges one tenant's records whose retention has ended, in one transaction that also writes the
- * {@code retention.purged} audit event with the counts. Runs under a legal hold are skipped
+ * {@code retention.purged} audit event with the counts (zeros included, so the log shows that
+ * retention ran). Runs under a legal hold are skipped
  * entirely. A transaction-scoped advisory lock lets one replica at a time purge a tenant.
  *
  * <p>Order: raw bytes (the artifact row keeps digest, sizes and purge time), transcripts,
@@ -59,18 +60,16 @@ public class RetentionPurge {
         AuditLog.ChainStart cut = audit.removeOldest(tenant, cutoffs.auditEvents(), now);
         int runs = removeUnlinkedRuns(tenant, cutoffs.auditEvents());
         PurgeCounts counts = new PurgeCounts(raw, transcripts, approvals, cut == null ? 0 : cut.removed(), runs);
-        if (counts.any()) {
-            Map<String, String> details = new TreeMap<>(Map.of(
-                    "rawArtifacts", Integer.toString(raw),
-                    "transcripts", Integer.toString(transcripts),
-                    "approvals", Integer.toString(approvals),
-                    "auditEvents", Integer.toString(counts.auditEvents()),
-                    "runs", Integer.toString(runs)));
-            if (cut != null) {
-                details.put(AuditLog.CHAIN_START_KEY, cut.firstSeq() + "/" + cut.prevHash());
-            }
-            audit.append(tenant, AuditLog.RETENTION_PURGED, null, "airlock", details, now);
+        Map<String, String> details = new TreeMap<>(Map.of(
+                "rawArtifacts", Integer.toString(raw),
+                "transcripts", Integer.toString(transcripts),
+                "approvals", Integer.toString(approvals),
+                "auditEvents", Integer.toString(counts.auditEvents()),
+                "runs", Integer.toString(runs)));
+        if (cut != null) {
+            details.put(AuditLog.CHAIN_START_KEY, cut.firstSeq() + "/" + cut.prevHash());
         }
+        audit.append(tenant, AuditLog.RETENTION_PURGED, null, "airlock", details, now);
         return Optional.of(counts);
     }
 
