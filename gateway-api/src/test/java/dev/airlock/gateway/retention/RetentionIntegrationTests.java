@@ -137,16 +137,20 @@ class RetentionIntegrationTests {
     @Test
     void aCutChainWithoutItsRetentionEventDoesNotVerify() {
         new AgentApi(mvc).run(KEY, "echo", "{\"message\":\"cut\"}");
-        long first = jdbc.sql("SELECT min(seq) FROM airlock.audit_events WHERE tenant = 'archive'").query(Long.class).single();
+        // A chain start just before the newest event, with no retention event to confirm it: later
+        // than any start a purge may have recorded, so it is the one verification uses.
+        long newest = jdbc.sql("SELECT max(seq) FROM airlock.audit_events WHERE tenant = 'archive'").query(Long.class).single();
         jdbc.sql("INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at) "
                 + "SELECT tenant, seq + 1, hash, now() FROM airlock.audit_events WHERE tenant = 'archive' AND seq = :seq")
-                .param("seq", first).update();
+                .param("seq", newest - 1).update();
         try {
             JsonNode verification = audit("GET", "/api/v1/audit/verify?tenant=archive", null).body();
             assertThat(verification.path("intact").asBoolean()).isFalse();
+            assertThat(verification.path("problem").asString())
+                    .isEqualTo("the chain starts at event " + newest + " but no retention event records that cut");
         } finally {
             jdbc.sql("ALTER TABLE airlock.audit_chain_starts DISABLE TRIGGER audit_chain_starts_append_only").update();
-            jdbc.sql("DELETE FROM airlock.audit_chain_starts WHERE tenant = 'archive' AND first_seq = :seq").param("seq", first + 1)
+            jdbc.sql("DELETE FROM airlock.audit_chain_starts WHERE tenant = 'archive' AND first_seq = :seq").param("seq", newest)
                     .update();
             jdbc.sql("ALTER TABLE airlock.audit_chain_starts ENABLE TRIGGER audit_chain_starts_append_only").update();
         }
