@@ -100,8 +100,9 @@ public class AuditLog {
         boolean[] startConfirmed = {start.firstSeq() == 1};
         String confirmation = startConfirmation(start);
         Verification[] broken = {null};
-        jdbc.sql("SELECT * FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq")
+        jdbc.sql("SELECT * FROM airlock.audit_events WHERE tenant = :tenant AND seq >= :first ORDER BY seq")
                 .param("tenant", tenant)
+                .param("first", start.firstSeq())
                 .query(rs -> {
                     if (broken[0] != null) {
                         return;
