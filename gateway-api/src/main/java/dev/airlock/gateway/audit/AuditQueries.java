@@ -50,17 +50,15 @@ public class AuditQueries {
         return search.page(query(human, form));
     }
 
-    /** Writes every result as CSV (RFC 4180, with a header line) while reading it. */
-    public void exportCsv(Human human, RunSearchForm form, Writer out) {
-        RunQuery query = query(human, form);
+    /** Writes every result of a checked query ({@link #query}) as CSV (RFC 4180, with a header line) while reading it. */
+    public void exportCsv(RunQuery query, Writer out) {
         write(out, String.join(",", CSV_COLUMNS) + "\r\n");
         search.forEach(query, lines(out, run -> csv(run) + "\r\n"));
         flush(out);
     }
 
-    /** Writes every result as JSON Lines while reading it. */
-    public void exportJsonLines(Human human, RunSearchForm form, Writer out) {
-        RunQuery query = query(human, form);
+    /** Writes every result of a checked query ({@link #query}) as JSON Lines while reading it. */
+    public void exportJsonLines(RunQuery query, Writer out) {
         search.forEach(query, lines(out, run -> json.writeValueAsString(run) + "\n"));
         flush(out);
     }

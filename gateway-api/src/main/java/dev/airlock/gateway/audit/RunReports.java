@@ -10,6 +10,7 @@ import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.retention.LegalHolds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
+import dev.airlock.persistence.run.StreamName;
 import dev.airlock.sanitizer.Fence;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +48,7 @@ public class RunReports {
     @Transactional(readOnly = true)
     public RunReport report(String tenant, UUID runId) {
         RunRecord run = runs.findByIdAndTenantIn(runId, Set.of(tenant)).orElseThrow(() -> RunNotFound.forId(runId));
-        Envelope envelope = views.envelope(run);
+        Map<StreamName, Envelope.StreamView> observed = views.unfencedStreams(run);
         ApprovalView approval = approvals.find(runId, Set.of(tenant)).orElse(null);
         RunReport.Authorization authorization = new RunReport.Authorization(run.agent(), run.tool(), run.argumentsJson(),
                 run.createdAt(), run.approvalRequired(), approval == null ? null : request(approval),
@@ -57,13 +58,14 @@ public class RunReports {
         Map<String, RunReport.StreamFacts> streams = new LinkedHashMap<>();
         Map<String, String> excerpts = new LinkedHashMap<>();
         Map<String, Boolean> truncated = new LinkedHashMap<>();
-        stream("stdout", envelope.stdout(), run.tool(), streams, excerpts, truncated);
-        stream("stderr", envelope.stderr(), run.tool(), streams, excerpts, truncated);
+        for (StreamName name : StreamName.values()) {
+            stream(name.key(), observed.get(name), run.tool(), streams, excerpts, truncated);
+        }
         RunReport.RawArtifact artifact = artifacts.describe(tenant, runId)
                 .map(a -> new RunReport.RawArtifact(RawArtifactDigest.REFERENCE_PREFIX + a.sha256(), a.sha256(), a.stdoutBytes(),
                         a.stderrBytes(), a.storedAt(), a.present(), a.purgedAt()))
                 .orElse(null);
-        RunReport.Observations observations = new RunReport.Observations(run.state().name(), envelope.process(), streams,
+        RunReport.Observations observations = new RunReport.Observations(run.state().name(), RunViews.process(run), streams,
                 excerpts, truncated, artifact);
         RunReport.LegalHold hold = holds.find(tenant, runId)
                 .map(h -> new RunReport.LegalHold(h.reason(), h.placedBy(), h.placedAt())).orElse(null);

@@ -42,16 +42,33 @@ public class RunViews {
     /** The envelope of a run already resolved within the caller's tenant. */
     @Transactional(readOnly = true)
     public Envelope envelope(RunRecord run) {
-        Map<StreamName, StreamRecord> facts = new EnumMap<>(StreamName.class);
-        streams.findByKeyRunId(run.id()).forEach(s -> facts.put(s.key().stream(), s));
-        Map<StreamName, String> texts = new EnumMap<>(StreamName.class);
-        transcripts.findByKeyRunId(run.id()).forEach(t -> texts.put(t.key().stream(), t.text()));
+        Map<StreamName, Envelope.StreamView> views = streams(run, true);
         String artifact = artifacts.digest(run.id()).map(d -> RawArtifactDigest.REFERENCE_PREFIX + d).orElse(null);
         return new Envelope(run.id().toString(), run.tenant(), run.agent(), run.tool(), run.state().name(), run.createdAt(),
-                approval(run),
-                new Envelope.ProcessFacts(run.exitCode(), run.termination() == null ? null : run.termination().name(),
-                        run.startedAt(), run.endedAt(), run.failure()),
-                view(run, StreamName.STDOUT, facts, texts), view(run, StreamName.STDERR, facts, texts), artifact);
+                approval(run), process(run), views.get(StreamName.STDOUT), views.get(StreamName.STDERR), artifact);
+    }
+
+    /** What Airlock observed of the run's process. */
+    public static Envelope.ProcessFacts process(RunRecord run) {
+        return new Envelope.ProcessFacts(run.exitCode(), run.termination() == null ? null : run.termination().name(),
+                run.startedAt(), run.endedAt(), run.failure());
+    }
+
+    /**
+     * The run's captured streams with their transcripts, as the envelope shows them but without
+     * the fenced copy of the text ({@code fenced} is null): for callers that fence what they show.
+     */
+    @Transactional(readOnly = true)
+    public Map<StreamName, Envelope.StreamView> unfencedStreams(RunRecord run) {
+        return streams(run, false);
+    }
+
+    private Map<StreamName, Envelope.StreamView> streams(RunRecord run, boolean fence) {
+        Map<StreamName, String> texts = new EnumMap<>(StreamName.class);
+        transcripts.findByKeyRunId(run.id()).forEach(t -> texts.put(t.key().stream(), t.text()));
+        Map<StreamName, Envelope.StreamView> views = new EnumMap<>(StreamName.class);
+        streams.findByKeyRunId(run.id()).forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), fence)));
+        return views;
     }
 
     /** The sanitized transcript of one stream, or null when there is none. */
@@ -60,14 +77,8 @@ public class RunViews {
         return transcripts.findById(new dev.airlock.persistence.run.StreamKey(run.id(), stream)).map(Transcript::text).orElse(null);
     }
 
-    private Envelope.StreamView view(RunRecord run, StreamName name, Map<StreamName, StreamRecord> facts,
-            Map<StreamName, String> texts) {
-        StreamRecord f = facts.get(name);
-        if (f == null) {
-            return null;
-        }
-        String text = texts.get(name);
-        String fenced = text == null ? null : Fence.wrap(run.tool() + " " + name.key(), text);
+    private Envelope.StreamView view(RunRecord run, StreamRecord f, String text, boolean fence) {
+        String fenced = text == null || !fence ? null : Fence.wrap(run.tool() + " " + f.key().stream().key(), text);
         Map<String, Long> removed = json.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() { });
         return new Envelope.StreamView(text, fenced, f.observedBytes(), f.retainedBytes(), f.truncated(), f.eof(),
                 f.sha256(), removed, f.redactions());

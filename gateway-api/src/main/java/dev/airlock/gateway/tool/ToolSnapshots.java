@@ -20,6 +20,7 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     private final JsonMapper json;
     private final Map<String, Long> ids = new ConcurrentHashMap<>();
     private final Map<Long, ToolSnapshot> definitions = new ConcurrentHashMap<>();
+    private final Map<String, String> digests = new ConcurrentHashMap<>();
 
     ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json) {
         this.tools = tools;
@@ -31,16 +32,17 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         for (Tool tool : tools.all()) {
             String definition = json.writeValueAsString(tool.snapshot());
+            String digest = digests.computeIfAbsent(key(tool), k -> Sha256.hex(definition));
             records.ensureTenant(tool.tenant());
-            long id = records.snapshotTool(tool.tenant(), tool.name(), definition, sha256(tool));
+            long id = records.snapshotTool(tool.tenant(), tool.name(), definition, digest);
             ids.put(key(tool), id);
             definitions.put(id, tool.snapshot());
         }
     }
 
-    /** The SHA-256 of the tool's recorded definition. */
+    /** The SHA-256 of the tool's definition as it is recorded, computed once per tool. */
     public String sha256(Tool tool) {
-        return Sha256.hex(json.writeValueAsString(tool.snapshot()));
+        return digests.computeIfAbsent(key(tool), k -> Sha256.hex(json.writeValueAsString(tool.snapshot())));
     }
 
     /** The id of the recorded definition of {@code tool}. */

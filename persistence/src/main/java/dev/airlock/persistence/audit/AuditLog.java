@@ -164,17 +164,16 @@ public class AuditLog {
         if (last == null) {
             return null;
         }
-        String lastHash = jdbc.sql("SELECT hash FROM airlock.audit_events WHERE tenant = :tenant AND seq = :seq")
-                .param("tenant", tenant).param("seq", last).query(String.class).single();
         int removed = jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, :seq, :now)")
                 .param("tenant", tenant).param("seq", last).param("now", Timestamp.from(now))
                 .query(Integer.class).single();
-        return new ChainStart(last + 1, lastHash, removed);
+        ChainStart recorded = chainStart(tenant);
+        return new ChainStart(recorded.firstSeq(), recorded.prevHash(), removed);
     }
 
     /** The details entry that a {@code retention.purged} event carries to confirm a chain start. */
     static String startConfirmation(ChainStart start) {
-        return json(Map.of(CHAIN_START_KEY, start.firstSeq() + "/" + start.prevHash())).replaceAll("^\\{|}$", "");
+        return json(Map.of(CHAIN_START_KEY, start.token())).replaceAll("^\\{|}$", "");
     }
 
     /** The details key naming a chain start in a {@code retention.purged} event. */
@@ -202,6 +201,11 @@ public class AuditLog {
      * @param removed  how many events the cut removed (0 when read back)
      */
     public record ChainStart(long firstSeq, String prevHash, int removed) {
+
+        /** How a {@code retention.purged} event names this start under {@link #CHAIN_START_KEY}: {@code <seq>/<hash>}. */
+        public String token() {
+            return firstSeq + "/" + prevHash;
+        }
     }
 
     private static AuditEvent event(java.sql.ResultSet rs, int n) throws java.sql.SQLException {

@@ -67,7 +67,7 @@ public class RetentionPurge {
                 "auditEvents", Integer.toString(counts.auditEvents()),
                 "runs", Integer.toString(runs)));
         if (cut != null) {
-            details.put(AuditLog.CHAIN_START_KEY, cut.firstSeq() + "/" + cut.prevHash());
+            details.put(AuditLog.CHAIN_START_KEY, cut.token());
         }
         audit.append(tenant, AuditLog.RETENTION_PURGED, null, "airlock", details, now);
         return Optional.of(counts);

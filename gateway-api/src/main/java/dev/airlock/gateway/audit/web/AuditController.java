@@ -10,6 +10,7 @@ import dev.airlock.gateway.problem.InvalidRequest;
 import dev.airlock.gateway.problem.RunNotFound;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.audit.AuditRunSearch;
+import dev.airlock.persistence.audit.RunQuery;
 import dev.airlock.persistence.audit.RunSummary;
 import dev.airlock.persistence.retention.LegalHolds;
 import jakarta.servlet.http.HttpServletResponse;
@@ -97,8 +98,7 @@ class AuditController {
     @GetMapping("/runs/export")
     void export(Authentication authentication, RunSearchForm form, @RequestParam(defaultValue = "csv") String format,
             HttpServletResponse response) throws IOException {
-        Human human = Human.of(authentication);
-        queries.query(human, form);
+        RunQuery query = queries.query(Human.of(authentication), form);
         boolean csv = switch (format) {
             case "csv" -> true;
             case "jsonl" -> false;
@@ -110,9 +110,9 @@ class AuditController {
         response.setHeader("X-Content-Type-Options", "nosniff");
         Writer out = new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8);
         if (csv) {
-            queries.exportCsv(human, form, out);
+            queries.exportCsv(query, out);
         } else {
-            queries.exportJsonLines(human, form, out);
+            queries.exportJsonLines(query, out);
         }
     }
 
