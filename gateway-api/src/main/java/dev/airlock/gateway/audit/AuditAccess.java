@@ -40,9 +40,14 @@ public class AuditAccess {
         }
     }
 
+    /** Whether the person administers the tenant. */
+    public boolean isTenantAdmin(Human human, String tenant) {
+        return withRoles(human, Role.TENANT_ADMIN).contains(tenant);
+    }
+
     /** Throws 403 unless the person administers the tenant. */
     public void requireTenantAdmin(Human human, String tenant) {
-        if (!withRoles(human, Role.TENANT_ADMIN).contains(tenant)) {
+        if (!isTenantAdmin(human, tenant)) {
             throw Forbidden.notTenantAdmin(tenant);
         }
     }

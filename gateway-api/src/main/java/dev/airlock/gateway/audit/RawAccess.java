@@ -55,9 +55,9 @@ public class RawAccess {
                 clock.instant()));
     }
 
-    /** A grant the person may see: as an auditor or a decider of its tenant. */
+    /** A grant the person may see: as an auditor or a tenant administrator of its tenant (the deciding roles). */
     public Optional<GrantView> find(Human human, UUID grantId) {
-        return grants.find(grantId, visibleTenants(human)).map(this::view);
+        return grants.find(grantId, access.grantDeciderTenants(human)).map(this::view);
     }
 
     /** A grant the person may see; 404 when there is none. */
@@ -73,7 +73,7 @@ public class RawAccess {
 
     /** The newest grants of the person's tenants. */
     public List<GrantView> recent(Human human, int limit) {
-        return grants.recent(visibleTenants(human), limit).stream().map(this::view).toList();
+        return grants.recent(access.grantDeciderTenants(human), limit).stream().map(this::view).toList();
     }
 
     /** The grants asked for on one run of a tenant the caller has checked. */
@@ -107,12 +107,6 @@ public class RawAccess {
         StreamName name = StreamName.fromKey(stream)
                 .orElseThrow(() -> InvalidRequest.because("stream must be stdout or stderr, not '" + stream + "'"));
         return grants.open(grantId, access.auditorTenants(human), human.name(), use, name, offset, length, clock.instant());
-    }
-
-    private java.util.Set<String> visibleTenants(Human human) {
-        var tenants = new java.util.TreeSet<>(access.auditorTenants(human));
-        tenants.addAll(access.grantDeciderTenants(human));
-        return tenants;
     }
 
     private AirlockProperties.RawAccess policy(String tenant) {

@@ -21,4 +21,10 @@ package dev.airlock.gateway.audit;
  */
 public record RunSearchForm(String tenant, String from, String to, String agent, String tool, String state, String approver,
         String decision, Integer exitCode, String termination, String q, String sort, Integer limit, String cursor) {
+
+    /** The same form for another tenant. */
+    public RunSearchForm withTenant(String other) {
+        return new RunSearchForm(other, from, to, agent, tool, state, approver, decision, exitCode, termination, q, sort, limit,
+                cursor);
+    }
 }

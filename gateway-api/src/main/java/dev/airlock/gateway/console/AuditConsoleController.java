@@ -8,7 +8,6 @@ import dev.airlock.gateway.audit.RunReports;
 import dev.airlock.gateway.audit.RunSearchForm;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.problem.ApiProblem;
-import dev.airlock.gateway.problem.RunNotFound;
 import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.retention.LegalHolds;
@@ -61,9 +60,7 @@ class AuditConsoleController {
         model.addAttribute("human", human.name());
         model.addAttribute("tenants", tenants);
         String tenant = form.tenant() != null ? form.tenant() : tenants.stream().findFirst().orElse(null);
-        RunSearchForm effective = new RunSearchForm(tenant, form.from(), form.to(), form.agent(), form.tool(), form.state(),
-                form.approver(), form.decision(), form.exitCode(), form.termination(), form.q(), form.sort(), form.limit(),
-                form.cursor());
+        RunSearchForm effective = form.withTenant(tenant);
         model.addAttribute("form", effective);
         if (tenant == null) {
             model.addAttribute("runs", List.of());
@@ -82,14 +79,13 @@ class AuditConsoleController {
     String run(Authentication authentication, @PathVariable String runId, @RequestParam String tenant, Model model) {
         Human human = Human.of(authentication);
         access.requireAuditor(human, tenant);
-        RunReport report = reports.report(tenant, parse(runId));
+        RunReport report = reports.report(tenant, ConsoleController.parse(runId));
         model.addAttribute("human", human.name());
         model.addAttribute("report", report);
         model.addAttribute("actionLines", report.authorization().approval() == null ? List.of()
                 : report.authorization().approval().action().lines().toList());
-        model.addAttribute("grants", report.grants().stream().map(g -> new GrantRow(g, g.requester().equals(human.name())
-                && g.status().equals("GRANTED"), raw.mayDecide(human, g))).toList());
-        model.addAttribute("mayHold", isTenantAdmin(human, tenant));
+        model.addAttribute("grants", rows(human, report.grants()));
+        model.addAttribute("mayHold", access.isTenantAdmin(human, tenant));
         return "audit-run";
     }
 
@@ -103,10 +99,15 @@ class AuditConsoleController {
     record GrantRow(RawAccess.GrantView grant, boolean mayUse, boolean mayDecide) {
     }
 
+    private List<GrantRow> rows(Human human, List<RawAccess.GrantView> grants) {
+        return grants.stream().map(g -> new GrantRow(g, g.requester().equals(human.name()) && g.status().equals("GRANTED"),
+                raw.mayDecide(human, g))).toList();
+    }
+
     @PostMapping("/console/audit/runs/{runId}/raw-grants")
     String requestGrant(Authentication authentication, @PathVariable String runId, @RequestParam String tenant,
             @RequestParam(required = false) String reason, RedirectAttributes redirect) {
-        UUID id = parse(runId);
+        UUID id = ConsoleController.parse(runId);
         try {
             RawAccess.GrantView grant = raw.request(Human.of(authentication), tenant, id, reason);
             redirect.addFlashAttribute("message", grant.status().equals("GRANTED")
@@ -123,9 +124,7 @@ class AuditConsoleController {
     String grants(Authentication authentication, Model model) {
         Human human = Human.of(authentication);
         model.addAttribute("human", human.name());
-        model.addAttribute("grants", raw.recent(human, 100).stream()
-                .map(g -> new GrantRow(g, g.requester().equals(human.name()) && g.status().equals("GRANTED"), raw.mayDecide(human, g)))
-                .toList());
+        model.addAttribute("grants", rows(human, raw.recent(human, 100)));
         return "audit-grants";
     }
 
@@ -133,9 +132,10 @@ class AuditConsoleController {
     String decide(Authentication authentication, @PathVariable String grantId, @RequestParam String decision,
             @RequestParam(required = false) String reason, RedirectAttributes redirect) {
         Human human = Human.of(authentication);
-        RawAccess.GrantView grant = raw.get(human, parse(grantId));
+        UUID id = ConsoleController.parse(grantId);
+        RawAccess.GrantView grant = raw.get(human, id);
         try {
-            RawAccess.GrantView decided = raw.decide(human, parse(grantId), "GRANT".equals(decision), reason);
+            RawAccess.GrantView decided = raw.decide(human, id, "GRANT".equals(decision), reason);
             redirect.addFlashAttribute("message", decided.status().equals("GRANTED")
                     ? "Access granted to " + decided.requester() + " until " + decided.expiresAt() + "."
                     : "Request refused.");
@@ -150,8 +150,9 @@ class AuditConsoleController {
     String hexdump(Authentication authentication, @PathVariable String grantId,
             @RequestParam(defaultValue = "stdout") String stream, @RequestParam(defaultValue = "0") long offset, Model model) {
         Human human = Human.of(authentication);
-        RawAccess.GrantView grant = raw.get(human, parse(grantId));
-        RawAccess.HexPage page = raw.hexdump(human, parse(grantId), stream, offset);
+        UUID id = ConsoleController.parse(grantId);
+        RawAccess.GrantView grant = raw.get(human, id);
+        RawAccess.HexPage page = raw.hexdump(human, id, stream, offset);
         viewer(model, human, grant, stream, "hexdump", page.digest(), page.offset(), page.length(), page.streamBytes(),
                 page.previousOffset(), page.nextOffset());
         model.addAttribute("lines", page.lines().stream().map(Object::toString).toList());
@@ -163,8 +164,9 @@ class AuditConsoleController {
     String auditView(Authentication authentication, @PathVariable String grantId,
             @RequestParam(defaultValue = "stdout") String stream, @RequestParam(defaultValue = "0") long offset, Model model) {
         Human human = Human.of(authentication);
-        RawAccess.GrantView grant = raw.get(human, parse(grantId));
-        RawAccess.TextPage page = raw.auditView(human, parse(grantId), stream, offset);
+        UUID id = ConsoleController.parse(grantId);
+        RawAccess.GrantView grant = raw.get(human, id);
+        RawAccess.TextPage page = raw.auditView(human, id, stream, offset);
         viewer(model, human, grant, stream, "audit-view", page.digest(), page.offset(), page.length(), page.streamBytes(),
                 page.previousOffset(), page.nextOffset());
         model.addAttribute("lines", page.text().lines().toList());
@@ -193,7 +195,7 @@ class AuditConsoleController {
             @RequestParam String action, @RequestParam(required = false) String reason, RedirectAttributes redirect) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
-        UUID id = parse(runId);
+        UUID id = ConsoleController.parse(runId);
         try {
             if ("release".equals(action)) {
                 holds.release(tenant, id, reason, human.name(), clock.instant());
@@ -202,7 +204,7 @@ class AuditConsoleController {
                 holds.place(tenant, id, reason, human.name(), clock.instant());
                 redirect.addFlashAttribute("message", "Legal hold placed: nothing of this run is purged while it holds.");
             }
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | java.util.NoSuchElementException e) {
             redirect.addFlashAttribute("error", e.getMessage());
         }
         return "redirect:" + runPage(tenant, id);
@@ -222,11 +224,6 @@ class AuditConsoleController {
         model.addAttribute("title", "Raw access refused");
         model.addAttribute("message", refused.getMessage());
         return "audit-error";
-    }
-
-    private static boolean isTenantAdmin(Human human, String tenant) {
-        return human.tenants(dev.airlock.gateway.human.Role.TENANT_ADMIN).contains(tenant)
-                || human.authorities().contains(dev.airlock.gateway.human.HumanDirectory.PLATFORM_ADMIN);
     }
 
     private static String runPage(String tenant, UUID runId) {
@@ -257,14 +254,6 @@ class AuditConsoleController {
     private static void param(UriComponentsBuilder b, String name, String value) {
         if (value != null && !value.isBlank()) {
             b.queryParam(name, value);
-        }
-    }
-
-    private static UUID parse(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw RunNotFound.forText("?");
         }
     }
 }

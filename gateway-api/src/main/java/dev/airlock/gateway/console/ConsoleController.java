@@ -134,7 +134,8 @@ class ConsoleController {
         return "not-found";
     }
 
-    private static UUID parse(String id) {
+    /** A run or grant id from a console URL; 404 page when it is not one. */
+    static UUID parse(String id) {
         try {
             return UUID.fromString(id);
         } catch (IllegalArgumentException e) {

@@ -16,7 +16,18 @@ import org.springframework.context.annotation.Primary;
  */
 public final class MovableClock extends Clock {
 
-    private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
+    private final AtomicReference<Duration> offset;
+    private final ZoneId zone;
+
+    /** The system clock in UTC, not moved. */
+    public MovableClock() {
+        this(new AtomicReference<>(Duration.ZERO), ZoneOffset.UTC);
+    }
+
+    private MovableClock(AtomicReference<Duration> offset, ZoneId zone) {
+        this.offset = offset;
+        this.zone = zone;
+    }
 
     /** Moves the clock forward by {@code amount}. */
     public void advance(Duration amount) {
@@ -35,12 +46,13 @@ public final class MovableClock extends Clock {
 
     @Override
     public ZoneId getZone() {
-        return ZoneOffset.UTC;
+        return zone;
     }
 
+    /** The same moving clock seen in another zone: moving either moves both. */
     @Override
-    public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException("the gateway works in UTC");
+    public Clock withZone(ZoneId other) {
+        return new MovableClock(offset, other);
     }
 
     /** Registers the movable clock as the gateway's clock. */

@@ -4,6 +4,7 @@ import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -25,7 +26,8 @@ public class LegalHolds {
     /**
      * Places a hold on a run of the tenant; returns false when the run already has one.
      *
-     * @throws IllegalArgumentException when the tenant has no such run or the reason is blank
+     * @throws IllegalArgumentException when the reason is blank
+     * @throws NoSuchElementException   when the tenant has no such run
      */
     @Transactional
     public boolean place(String tenant, UUID runId, String reason, String by, Instant now) {
@@ -35,7 +37,7 @@ public class LegalHolds {
         boolean exists = jdbc.sql("SELECT count(*) > 0 FROM airlock.runs WHERE id = :run AND tenant = :tenant")
                 .param("run", runId).param("tenant", tenant).query(Boolean.class).single();
         if (!exists) {
-            throw new IllegalArgumentException("No run " + runId + " in tenant " + tenant + ".");
+            throw new NoSuchElementException("No run " + runId + " in tenant " + tenant + ".");
         }
         int placed = jdbc.sql("""
                 INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by, placed_at)

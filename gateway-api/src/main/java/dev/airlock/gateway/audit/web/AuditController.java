@@ -140,8 +140,10 @@ class AuditController {
         boolean placed;
         try {
             placed = holds.place(tenant, runId, request.reason(), human.name(), clock.instant());
+        } catch (java.util.NoSuchElementException e) {
+            throw RunNotFound.forId(runId);
         } catch (IllegalArgumentException e) {
-            throw e.getMessage().startsWith("No run") ? RunNotFound.forId(runId) : InvalidRequest.because(e.getMessage());
+            throw InvalidRequest.because(e.getMessage());
         }
         var hold = holds.find(tenant, runId).orElseThrow();
         return ResponseEntity.status(placed ? HttpStatus.CREATED : HttpStatus.OK)
