@@ -1,5 +1,6 @@
 package dev.airlock.approval.grant;
 
+import dev.airlock.approval.input.HumanText;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.artifact.RawGrant;
 import dev.airlock.persistence.artifact.RawGrantRecords;
@@ -36,11 +37,13 @@ public class RawAccessGrants {
     private final RawGrantRecords records;
     private final RawArtifactStore artifacts;
     private final AuditLog audit;
+    private final HumanText text;
 
-    RawAccessGrants(RawGrantRecords records, RawArtifactStore artifacts, AuditLog audit) {
+    RawAccessGrants(RawGrantRecords records, RawArtifactStore artifacts, AuditLog audit, HumanText text) {
         this.records = records;
         this.artifacts = artifacts;
         this.audit = audit;
+        this.text = text;
     }
 
     /**
@@ -53,6 +56,7 @@ public class RawAccessGrants {
     public RawGrant request(String tenant, UUID runId, String requester, String reason, boolean secondPerson, Duration ttl,
             Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
+        text.check("reason", reason);
         if (reason == null || reason.isBlank()) {
             throw new GrantRefused(GrantRefused.Reason.REASON_REQUIRED, "Say why you need the raw bytes.");
         }
@@ -87,6 +91,7 @@ public class RawAccessGrants {
     public RawGrant decide(UUID grantId, Collection<String> tenants, String decider, boolean granted, String reason,
             Duration ttl, Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
+        text.check("reason", reason);
         RawGrant grant = records.lock(grantId, tenants).orElseThrow(() -> notFound(grantId));
         if (grant.requester().equals(decider)) {
             throw new GrantRefused(GrantRefused.Reason.SELF_APPROVAL, "You asked for this grant; someone else must decide on it.");

@@ -1,5 +1,6 @@
 package dev.airlock.approval.request;
 
+import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.policy.ToolPolicy;
 import dev.airlock.persistence.approval.ApprovalDecision;
 import dev.airlock.persistence.approval.ApprovalDecisionRepository;
@@ -14,10 +15,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Opens approval requests and records decisions on them. A decision takes a row lock on its
@@ -27,18 +31,24 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class ApprovalService {
 
+    private static final Logger log = LoggerFactory.getLogger(ApprovalService.class);
+
     private final ApprovalRequestRepository requests;
     private final ApprovalDecisionRepository decisions;
     private final ApplicationEventPublisher events;
     private final AuditLog audit;
+    private final HumanText text;
+    private final TransactionTemplate transactions;
     private final Clock clock;
 
     ApprovalService(ApprovalRequestRepository requests, ApprovalDecisionRepository decisions,
-            ApplicationEventPublisher events, AuditLog audit, Clock clock) {
+            ApplicationEventPublisher events, AuditLog audit, HumanText text, TransactionTemplate transactions, Clock clock) {
         this.requests = requests;
         this.decisions = decisions;
         this.events = events;
         this.audit = audit;
+        this.text = text;
+        this.transactions = transactions;
         this.clock = clock;
     }
 
@@ -67,9 +77,11 @@ public class ApprovalService {
      * @throws NotAnApprover when the approver has no APPROVER role in the run's tenant (or the
      *                       run has no request): indistinguishable from a missing request
      * @throws dev.airlock.persistence.approval.DecisionRefused when the request cannot take it
+     * @throws HumanText.TextTooLong when the reason is longer than people may type
      */
     @Transactional
     public ApprovalView decide(Approver approver, UUID runId, Verdict verdict, String reason, String digest) {
+        text.check("reason", reason);
         ApprovalRequest request = requests.lockForDecision(runId, approver.tenants())
                 .orElseThrow(() -> new NotAnApprover(runId));
         List<ApprovalDecision> earlier = decisions.findByRunIdOrderByDecidedAtAsc(runId);
@@ -90,28 +102,65 @@ public class ApprovalService {
         return new ApprovalView(request, List.copyOf(all));
     }
 
-    /** The advisory lock that lets one replica at a time run the expiry job. */
-    static final long EXPIRY_LOCK = 0x41495252_45585052L;
+    /**
+     * Closes the pending request of a run the agent cancelled before it started, in the caller's
+     * transaction. The row lock orders it with decisions: a decision that got there first wins
+     * (the run is then cancelled as a started run), a later one finds the request closed.
+     *
+     * @return whether a pending request was closed
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public boolean cancel(UUID runId, String tenant, String actor) {
+        return requests.lockForDecision(runId, List.of(tenant)).filter(r -> r.cancel(clock.instant())).map(request -> {
+            requests.save(request);
+            audit.append(tenant, "approval.cancelled", runId, actor, java.util.Map.of("digest", request.digest()),
+                    request.closedAt());
+            return true;
+        }).orElse(false);
+    }
 
-    /** Expires every request whose time is up; returns how many (0 when another replica is at it). */
-    @Transactional
-    public int expireDue() {
-        if (!requests.tryAdvisoryLock(EXPIRY_LOCK)) {
-            return 0;
-        }
+    /**
+     * Expires every request whose time is up, each in a transaction of its own: a request that
+     * cannot be expired is logged and counted and never stops the others. Replicas skip the rows
+     * another replica is expiring.
+     */
+    public ExpiryReport expireDue() {
         int expired = 0;
+        int failed = 0;
         for (UUID runId : requests.findDue(clock.instant())) {
-            ApprovalRequest request = requests.findById(runId).orElseThrow();
-            if (request.expire(clock.instant())) {
-                requests.save(request);
-                audit.append(request.tenant(), "approval.expired", runId, "airlock", java.util.Map.of("digest", request.digest()),
-                        clock.instant());
-                events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(),
-                        ApprovalStatus.EXPIRED));
-                expired++;
+            try {
+                Boolean done = transactions.execute(status -> expireOne(runId));
+                if (Boolean.TRUE.equals(done)) {
+                    expired++;
+                }
+            } catch (RuntimeException e) {
+                failed++;
+                log.error("Could not expire the approval request of run {}; the others go on", runId, e);
             }
         }
-        return expired;
+        return new ExpiryReport(expired, failed);
+    }
+
+    private boolean expireOne(UUID runId) {
+        ApprovalRequest request = requests.lockDueForExpiry(runId).orElse(null);
+        if (request == null || !request.expire(clock.instant())) {
+            return false;
+        }
+        requests.save(request);
+        audit.append(request.tenant(), "approval.expired", runId, "airlock", java.util.Map.of("digest", request.digest()),
+                clock.instant());
+        events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(),
+                ApprovalStatus.EXPIRED));
+        return true;
+    }
+
+    /**
+     * What one pass of the expiry job did.
+     *
+     * @param expired requests expired
+     * @param failed  requests that could not be expired (logged; tried again on the next pass)
+     */
+    public record ExpiryReport(int expired, int failed) {
     }
 
     /** The request of a run in one of {@code tenants}, with its decisions. */

@@ -48,7 +48,14 @@ class ApprovalOutcomes {
                         .optional();
             }
             case DENIED -> run.deny(clock.instant());
-            case EXPIRED -> run.expire(clock.instant());
+            case EXPIRED -> {
+                if (run.state().isTerminal()) {
+                    // The run ended another way (an old cancelled run): closing its request is all there is to do.
+                    log.info("Run {}: approval request expired after the run had already ended {}", run.id(), run.state());
+                    return;
+                }
+                run.expire(clock.instant());
+            }
             default -> throw new IllegalStateException("not an outcome: " + closed.status());
         }
         runs.save(run);

@@ -23,8 +23,14 @@ import org.springframework.util.unit.DataSize;
  * @param console  the web console
  * @param oidc     sign-in through an OpenID Connect provider
  * @param purge    the scheduled retention purge
+ * @param executor how replicas look for work
+ * @param approvals approval expiry and the bounds of what people type
+ * @param audit    the audit chain verification command
+ * @param login    throttling of password guessing
+ * @param tokens   personal access tokens
+ * @param database the embedded PostgreSQL
  */
-@ConfigurationProperties("airlock")
+@ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
         @DefaultValue("./airlock-data") Path dataDir,
         String nodeId,
@@ -33,7 +39,13 @@ public record AirlockProperties(
         Map<String, User> users,
         @DefaultValue Console console,
         @DefaultValue Oidc oidc,
-        @DefaultValue Purge purge) {
+        @DefaultValue Purge purge,
+        @DefaultValue Executor executor,
+        @DefaultValue Approvals approvals,
+        @DefaultValue Audit audit,
+        @DefaultValue Login login,
+        @DefaultValue Tokens tokens,
+        @DefaultValue Database database) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
@@ -66,6 +78,82 @@ public record AirlockProperties(
      */
     public record Purge(@DefaultValue("true") boolean enabled, @DefaultValue("PT1H") Duration interval,
             @DefaultValue("PT1M") Duration initialDelay) {
+    }
+
+    /**
+     * How replicas look for work that no request started.
+     *
+     * @param pollInterval       how often approved runs nobody started are looked for
+     * @param cancelPollInterval how often cancel requests made on other replicas are looked for
+     * @param retryInterval      how often results the database refused are written again
+     */
+    public record Executor(@DefaultValue("PT0.5S") Duration pollInterval, @DefaultValue("PT0.25S") Duration cancelPollInterval,
+            @DefaultValue("PT30S") Duration retryInterval) {
+    }
+
+    /**
+     * Approval requests and what people type into them.
+     *
+     * @param expiryInterval how often pending requests are checked for expiry
+     * @param maxTextLength  the longest reason (or other free text) a person may enter, in characters
+     */
+    public record Approvals(@DefaultValue("PT5S") Duration expiryInterval, @DefaultValue("2000") int maxTextLength) {
+
+        public Approvals {
+            if (maxTextLength < 1) {
+                throw new InvalidConfigurationException("airlock.approvals.max-text-length", "must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * The audit chain verification command.
+     *
+     * @param verify the tenants to verify ({@code *} for all); set only to run the command
+     */
+    public record Audit(String verify) {
+    }
+
+    /**
+     * Throttling of password guessing on the console's sign-in form.
+     *
+     * @param maxFailures failed attempts for one user name, or from one address, within {@code window} before a lock-out
+     * @param window      how far back failed attempts count
+     * @param lockout     how long further attempts are refused after a lock-out
+     */
+    public record Login(@DefaultValue("5") int maxFailures, @DefaultValue("PT15M") Duration window,
+            @DefaultValue("PT15M") Duration lockout) {
+
+        public Login {
+            if (maxFailures < 1) {
+                throw new InvalidConfigurationException("airlock.login.max-failures", "must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * Personal access tokens.
+     *
+     * @param defaultTtl how long a token lasts when its creator picks no expiry
+     * @param maxTtl     the longest lifetime a token may be given
+     */
+    public record Tokens(@DefaultValue("P30D") Duration defaultTtl, @DefaultValue("P90D") Duration maxTtl) {
+
+        public Tokens {
+            if (defaultTtl.isNegative() || defaultTtl.isZero() || maxTtl.compareTo(defaultTtl) < 0) {
+                throw new InvalidConfigurationException("airlock.tokens.default-ttl",
+                        "must be positive and no longer than airlock.tokens.max-ttl");
+            }
+        }
+    }
+
+    /**
+     * The embedded PostgreSQL (used when no {@code spring.datasource.url} is set).
+     *
+     * @param unsafeNoFsync run it without fsync and synchronous commit: faster, loses acknowledged
+     *                      work on a power cut; for throw-away test and benchmark databases only
+     */
+    public record Database(@DefaultValue("false") boolean unsafeNoFsync) {
     }
 
     /**
@@ -219,7 +307,7 @@ public record AirlockProperties(
      * @param max               integers: the largest value
      * @param values            strings: the only values allowed
      * @param defaultValue      the value used when the argument is absent; without one the argument is required
-     * @param allowLeadingDash  strings: whether a value may start with '-' (off: values cannot pose as options)
+     * @param allowLeadingDash  whether a value may start with '-', a negative integer included (off: values cannot pose as options)
      */
     public record Parameter(
             @DefaultValue("string") String type,

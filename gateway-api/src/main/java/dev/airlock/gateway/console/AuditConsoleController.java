@@ -40,10 +40,12 @@ class AuditConsoleController {
     private final RunReports reports;
     private final RawAccess raw;
     private final LegalHolds holds;
+    private final dev.airlock.approval.input.HumanText text;
     private final Clock clock;
 
     AuditConsoleController(AuditAccess access, AuditQueries queries, RunReports reports, RawAccess raw, LegalHolds holds,
-            Clock clock) {
+            dev.airlock.approval.input.HumanText text, Clock clock) {
+        this.text = text;
         this.access = access;
         this.queries = queries;
         this.reports = reports;
@@ -197,6 +199,7 @@ class AuditConsoleController {
         access.requireTenantAdmin(human, tenant);
         UUID id = ConsoleController.parse(runId);
         try {
+            text.check("reason", reason);
             if ("release".equals(action)) {
                 holds.release(tenant, id, reason, human.name(), clock.instant());
                 redirect.addFlashAttribute("message", "Legal hold released.");

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.console;
 
+import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
 import dev.airlock.approval.request.NotAnApprover;
@@ -114,14 +115,19 @@ class ConsoleController {
     }
 
     @PostMapping("/console/runs/{runId}/decisions")
-    String decide(Authentication authentication, @PathVariable String runId, @RequestParam String decision,
-            @RequestParam(required = false) String reason, @RequestParam String digest, RedirectAttributes redirect) {
+    String decide(Authentication authentication, @PathVariable String runId,
+            @RequestParam(required = false) String decision, @RequestParam(required = false) String reason,
+            @RequestParam(required = false) String digest, RedirectAttributes redirect) {
         UUID id = parse(runId);
-        Verdict verdict = "DENY".equals(decision) ? Verdict.DENY : Verdict.APPROVE;
+        Verdict verdict = Verdict.parse(decision).orElse(null);
+        if (verdict == null) {
+            redirect.addFlashAttribute("error", "Nothing was recorded: the decision must be exactly Approve or Deny.");
+            return "redirect:/console/runs/" + id;
+        }
         try {
             approvals.decide(Human.of(authentication).asApprover(), id, verdict, reason, digest);
             redirect.addFlashAttribute("message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
-        } catch (DecisionRefused e) {
+        } catch (DecisionRefused | HumanText.TextTooLong e) {
             redirect.addFlashAttribute("error", e.getMessage());
         }
         return "redirect:/console/runs/" + id;

@@ -33,13 +33,25 @@ public class EmbeddedPostgresAutoConfiguration {
         Path dataDir = properties.dataDir().resolve("postgres").toAbsolutePath().normalize();
         Files.createDirectories(dataDir);
         StalePostmaster.stopIfRunning(dataDir);
-        log.info("Starting embedded PostgreSQL with data directory {}", dataDir);
+        boolean durable = !properties.database().unsafeNoFsync();
+        if (durable) {
+            log.info("Starting embedded PostgreSQL with data directory {}", dataDir);
+        } else {
+            log.warn("Starting embedded PostgreSQL with data directory {} WITHOUT fsync and synchronous commit "
+                    + "(airlock.database.unsafe-no-fsync): a power cut can lose acknowledged approvals and runs", dataDir);
+        }
+        // The library starts the server with -F (fsync off) and synchronous_commit=off; the -c settings
+        // come after -F on the command line, so they win and the default is durable.
+        String on = durable ? "on" : "off";
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
                 .setRegisterShutdownHook(false)
                 .setPGStartupWait(Duration.ofSeconds(60))
                 .setServerConfig("max_connections", "100")
+                .setServerConfig("fsync", on)
+                .setServerConfig("synchronous_commit", on)
+                .setServerConfig("full_page_writes", on)
                 .start();
         log.info("Embedded PostgreSQL is listening on localhost:{}", postgres.getPort());
         return postgres;

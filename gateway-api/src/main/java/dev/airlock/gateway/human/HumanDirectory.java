@@ -7,6 +7,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.userdetails.User;
@@ -40,10 +43,7 @@ public final class HumanDirectory implements UserDetailsService {
         Map<String, UserDetails> users = new HashMap<>();
         properties.users().forEach((name, user) -> {
             String key = "airlock.users." + name;
-            if (user.password() == null || !user.password().matches("\\{[a-z0-9-]+}.+")) {
-                throw new InvalidConfigurationException(key + ".password",
-                        "must be a hash in Spring Security's delegating format, such as {bcrypt}$2a$10$...");
-            }
+            checkPasswordHash(key + ".password", user.password());
             List<GrantedAuthority> authorities = new ArrayList<>();
             user.roles().forEach((tenant, roles) -> {
                 if (!properties.tenants().containsKey(tenant)) {
@@ -65,6 +65,24 @@ public final class HumanDirectory implements UserDetailsService {
         });
         return new HumanDirectory(users);
     }
+
+    /** The password encoders accepted in configuration: hashing ones only, never plain text or fast digests. */
+    static final Set<String> HASHING_ENCODERS = Set.of("bcrypt", "argon2", "argon2@SpringSecurity_v5_8", "scrypt",
+            "scrypt@SpringSecurity_v5_8", "pbkdf2", "pbkdf2@SpringSecurity_v5_8");
+
+    private static void checkPasswordHash(String key, String password) {
+        Matcher m = password == null ? null : DELEGATING.matcher(password);
+        if (m == null || !m.matches()) {
+            throw new InvalidConfigurationException(key,
+                    "must be a hash in Spring Security's delegating format, such as {bcrypt}$2a$10$...");
+        }
+        if (!HASHING_ENCODERS.contains(m.group(1))) {
+            throw new InvalidConfigurationException(key, "{" + m.group(1) + "} is not accepted: use a password hash "
+                    + "made by bcrypt, argon2, scrypt or pbkdf2 (for example {bcrypt}$2a$10$...), never plain text or a fast digest");
+        }
+    }
+
+    private static final Pattern DELEGATING = Pattern.compile("\\{([^{}]+)}(.+)", Pattern.DOTALL);
 
     @Override
     public UserDetails loadUserByUsername(String username) {

@@ -56,6 +56,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(status).body(problem);
     }
 
+    @ExceptionHandler(dev.airlock.approval.input.HumanText.TextTooLong.class)
+    ResponseEntity<ProblemDetail> textTooLong(dev.airlock.approval.input.HumanText.TextTooLong e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
+        problem.setType(java.net.URI.create("urn:airlock:problem:invalid-request"));
+        problem.setTitle("Invalid request");
+        problem.setProperty("field", e.field());
+        return ResponseEntity.badRequest().body(problem);
+    }
+
     @ExceptionHandler(NotAnApprover.class)
     ResponseEntity<ProblemDetail> notAnApprover(NotAnApprover e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());

@@ -212,8 +212,8 @@ public class RunService {
     }
 
     /**
-     * Cancels the run: one that has not started ends CANCELLED at once; a running one has its
-     * process tree killed (here, or by the replica running it).
+     * Cancels the run: one that has not started ends CANCELLED at once, closing its approval
+     * request; a running one has its process tree killed (here, or by the replica running it).
      */
     public RunRecord cancel(AgentIdentity agent, UUID runId) {
         RunRecord run = find(agent, runId);
@@ -234,6 +234,8 @@ public class RunService {
         }
         try {
             return transactions.execute(status -> {
+                // Close the approval request first: its row lock orders the cancel with any decision.
+                approvals.cancel(runId, agent.tenant(), "agent:" + agent.agent());
                 RunRecord fresh = find(agent, runId);
                 fresh.cancelBeforeStart(clock.instant());
                 audit.append(agent.tenant(), "run.cancelled", runId, "agent:" + agent.agent(), Map.of("before", "start"),

@@ -1,23 +1,30 @@
 package dev.airlock.gateway.security;
 
 import dev.airlock.gateway.human.AccessTokens;
+import dev.airlock.gateway.human.TokenPrincipal;
+import dev.airlock.gateway.human.TokenScope;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Optional;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates a bot on the approver API by a person's access token
- * ({@code Authorization: Bearer alp_...}); it acts with that person's roles. Agent keys are not
- * access tokens and authenticate nothing here.
+ * On the humans' side, a request is authenticated either by a bearer token or by its session,
+ * never by both. A request with an {@code Authorization} header is judged by that header alone:
+ * it must be a valid, unexpired personal access token ({@code alp_...}) on an API path whose
+ * scope the token carries (401 otherwise, 403 for a missing scope), and its cookies are ignored.
+ * Only a request this filter authenticated skips the CSRF check; a session request always has it.
+ * Runs before the CSRF filter, so a made-up header cannot switch CSRF off.
  */
 final class AccessTokenAuthenticationFilter extends OncePerRequestFilter {
 
-    static final String BEARER_TOKEN = "Bearer " + AccessTokens.PREFIX;
+    private static final String AUTHENTICATED = AccessTokenAuthenticationFilter.class.getName() + ".AUTHENTICATED";
 
     private final AccessTokens tokens;
 
@@ -29,20 +36,35 @@ final class AccessTokenAuthenticationFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String header = request.getHeader("Authorization");
-        if (header != null && header.startsWith(BEARER_TOKEN) && request.getRequestURI().startsWith("/api/")) {
-            // A token request is judged by its token alone, never by a session cookie that came with it.
-            var context = SecurityContextHolder.createEmptyContext();
-            tokens.authenticate(header.substring("Bearer ".length()).strip()).ifPresent(person ->
-                    context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(person.getUsername(), null,
-                            person.getAuthorities())));
-            SecurityContextHolder.setContext(context);
+        if (header == null) {
+            chain.doFilter(request, response);
+            return;
         }
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        if (!header.startsWith("Bearer ") || !path.startsWith("/api/")) {
+            ProblemResponses.invalidToken(response);
+            return;
+        }
+        Optional<TokenPrincipal> principal = tokens.authenticate(header.substring("Bearer ".length()).strip());
+        if (principal.isEmpty()) {
+            ProblemResponses.invalidToken(response);
+            return;
+        }
+        Optional<TokenScope> needed = TokenScope.requiredFor(request.getMethod(), path);
+        if (needed.isEmpty() || !principal.get().scopes().contains(needed.get())) {
+            ProblemResponses.insufficientScope(response, needed.map(TokenScope::text).orElse(null));
+            return;
+        }
+        var context = SecurityContextHolder.createEmptyContext();
+        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(principal.get(), null,
+                principal.get().authorities().stream().map(SimpleGrantedAuthority::new).toList()));
+        SecurityContextHolder.setContext(context);
+        request.setAttribute(AUTHENTICATED, Boolean.TRUE);
         chain.doFilter(request, response);
     }
 
-    /** Whether the request carries an access token (such requests need no CSRF token: no cookie is involved). */
-    static boolean carriesToken(HttpServletRequest request) {
-        String header = request.getHeader("Authorization");
-        return header != null && header.startsWith(BEARER_TOKEN);
+    /** Whether this filter authenticated the request by its token (such requests carry no cookie authority). */
+    static boolean authenticatedByToken(HttpServletRequest request) {
+        return Boolean.TRUE.equals(request.getAttribute(AUTHENTICATED));
     }
 }

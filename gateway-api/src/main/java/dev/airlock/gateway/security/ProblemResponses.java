@@ -39,6 +39,21 @@ final class ProblemResponses {
         };
     }
 
+    /** 401 for a bearer token that authenticates nobody on the humans' side; cookies never stand in for it. */
+    static void invalidToken(HttpServletResponse response) throws IOException {
+        response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"invalid_token\"");
+        write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized",
+                "The bearer token is not a valid, unexpired personal access token for this request.");
+    }
+
+    /** 403 for a valid access token whose scopes do not cover the request. */
+    static void insufficientScope(HttpServletResponse response, String needed) throws IOException {
+        response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"insufficient_scope\"");
+        write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden", needed == null
+                ? "Access tokens may not make this request; sign in to the console instead."
+                : "This access token lacks the scope '" + needed + "' this request needs.");
+    }
+
     private static void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

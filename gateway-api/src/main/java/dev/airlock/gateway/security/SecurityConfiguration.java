@@ -16,6 +16,7 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.csrf.CsrfFilter;
 
 /**
  * Three filter chains: the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}), stateless
@@ -80,8 +81,8 @@ class SecurityConfiguration {
                         "/oauth2/**",
                         "/login/oauth2/**")
                 .userDetailsService(people)
-                .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), AuthorizationFilter.class)
-                .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::carriesToken))
+                .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
+                .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::authenticatedByToken))
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers("/login", "/css/**").permitAll()
                         .anyRequest().authenticated())

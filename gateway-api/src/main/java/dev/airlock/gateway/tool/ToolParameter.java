@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * @param max              integers: the largest value, or null
  * @param values           strings: the only values allowed, or empty
  * @param defaultValue     the typed default, or null when the argument is required
- * @param allowLeadingDash strings: whether a value may start with '-'
+ * @param allowLeadingDash whether a value may start with '-' (a negative integer does): off, values cannot pose as options
  */
 public record ToolParameter(String name, ParameterType type, String description, Pattern pattern, int maxLength,
         Long min, Long max, List<String> values, Object defaultValue, boolean allowLeadingDash) {
@@ -70,6 +70,10 @@ public record ToolParameter(String name, ParameterType type, String description,
                     return null;
                 }
                 long v = ((Number) raw).longValue();
+                if (!allowLeadingDash && v < 0) {
+                    errors.add(where + ": must not be negative (its leading '-' could pose as an option)");
+                    return null;
+                }
                 if (min != null && v < min) {
                     errors.add(where + ": must be at least " + min);
                     return null;
@@ -106,8 +110,9 @@ public record ToolParameter(String name, ParameterType type, String description,
                 schema.put("enum", values);
             }
         }
-        if (min != null) {
-            schema.put("minimum", min);
+        Long minimum = type == ParameterType.INTEGER && !allowLeadingDash ? Long.valueOf(Math.max(min == null ? 0 : min, 0)) : min;
+        if (minimum != null) {
+            schema.put("minimum", minimum);
         }
         if (max != null) {
             schema.put("maximum", max);

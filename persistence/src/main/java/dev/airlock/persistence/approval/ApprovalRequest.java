@@ -14,7 +14,7 @@ import java.util.UUID;
 /**
  * A run waiting for humans: the exact action they are asked to authorize (a canonical text and
  * its SHA-256), how many distinct approvers it needs and until when. Its status changes only
- * through {@link #decide} and {@link #expire}; one DENY ends it, and a quorum
+ * through {@link #decide}, {@link #expire} and {@link #cancel}; one DENY ends it, and a quorum
  * of distinct APPROVE decisions on the current digest approves it.
  */
 @Entity
@@ -105,14 +105,18 @@ public class ApprovalRequest {
     public ApprovalDecision decide(String approver, Verdict verdict, String reason, String seenDigest,
             Collection<ApprovalDecision> earlier, Instant now) {
         if (status != ApprovalStatus.PENDING) {
-            throw new DecisionRefused(DecisionRefused.Reason.NOT_PENDING, "The request is already " + status + ".");
+            throw new DecisionRefused(DecisionRefused.Reason.NOT_PENDING, status == ApprovalStatus.CANCELLED
+                    ? "The request is closed: the agent cancelled the run before it was decided."
+                    : "The request is already " + status + ".");
         }
         if (!now.isBefore(expiresAt)) {
             throw new DecisionRefused(DecisionRefused.Reason.EXPIRED, "The request expired at " + expiresAt + ".");
         }
         if (!digest.equals(seenDigest)) {
+            // Never name the current digest: a careless caller would resend it without looking again.
             throw new DecisionRefused(DecisionRefused.Reason.DIGEST_MISMATCH,
-                    "The decision names digest " + seenDigest + " but the action's digest is " + digest + ".");
+                    "The action changed since you reviewed it (or the digest you sent is not the one shown): "
+                            + "review the action again before deciding.");
         }
         if (approver.equals(requester)) {
             throw new DecisionRefused(DecisionRefused.Reason.SELF_APPROVAL,
@@ -141,6 +145,15 @@ public class ApprovalRequest {
             return false;
         }
         close(ApprovalStatus.EXPIRED, now);
+        return true;
+    }
+
+    /** Closes a pending request because its run was cancelled; false if it was no longer pending. */
+    public boolean cancel(Instant now) {
+        if (status != ApprovalStatus.PENDING) {
+            return false;
+        }
+        close(ApprovalStatus.CANCELLED, now);
         return true;
     }
 

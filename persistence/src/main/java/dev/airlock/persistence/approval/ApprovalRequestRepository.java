@@ -25,10 +25,11 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
 
     List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
 
-    /** Whether this transaction won the advisory lock {@code key} (one replica at a time). */
-    @Query(value = "select pg_try_advisory_xact_lock(:key)", nativeQuery = true)
-    boolean tryAdvisoryLock(@Param("key") long key);
-
     @Query("select a.runId from ApprovalRequest a where a.status = 'PENDING' and a.expiresAt <= :now")
     List<UUID> findDue(@Param("now") Instant now);
+
+    /** The pending request, row-locked for expiry; empty when it is closed or another replica holds it. */
+    @Query(value = "SELECT * FROM airlock.approval_requests WHERE run_id = :runId AND status = 'PENDING' "
+            + "FOR UPDATE SKIP LOCKED", nativeQuery = true)
+    Optional<ApprovalRequest> lockDueForExpiry(@Param("runId") UUID runId);
 }

@@ -5,9 +5,16 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
-/** A person's token for a bot. The token itself is never stored, only its SHA-256. */
+/**
+ * A person's token for a bot. The token itself is never stored, only its SHA-256. It belongs to
+ * a stable identity ({@code password:<user>} or {@code oidc:<registration>:<subject>}), carries
+ * scopes, and expires.
+ */
 @Entity
 @Table(name = "access_tokens", schema = "airlock")
 public class AccessToken {
@@ -15,8 +22,12 @@ public class AccessToken {
     @Id
     private UUID id;
 
+    /** The owner's display name, as shown in decisions. */
     @Column(nullable = false, updatable = false)
     private String owner;
+
+    @Column(nullable = false, updatable = false)
+    private String identity;
 
     @Column(nullable = false, updatable = false)
     private String name;
@@ -24,8 +35,19 @@ public class AccessToken {
     @Column(name = "token_sha256", nullable = false, updatable = false)
     private String tokenSha256;
 
+    /** Space-separated scope names. */
+    @Column(nullable = false, updatable = false)
+    private String scopes;
+
+    /** Space-separated authorities fixed at creation, for owners whose roles cannot be looked up later; else null. */
+    @Column(updatable = false)
+    private String authorities;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
+
+    @Column(name = "expires_at", nullable = false, updatable = false)
+    private Instant expiresAt;
 
     @Column(name = "last_used_at")
     private Instant lastUsedAt;
@@ -36,12 +58,28 @@ public class AccessToken {
     protected AccessToken() {
     }
 
-    public AccessToken(UUID id, String owner, String name, String tokenSha256, Instant createdAt) {
+    /**
+     * A new token.
+     *
+     * @param authorities the owner's authorities to keep with the token, or null to look them up at each use
+     */
+    public AccessToken(UUID id, String identity, String owner, String name, String tokenSha256, Set<String> scopes,
+            Set<String> authorities, Instant createdAt, Instant expiresAt) {
+        if (scopes.isEmpty()) {
+            throw new IllegalArgumentException("a token needs at least one scope");
+        }
+        if (!expiresAt.isAfter(createdAt)) {
+            throw new IllegalArgumentException("a token must expire after it is created");
+        }
         this.id = id;
+        this.identity = identity;
         this.owner = owner;
         this.name = name;
         this.tokenSha256 = tokenSha256;
+        this.scopes = String.join(" ", new TreeSet<>(scopes));
+        this.authorities = authorities == null ? null : String.join(" ", new TreeSet<>(authorities));
         this.createdAt = createdAt;
+        this.expiresAt = expiresAt;
     }
 
     /** Records a use. */
@@ -56,6 +94,12 @@ public class AccessToken {
         }
     }
 
+    /** Whether the token is neither revoked nor expired at {@code now}. */
+    public boolean usableAt(Instant now) {
+        return revokedAt == null && now.isBefore(expiresAt);
+    }
+
+    /** Whether the token has not been revoked (it may still have expired). */
     public boolean active() {
         return revokedAt == null;
     }
@@ -68,12 +112,29 @@ public class AccessToken {
         return owner;
     }
 
+    public String identity() {
+        return identity;
+    }
+
     public String name() {
         return name;
     }
 
+    public Set<String> scopes() {
+        return split(scopes);
+    }
+
+    /** The authorities kept with the token, or null when they are looked up at each use. */
+    public Set<String> authorities() {
+        return authorities == null ? null : split(authorities);
+    }
+
     public Instant createdAt() {
         return createdAt;
+    }
+
+    public Instant expiresAt() {
+        return expiresAt;
     }
 
     public Instant lastUsedAt() {
@@ -82,5 +143,9 @@ public class AccessToken {
 
     public Instant revokedAt() {
         return revokedAt;
+    }
+
+    private static Set<String> split(String text) {
+        return text.isBlank() ? Set.of() : Set.copyOf(Arrays.asList(text.split(" ")));
     }
 }

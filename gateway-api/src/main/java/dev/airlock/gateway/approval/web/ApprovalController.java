@@ -9,7 +9,6 @@ import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.Verdict;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.UUID;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -113,12 +112,8 @@ class ApprovalController {
     @PostMapping("/{runId}/decisions")
     Detail decide(Authentication authentication, @PathVariable String runId, @RequestBody DecisionRequest request) {
         UUID id = parse(runId);
-        Verdict verdict;
-        try {
-            verdict = Verdict.valueOf(String.valueOf(request.decision()).toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw InvalidRequest.because("decision must be APPROVE or DENY.");
-        }
+        Verdict verdict = Verdict.parse(request.decision())
+                .orElseThrow(() -> InvalidRequest.because("decision must be exactly APPROVE or DENY; nothing was recorded."));
         if (request.digest() == null || request.digest().isBlank()) {
             throw InvalidRequest.because("digest is required: the SHA-256 of the action you reviewed.");
         }

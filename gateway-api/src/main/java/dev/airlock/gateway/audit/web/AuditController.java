@@ -49,9 +49,12 @@ class AuditController {
     private final AuditQueries queries;
     private final RunReports reports;
     private final LegalHolds holds;
+    private final dev.airlock.approval.input.HumanText text;
     private final Clock clock;
 
-    AuditController(AuditLog audit, AuditAccess access, AuditQueries queries, RunReports reports, LegalHolds holds, Clock clock) {
+    AuditController(AuditLog audit, AuditAccess access, AuditQueries queries, RunReports reports, LegalHolds holds,
+            dev.airlock.approval.input.HumanText text, Clock clock) {
+        this.text = text;
         this.audit = audit;
         this.access = access;
         this.queries = queries;
@@ -137,6 +140,7 @@ class AuditController {
             @PathVariable UUID runId, @RequestBody HoldRequest request) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
+        text.check("reason", request.reason());
         boolean placed;
         try {
             placed = holds.place(tenant, runId, request.reason(), human.name(), clock.instant());
@@ -156,6 +160,7 @@ class AuditController {
             @RequestParam(required = false) String reason) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
+        text.check("reason", reason);
         if (!holds.release(tenant, runId, reason, human.name(), clock.instant())) {
             throw RunNotFound.forId(runId);
         }

@@ -1,0 +1,187 @@
+package dev.airlock.gateway.approval;
+
+import static dev.airlock.gateway.support.AgentApi.ACME;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import org.springframework.test.web.servlet.assertj.MvcTestResult;
+
+/** Approvals fail closed: only an exact decision counts, closed requests stay closed, no hint helps a forger. */
+@AirlockIntegrationTest
+@TestPropertySource(properties = "airlock.approvals.expiry-interval=PT0.2S")
+class ApprovalHardeningIntegrationTests {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    AgentApi api;
+
+    @BeforeEach
+    void setUp() {
+        api = new AgentApi(mvc);
+    }
+
+    private String park(String tool, String arguments) {
+        AgentApi.Response response = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
+        assertThat(response.text("state")).isEqualTo("PENDING_APPROVAL");
+        return response.text("runId");
+    }
+
+    private String digest(String runId) {
+        return api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+                .body().path("summary").path("digest").asString();
+    }
+
+    private AgentApi.Response decideJson(String runId, String decisionJson, String reason, String digest) {
+        String body = "{\"decision\":" + decisionJson + ",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
+                + ",\"digest\":\"" + digest + "\"}";
+        return api.asHuman("alice", "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
+    }
+
+    private int decisionsOn(String runId) {
+        return jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?").param(UUID.fromString(runId))
+                .query(Integer.class).single();
+    }
+
+    private String state(String runId) {
+        return api.get(ACME, "/api/v1/runs/" + runId).text("state");
+    }
+
+    private MvcTestResult consoleDecision(String runId, String decision, String reason, String digest) {
+        var request = mvc.post().uri("/console/runs/" + runId + "/decisions")
+                .with(user("alice").authorities(new SimpleGrantedAuthority("APPROVER:acme"))).with(csrf())
+                .param("digest", digest);
+        if (decision != null) {
+            request = request.param("decision", decision);
+        }
+        if (reason != null) {
+            request = request.param("reason", reason);
+        }
+        return request.exchange();
+    }
+
+    @Test
+    void theApiRecordsNothingButAnExactApproveOrDeny() {
+        String runId = park("release", "{\"note\":\"exact\"}");
+        String digest = digest(runId);
+        for (String decision : new String[] {"\"garbage\"", "\"\"", "\" APPROVE\"", "\"Approve\"", "\"APPROVED\"", "null",
+                "true", "\"deny \""}) {
+            AgentApi.Response response = decideJson(runId, decision, "because", digest);
+            assertThat(response.status()).as(decision).isEqualTo(400);
+            assertThat(response.text("detail")).contains("exactly APPROVE or DENY");
+        }
+        assertThat(decisionsOn(runId)).isZero();
+        assertThat(state(runId)).isEqualTo("PENDING_APPROVAL");
+        assertThat(decideJson(runId, "\"deny\"", "lower case is still a denial", digest).status()).isEqualTo(200);
+        assertThat(state(runId)).isEqualTo("DENIED");
+    }
+
+    @Test
+    void theConsoleRecordsNothingButAnExactApproveOrDeny() {
+        String runId = park("release", "{\"note\":\"console exact\"}");
+        String digest = digest(runId);
+        for (String decision : new String[] {"garbage", "", "Approve", " DENY", null}) {
+            MvcTestResult result = consoleDecision(runId, decision, "because", digest);
+            assertThat(result).hasStatus3xxRedirection();
+            assertThat((String) result.getMvcResult().getFlashMap().get("error")).as(String.valueOf(decision))
+                    .contains("Nothing was recorded");
+        }
+        assertThat(decisionsOn(runId)).isZero();
+        assertThat(state(runId)).isEqualTo("PENDING_APPROVAL");
+
+        MvcTestResult denied = consoleDecision(runId, "deny", "lower-case deny from a crafted form", digest);
+        assertThat(denied.getMvcResult().getFlashMap().get("message")).isEqualTo("Your denial is recorded.");
+        assertThat(state(runId)).isEqualTo("DENIED");
+    }
+
+    @Test
+    void cancellingAParkedRunClosesItsRequestAndLaterDecisionsAreConflicts() {
+        String runId = park("release", "{\"note\":\"to cancel\"}");
+        String digest = digest(runId);
+        assertThat(api.post(ACME, "/api/v1/runs/" + runId + "/cancel", "").text("state")).isEqualTo("CANCELLED");
+
+        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null).body()
+                .path("summary").path("status").asString()).isEqualTo("CANCELLED");
+        assertThat(jdbc.sql("SELECT actor FROM airlock.audit_events WHERE run_id = ? AND type = 'approval.cancelled'")
+                .param(UUID.fromString(runId)).query(String.class).list()).containsExactly("agent:build-bot");
+
+        AgentApi.Response late = decideJson(runId, "\"APPROVE\"", null, digest);
+        assertThat(late.status()).isEqualTo(409);
+        assertThat(late.text("reason")).isEqualTo("NOT_PENDING");
+        assertThat(late.text("detail")).contains("cancelled");
+        assertThat(decisionsOn(runId)).isZero();
+        assertThat(state(runId)).isEqualTo("CANCELLED");
+        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals?status=pending", null).body()
+                .valueStream().map(a -> a.path("runId").asString()).toList()).doesNotContain(runId);
+    }
+
+    @Test
+    void oneRequestThatCannotExpireNeverStopsTheOthers() throws Exception {
+        String broken = park("short-lived", "{}");
+        // A request whose run cannot be found under its tenant: applying its expiry throws every time.
+        jdbc.sql("UPDATE airlock.approval_requests SET tenant = 'nowhere' WHERE run_id = ?").param(UUID.fromString(broken))
+                .update();
+        String healthy = park("short-lived", "{}");
+        AgentApi.Response ended = api.get(ACME, "/api/v1/runs/" + healthy + "?wait=PT10S");
+        assertThat(ended.text("state")).isEqualTo("EXPIRED");
+        assertThat(jdbc.sql("SELECT status FROM airlock.approval_requests WHERE run_id = ?").param(UUID.fromString(broken))
+                .query(String.class).single()).isEqualTo("PENDING");
+        // Put it back so the shared database holds no broken row for other tests.
+        jdbc.sql("UPDATE airlock.approval_requests SET tenant = 'acme' WHERE run_id = ?").param(UUID.fromString(broken)).update();
+        assertThat(api.get(ACME, "/api/v1/runs/" + broken + "?wait=PT10S").text("state")).isEqualTo("EXPIRED");
+    }
+
+    @Test
+    void aDigestMismatchNeverRevealsTheCurrentDigest() {
+        String runId = park("release", "{\"note\":\"stale view\"}");
+        String digest = digest(runId);
+        AgentApi.Response refused = decideJson(runId, "\"APPROVE\"", null, "0".repeat(64));
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.text("reason")).isEqualTo("DIGEST_MISMATCH");
+        assertThat(refused.body().toString()).doesNotContain(digest).doesNotContain(digest.substring(0, 12));
+        assertThat(refused.text("detail")).contains("review the action again");
+    }
+
+    @Test
+    void refusesAReasonLongerThanPeopleMayType() {
+        String runId = park("release", "{\"note\":\"long reason\"}");
+        String digest = digest(runId);
+        AgentApi.Response tooLong = decideJson(runId, "\"DENY\"", "x".repeat(2001), digest);
+        assertThat(tooLong.status()).isEqualTo(400);
+        assertThat(tooLong.text("field")).isEqualTo("reason");
+        assertThat(tooLong.text("detail")).contains("'reason'").contains("2000").doesNotContain("xxxx");
+        assertThat(decisionsOn(runId)).isZero();
+
+        MvcTestResult console = consoleDecision(runId, "DENY", "y".repeat(2001), digest);
+        assertThat((String) console.getMvcResult().getFlashMap().get("error")).contains("'reason'");
+        assertThat(decisionsOn(runId)).isZero();
+
+        assertThat(decideJson(runId, "\"DENY\"", "x".repeat(2000), digest).status()).isEqualTo(200);
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT5S").body().path("approval").path("decisions").get(0)
+                .path("reason").asString()).hasSize(2000);
+
+        String grantRun = api.run(ACME, "echo", "{\"message\":\"grant me\"}").text("runId");
+        AgentApi.Response grant = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "POST",
+                "/api/v1/audit/runs/" + grantRun + "/raw-grants?tenant=acme", "{\"reason\":\"" + "z".repeat(2001) + "\"}");
+        assertThat(grant.status()).isEqualTo(400);
+        assertThat(grant.text("field")).isEqualTo("reason");
+        AgentApi.Response hold = api.asHuman("frank", new String[] {"TENANT_ADMIN:acme"}, "PUT",
+                "/api/v1/audit/runs/" + grantRun + "/legal-hold?tenant=acme", "{\"reason\":\"" + "h".repeat(2001) + "\"}");
+        assertThat(hold.status()).isEqualTo(400);
+        assertThat(hold.text("field")).isEqualTo("reason");
+    }
+}
