@@ -41,3 +41,7 @@ CREATE TABLE airlock.login_lockouts (
     subject      text PRIMARY KEY,
     locked_until timestamptz NOT NULL
 );
+
+-- The raw artifact keeps what the tool printed, not the credentials Airlock injected: their values are
+-- replaced before the bytes are stored, and how many were replaced is kept with the artifact.
+ALTER TABLE restricted.raw_artifacts ADD COLUMN redactions bigint NOT NULL DEFAULT 0;

@@ -8,6 +8,13 @@ import java.util.Objects;
  */
 public final class RedactingStream implements ByteSink {
 
+    /**
+     * The shortest start of a secret that is replaced when a stream ends in it: a stream cut off
+     * in the middle of a value (end of output, an output limit, a kill) must not leak all of it
+     * but its last bytes. Shorter tails are written as they are.
+     */
+    public static final int MIN_REDACTED_TAIL = 4;
+
     private static final int OUT_CAPACITY = 16 * 1024;
     private static final byte[] NOTHING = new byte[0];
 
@@ -74,7 +81,10 @@ public final class RedactingStream implements ByteSink {
         flush();
     }
 
-    /** Writes everything held back, replacing what matches. Further calls do nothing. */
+    /**
+     * Writes everything held back, replacing what matches and a tail of at least
+     * {@link #MIN_REDACTED_TAIL} bytes that starts a secret. Further calls do nothing.
+     */
     public void finish() {
         if (finished) {
             return;
@@ -83,6 +93,17 @@ public final class RedactingStream implements ByteSink {
         while (candidate >= 0) {
             commit();
             replayAll();
+        }
+        int held = redactor.depth[state];
+        if (held >= MIN_REDACTED_TAIL) {
+            // What is held back is exactly the start of a secret the stream ended in.
+            emitUpTo(position - held);
+            byte[] replacement = redactor.replacements[redactor.prefixOf[state]];
+            put(replacement, 0, replacement.length);
+            redactions++;
+            head += held;
+            count -= held;
+            pendingStart = position;
         }
         emitUpTo(position);
         flush();

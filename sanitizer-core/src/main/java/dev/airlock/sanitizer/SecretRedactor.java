@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * values, built once. Each {@link #stream(ByteSink) stream} scans in linear time whatever the
  * number of secrets, finds values split across writes, and holds back at most about twice the
  * longest value. Where occurrences overlap, the leftmost wins, and of those the longest, so a
- * secret that contains another is replaced whole.
+ * secret that contains another is replaced whole. A stream that ends in the first
+ * {@value RedactingStream#MIN_REDACTED_TAIL} or more bytes of a secret (a value cut off by the end
+ * of output, a limit or a kill) has that tail replaced too.
  *
  * <p>Apply it to sanitized text: a value printed with invisible characters or control sequences
  * inside is matched once the sanitizer has removed them. Secret names must match
@@ -39,6 +41,8 @@ public final class SecretRedactor {
     final int[] depth;
     /** For each state, the longest pattern that ends there, or -1. */
     final int[] longestMatch;
+    /** For each state, a pattern whose prefix the state's depth spells, or -1 for the root. */
+    final int[] prefixOf;
     final int maxPatternLength;
 
     private SecretRedactor(TreeMap<String, String> valuesByName) {
@@ -76,6 +80,8 @@ public final class SecretRedactor {
         int[] depths = new int[total];
         int[] terminal = new int[total];
         Arrays.fill(terminal, -1);
+        int[] prefixes = new int[total];
+        Arrays.fill(prefixes, -1);
         int states = 1;
         for (int i = 0; i < patterns.length; i++) {
             int s = 0;
@@ -86,12 +92,16 @@ public final class SecretRedactor {
                     trie[slot] = states++;
                 }
                 s = trie[slot];
+                if (prefixes[s] < 0) {
+                    prefixes[s] = i;
+                }
             }
             terminal[s] = i;
         }
 
         transitions = new int[states * classes];
         depth = Arrays.copyOf(depths, states);
+        prefixOf = Arrays.copyOf(prefixes, states);
         longestMatch = new int[states];
         int[] fail = new int[states];
         ArrayDeque<Integer> queue = new ArrayDeque<>();

@@ -82,6 +82,23 @@ class SecretRedactorTests {
     }
 
     @Test
+    void redactsTheStartOfASecretThatTheStreamEndsIn() {
+        SecretRedactor redactor = SecretRedactor.of(Map.of("TOKEN", "s3cr3t-value", "OTHER", "zzzzzzzz"));
+        assertThat(redactor.redact("token=s3cr3t-valu")).isEqualTo("token=[REDACTED:TOKEN]");
+        assertThat(redactInPieces(redactor, "token=s3c", "r3t")).isEqualTo("token=[REDACTED:TOKEN]");
+        assertThat(redactor.redact("token=s3cr")).isEqualTo("token=[REDACTED:TOKEN]");
+        assertThat(redactor.redact("token=s3c")).as("shorter than the minimum").isEqualTo("token=s3c");
+        assertThat(redactor.redact("s3cr3t-value s3cr3t")).isEqualTo("[REDACTED:TOKEN] [REDACTED:TOKEN]");
+        assertThat(redactor.redact("s3cr3t-value zzzz")).isEqualTo("[REDACTED:TOKEN] [REDACTED:OTHER]");
+        assertThat(redactor.redact("s3cr3t-value s3c")).isEqualTo("[REDACTED:TOKEN] s3c");
+        RedactingStream stream = redactor.stream(ByteSink.DISCARD);
+        byte[] cut = "x s3cr3t-val".getBytes(StandardCharsets.UTF_8);
+        stream.write(cut, 0, cut.length);
+        stream.finish();
+        assertThat(stream.redactions()).isEqualTo(1);
+    }
+
+    @Test
     void matchesLeftmostLongestReferenceForRandomInputsAndChunkings() {
         long baseSeed = Long.getLong("airlock.seed", 4242L);
         for (int i = 0; i < 3000; i++) {
@@ -114,6 +131,7 @@ class SecretRedactorTests {
         redactor.names().forEach(name -> nameByValue.putIfAbsent(secrets.get(name), name));
         StringBuilder out = new StringBuilder();
         int i = 0;
+        int lastMatchEnd = 0;
         while (i < text.length()) {
             String best = null;
             for (String value : nameByValue.keySet()) {
@@ -126,6 +144,17 @@ class SecretRedactorTests {
             } else {
                 out.append("[REDACTED:").append(nameByValue.get(best)).append(']');
                 i += best.length();
+                lastMatchEnd = i;
+            }
+        }
+        // The longest tail after the last match that starts a secret, if long enough, is replaced too.
+        for (int length = text.length() - lastMatchEnd; length >= RedactingStream.MIN_REDACTED_TAIL; length--) {
+            String tail = text.substring(text.length() - length);
+            for (String value : nameByValue.keySet()) {
+                if (value.length() > length && value.startsWith(tail)) {
+                    out.setLength(out.length() - length);
+                    return out.append("[REDACTED:").append(nameByValue.get(value)).append(']').toString();
+                }
             }
         }
         return out.toString();

@@ -12,7 +12,8 @@ import org.springframework.stereotype.Component;
 /**
  * Who may do what in the auditors' part of Airlock: AUDITORs of a tenant read its runs and ask
  * for raw access; AUDITORs and TENANT_ADMINs decide on others' raw-access requests; TENANT_ADMINs
- * place legal holds. Platform administrators hold all of these in every tenant.
+ * place legal holds; APPROVERs see the runs that went through approval. Platform administrators
+ * hold all of these in every tenant.
  */
 @Component
 public class AuditAccess {
@@ -38,6 +39,16 @@ public class AuditAccess {
         if (!auditorTenants(human).contains(tenant)) {
             throw Forbidden.notAuditor(tenant);
         }
+    }
+
+    /**
+     * Whether the person may read a run of the tenant with its output: AUDITORs and TENANT_ADMINs
+     * read every run, APPROVERs only the runs that went through approval (the ones they are asked
+     * to decide on). The console's run page and the auditor API both follow this rule.
+     */
+    public boolean maySeeRun(Human human, String tenant, boolean wentThroughApproval) {
+        return withRoles(human, Role.AUDITOR, Role.TENANT_ADMIN).contains(tenant)
+                || wentThroughApproval && withRoles(human, Role.APPROVER).contains(tenant);
     }
 
     /** Whether the person administers the tenant. */

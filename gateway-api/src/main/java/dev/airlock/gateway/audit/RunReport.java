@@ -103,9 +103,10 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param storedAt    when it was stored
      * @param present     whether the bytes still exist
      * @param purgedAt    when retention removed them, or null
+     * @param redactions  how many values of secrets Airlock injected were replaced in the stored bytes
      */
     public record RawArtifact(String reference, String sha256, long stdoutBytes, long stderrBytes, Instant storedAt,
-            boolean present, Instant purgedAt) {
+            boolean present, Instant purgedAt, long redactions) {
     }
 
     /**

@@ -63,7 +63,7 @@ public class RunReports {
         }
         RunReport.RawArtifact artifact = artifacts.describe(tenant, runId)
                 .map(a -> new RunReport.RawArtifact(RawArtifactDigest.REFERENCE_PREFIX + a.sha256(), a.sha256(), a.stdoutBytes(),
-                        a.stderrBytes(), a.storedAt(), a.present(), a.purgedAt()))
+                        a.stderrBytes(), a.storedAt(), a.present(), a.purgedAt(), a.redactions()))
                 .orElse(null);
         RunReport.Observations observations = new RunReport.Observations(run.state().name(), RunViews.process(run), streams,
                 excerpts, truncated, artifact);

@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Reads one stream of a process until its end, chunk by chunk: every observed byte into the
  * SHA-256 and the counters, the first {@code maxRetained} bytes into the raw buffer and through
- * the sanitizer and redactor into the transcript. Once sealed, it ignores whatever a leftover
+ * the sanitizer and redactor into the transcript. The raw buffer keeps the bytes as observed except
+ * the values of secrets Airlock itself injected, which are replaced there too. Once sealed, it ignores whatever a leftover
  * process still writes.
  */
 final class StreamCapture implements Runnable {
@@ -30,6 +31,7 @@ final class StreamCapture implements Runnable {
     private final ByteArrayOutputStream raw = new ByteArrayOutputStream();
     private final ByteArrayOutputStream text = new ByteArrayOutputStream();
     private final RedactingStream redacting;
+    private final RedactingStream rawRedacting;
     private final TerminalSanitizer sanitizer;
     private final CountDownLatch ended = new CountDownLatch(1);
 
@@ -45,6 +47,7 @@ final class StreamCapture implements Runnable {
         this.maxObserved = maxObserved;
         this.onLimit = onLimit;
         this.redacting = redactor.stream(text::write);
+        this.rawRedacting = redactor.stream(raw::write);
         this.sanitizer = TerminalSanitizer.create(redacting);
     }
 
@@ -76,7 +79,7 @@ final class StreamCapture implements Runnable {
         observed += n;
         int keep = (int) Math.min(n, maxRetained - retained);
         if (keep > 0) {
-            raw.write(buffer, 0, keep);
+            rawRedacting.write(buffer, 0, keep);
             sanitizer.write(buffer, 0, keep);
             retained += keep;
         }
@@ -106,7 +109,9 @@ final class StreamCapture implements Runnable {
         sealed = true;
         sanitizer.finish();
         redacting.finish();
+        rawRedacting.finish();
         return new StreamResult(observed, retained, retained < observed, eof, Sha256.hex(digest),
-                text.toString(StandardCharsets.UTF_8), sanitizer.report(), redacting.redactions(), raw.toByteArray());
+                text.toString(StandardCharsets.UTF_8), sanitizer.report(), redacting.redactions(), raw.toByteArray(),
+                rawRedacting.redactions());
     }
 }

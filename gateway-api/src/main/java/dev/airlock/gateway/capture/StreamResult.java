@@ -13,14 +13,16 @@ import dev.airlock.sanitizer.RemovalReport;
  * @param text           the sanitized, redacted transcript of the retained bytes
  * @param removed        what the sanitizer removed
  * @param redactions     how many secret values were replaced
- * @param raw            the retained bytes exactly as observed
+ * @param raw            the retained bytes exactly as observed, except injected secret values, replaced by
+ *                       {@code [REDACTED:<name>]}
+ * @param rawRedactions  how many secret values were replaced in {@code raw}
  */
 public record StreamResult(long observedBytes, long retainedBytes, boolean truncated, boolean eof, String sha256,
-        String text, RemovalReport removed, long redactions, byte[] raw) {
+        String text, RemovalReport removed, long redactions, byte[] raw, long rawRedactions) {
 
     /** The result for a stream that never existed (the process did not start). */
     public static StreamResult empty() {
         return new StreamResult(0, 0, false, false,
-                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "", RemovalReport.EMPTY, 0, new byte[0]);
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "", RemovalReport.EMPTY, 0, new byte[0], 0);
     }
 }

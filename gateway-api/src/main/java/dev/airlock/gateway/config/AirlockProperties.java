@@ -117,16 +117,20 @@ public record AirlockProperties(
     /**
      * Throttling of password guessing on the console's sign-in form.
      *
-     * @param maxFailures failed attempts for one user name, or from one address, within {@code window} before a lock-out
-     * @param window      how far back failed attempts count
-     * @param lockout     how long further attempts are refused after a lock-out
+     * @param maxFailures           failed attempts for one user name within {@code window} before that name is locked out
+     * @param maxFailuresPerAddress failed attempts from one client address within {@code window} before that address is locked out
+     * @param window                how far back failed attempts count
+     * @param lockout               how long every further attempt is refused after a lock-out
      */
-    public record Login(@DefaultValue("5") int maxFailures, @DefaultValue("PT15M") Duration window,
-            @DefaultValue("PT15M") Duration lockout) {
+    public record Login(@DefaultValue("5") int maxFailures, @DefaultValue("20") int maxFailuresPerAddress,
+            @DefaultValue("PT15M") Duration window, @DefaultValue("PT15M") Duration lockout) {
 
         public Login {
             if (maxFailures < 1) {
                 throw new InvalidConfigurationException("airlock.login.max-failures", "must be at least 1");
+            }
+            if (maxFailuresPerAddress < 1) {
+                throw new InvalidConfigurationException("airlock.login.max-failures-per-address", "must be at least 1");
             }
         }
     }

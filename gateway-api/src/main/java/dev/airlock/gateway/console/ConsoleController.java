@@ -4,6 +4,7 @@ import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
 import dev.airlock.approval.request.NotAnApprover;
+import dev.airlock.gateway.audit.AuditAccess;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.human.Role;
 import dev.airlock.gateway.problem.RunNotFound;
@@ -37,6 +38,7 @@ class ConsoleController {
     private final RunRepository runs;
     private final RunViews views;
     private final Clock clock;
+    private final AuditAccess access;
     private final java.util.List<Provider> providers;
 
     /**
@@ -48,7 +50,7 @@ class ConsoleController {
     record Provider(String id, String name) {
     }
 
-    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock,
+    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock, AuditAccess access,
             org.springframework.beans.factory.ObjectProvider<org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository> oidc) {
         this.providers = new java.util.ArrayList<>();
         oidc.ifAvailable(repository -> repository.forEach(r -> providers.add(new Provider(r.getRegistrationId(), r.getClientName()))));
@@ -56,6 +58,7 @@ class ConsoleController {
         this.runs = runs;
         this.views = views;
         this.clock = clock;
+        this.access = access;
     }
 
     @GetMapping("/login")
@@ -98,7 +101,9 @@ class ConsoleController {
     String run(Authentication authentication, @PathVariable String runId, Model model) {
         Human human = Human.of(authentication);
         UUID id = parse(runId);
-        RunRecord run = runs.findByIdAndTenantIn(id, human.tenants()).orElseThrow(() -> RunNotFound.forId(id));
+        RunRecord run = runs.findByIdAndTenantIn(id, human.tenants())
+                .filter(r -> access.maySeeRun(human, r.tenant(), r.approvalRequired()))
+                .orElseThrow(() -> RunNotFound.forId(id));
         Optional<ApprovalView> approval = approvals.find(id, human.tenants());
         Envelope envelope = views.envelope(run);
         boolean mayDecide = approval.isPresent()

@@ -90,7 +90,7 @@ public class AccessTokens {
         byte[] secret = new byte[32];
         RANDOM.nextBytes(secret);
         String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
         Set<String> scopeNames = scopes.stream().map(TokenScope::text).collect(Collectors.toSet());
         AccessToken saved = tokens.save(new AccessToken(RunIds.next(clock), identity, owner.getName(), label, Sha256.hex(token),
                 scopeNames, kept, now, now.plus(lifetime)));

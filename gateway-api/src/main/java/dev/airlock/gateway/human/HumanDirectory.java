@@ -84,6 +84,11 @@ public final class HumanDirectory implements UserDetailsService {
 
     private static final Pattern DELEGATING = Pattern.compile("\\{([^{}]+)}(.+)", Pattern.DOTALL);
 
+    /** Whether {@code username} is a configured person. */
+    public boolean knows(String username) {
+        return username != null && users.containsKey(username);
+    }
+
     @Override
     public UserDetails loadUserByUsername(String username) {
         UserDetails user = users.get(username);

@@ -71,7 +71,8 @@ class RunResults {
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
         save(runId, StreamName.STDERR, result.stderr(), now);
-        artifacts.store(runId, run.tenant(), artifact, result.stdout().raw(), result.stderr().raw(), now);
+        artifacts.store(runId, run.tenant(), artifact, result.stdout().raw(), result.stderr().raw(),
+                result.stdout().rawRedactions() + result.stderr().rawRedactions(), now);
     }
 
     private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {

@@ -10,6 +10,8 @@ import org.springframework.security.config.http.SessionCreationPolicy;
 import dev.airlock.gateway.human.AccessTokens;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.human.HumanDirectory;
+import dev.airlock.gateway.human.LoginThrottle;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import dev.airlock.gateway.human.OidcRoles;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
@@ -49,10 +51,20 @@ class SecurityConfiguration {
         return http.build();
     }
 
+    /**
+     * The Content-Security-Policy of everything outside the console: the API document and its
+     * Swagger UI (which loads its own scripts and styles, and inline styles), probes and errors.
+     */
+    static final String OTHER_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+            + "base-uri 'none'";
+
     @Bean
     @Order(3)
     SecurityFilterChain everythingElse(HttpSecurity http) throws Exception {
-        http.csrf(csrf -> csrf.disable())
+        http.headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(OTHER_CSP))
+                        .frameOptions(frame -> frame.deny()))
+                .csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .formLogin(form -> form.disable())
                 .httpBasic(basic -> basic.disable())
@@ -69,7 +81,7 @@ class SecurityConfiguration {
 
     @Bean
     @Order(2)
-    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens,
+    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
             ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties) throws Exception {
         if (oidc.getIfAvailable() != null) {
             OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), properties.tenants().keySet());
@@ -86,7 +98,10 @@ class SecurityConfiguration {
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers("/login", "/css/**").permitAll()
                         .anyRequest().authenticated())
-                .formLogin(form -> form.loginPage("/login").defaultSuccessUrl("/console", true).permitAll())
+                .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
+                .formLogin(form -> form.loginPage("/login").permitAll()
+                        .successHandler(LoginThrottleFilter.onSuccess(throttle, "/console"))
+                        .failureHandler(LoginThrottleFilter.onFailure(throttle)))
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONSOLE_CSP))

@@ -38,6 +38,9 @@ class AccessTokenIntegrationTests {
     @Autowired
     ApprovalDecisionRepository decisions;
 
+    @Autowired
+    dev.airlock.persistence.token.AccessTokenRepository tokens;
+
     @AfterEach
     void resetClock() {
         clock.reset();
@@ -96,9 +99,10 @@ class AccessTokenIntegrationTests {
 
         MvcTestResult page = mvc.get().uri("/console/tokens").with(alice()).exchange();
         assertThat(page).hasStatusOk().bodyText().contains("chat bot").contains("approvals:decide approvals:read")
-                .contains("expires " + token.expiresAt()).doesNotContain("last used never");
+                .contains("expires " + token.expiresAt());
 
         UUID id = listedId(alice(), "chat bot");
+        assertThat(tokens.findById(id).orElseThrow().lastUsedAt()).isNotNull();
         assertThat(mvc.post().uri("/console/tokens/" + id + "/revoke").with(alice()).with(csrf()).exchange())
                 .hasStatus3xxRedirection();
         assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatus(401);

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -50,6 +51,11 @@ class ConsoleBrowserIntegrationTests {
     @BeforeAll
     static void startBrowser() {
         browser = Browser.start();
+    }
+
+    @BeforeEach
+    void requireBrowser() {
+        Browser.assumeAvailable(browser);
     }
 
     @AfterAll

@@ -22,12 +22,19 @@ public final class Browser {
     private Browser() {
     }
 
+    /**
+     * Starts the browser, or returns null where it is not installed (outside CI); call
+     * {@link #assumeAvailable} before each test so that every test is reported as skipped, with
+     * the reason, instead of none being counted.
+     */
     public static ChromeDriver start() {
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         if (!installed && System.getenv("CI") != null) {
             throw new IllegalStateException("CI must install chromium and chromium-driver (see .ci/run)");
         }
-        Assumptions.assumeTrue(installed, "chromium and chromium-driver are not installed");
+        if (!installed) {
+            return null;
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -40,5 +47,11 @@ public final class Browser {
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().timeouts().implicitlyWait(Duration.ofSeconds(2));
         return driver;
+    }
+
+    /** Skips the calling test, with the reason, when {@link #start} found no browser. */
+    public static void assumeAvailable(ChromeDriver driver) {
+        Assumptions.assumeTrue(driver != null,
+                "skipped: chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
     }
 }

@@ -27,14 +27,17 @@ public class RawArtifactStore {
     /**
      * Stores the retained raw bytes of a run's streams.
      *
-     * @param sha256 digest of the artifact ({@link RawArtifactDigest}), as the envelope's reference names it
+     * @param sha256     digest of the stored bytes ({@link RawArtifactDigest}), as the envelope's reference names it
+     * @param redactions how many injected secret values were replaced in the stored bytes
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void store(UUID runId, String tenant, String sha256, byte[] stdout, byte[] stderr, Instant now) {
+    public void store(UUID runId, String tenant, String sha256, byte[] stdout, byte[] stderr, long redactions, Instant now) {
         jdbc.sql("""
-                INSERT INTO restricted.raw_artifacts (run_id, tenant, sha256, stdout, stderr, stdout_bytes, stderr_bytes, created_at)
-                VALUES (:run, :tenant, :sha, :stdout, :stderr, :stdoutBytes, :stderrBytes, :now)
+                INSERT INTO restricted.raw_artifacts (run_id, tenant, sha256, stdout, stderr, stdout_bytes, stderr_bytes,
+                                                      redactions, created_at)
+                VALUES (:run, :tenant, :sha, :stdout, :stderr, :stdoutBytes, :stderrBytes, :redactions, :now)
                 """)
+                .param("redactions", redactions)
                 .param("run", runId)
                 .param("tenant", tenant)
                 .param("sha", sha256)
@@ -98,14 +101,14 @@ public class RawArtifactStore {
     @Transactional(readOnly = true)
     public Optional<RawArtifactFacts> describe(String tenant, UUID runId) {
         return jdbc.sql("""
-                SELECT run_id, sha256, stdout_bytes, stderr_bytes, created_at, purged_at
+                SELECT run_id, sha256, stdout_bytes, stderr_bytes, created_at, purged_at, redactions
                   FROM restricted.raw_artifacts WHERE run_id = :run AND tenant = :tenant
                 """)
                 .param("run", runId)
                 .param("tenant", tenant)
                 .query((rs, n) -> new RawArtifactFacts(rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3),
                         rs.getLong(4), rs.getTimestamp(5).toInstant(),
-                        rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant()))
+                        rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant(), rs.getLong(7)))
                 .optional();
     }
 
@@ -118,9 +121,10 @@ public class RawArtifactStore {
      * @param stderrBytes retained stderr bytes
      * @param storedAt    when it was stored
      * @param purgedAt    when retention removed the bytes, or null while they exist
+     * @param redactions  how many injected secret values were replaced in the stored bytes
      */
     public record RawArtifactFacts(UUID runId, String sha256, long stdoutBytes, long stderrBytes, Instant storedAt,
-            Instant purgedAt) {
+            Instant purgedAt, long redactions) {
 
         /** Whether the bytes still exist. */
         public boolean present() {

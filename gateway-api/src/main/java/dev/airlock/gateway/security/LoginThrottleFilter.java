@@ -1,0 +1,57 @@
+package dev.airlock.gateway.security;
+
+import dev.airlock.gateway.human.LoginThrottle;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.security.web.authentication.AuthenticationFailureHandler;
+import org.springframework.security.web.authentication.AuthenticationSuccessHandler;
+import org.springframework.security.web.authentication.SimpleUrlAuthenticationSuccessHandler;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Puts the sign-in form behind {@link LoginThrottle}: a locked-out user name or address is sent
+ * back to the sign-in page before its password is even looked at, with the same answer whether
+ * the password was right or not; failures and successes are recorded by the form's handlers.
+ */
+final class LoginThrottleFilter extends OncePerRequestFilter {
+
+    static final String USERNAME = "username";
+
+    private final LoginThrottle throttle;
+
+    LoginThrottleFilter(LoginThrottle throttle) {
+        this.throttle = throttle;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if ("POST".equals(request.getMethod()) && "/login".equals(request.getRequestURI().substring(request.getContextPath().length()))
+                && throttle.lockedOut(request.getParameter(USERNAME), request.getRemoteAddr())) {
+            response.sendRedirect(request.getContextPath() + "/login?locked");
+            return;
+        }
+        chain.doFilter(request, response);
+    }
+
+    /** Records the failure, then shows the sign-in page's error. */
+    static AuthenticationFailureHandler onFailure(LoginThrottle throttle) {
+        return (request, response, exception) -> {
+            throttle.failed(request.getParameter(USERNAME), request.getRemoteAddr());
+            response.sendRedirect(request.getContextPath() + "/login?error");
+        };
+    }
+
+    /** Forgets the name's failures, then goes to {@code target}. */
+    static AuthenticationSuccessHandler onSuccess(LoginThrottle throttle, String target) {
+        SimpleUrlAuthenticationSuccessHandler next = new SimpleUrlAuthenticationSuccessHandler(target);
+        next.setAlwaysUseDefaultTargetUrl(true);
+        return (request, response, authentication) -> {
+            throttle.succeeded(authentication.getName());
+            next.onAuthenticationSuccess(request, response, authentication);
+        };
+    }
+}

@@ -1,0 +1,112 @@
+package dev.airlock.gateway.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.approval.request.Approver;
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.Browser;
+import dev.airlock.gateway.support.TestDatabaseConfiguration;
+import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.persistence.approval.Verdict;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * Strings that agents and other people control never reach a page live: a bidi override, a
+ * zero-width space and a line separator in an argument and in a reason show as escapes or are
+ * removed, in a real Chromium.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("test")
+@Import({TestDatabaseConfiguration.class, TestSecrets.class, dev.airlock.gateway.support.MovableClock.Configuration.class})
+class InertTextBrowserIntegrationTests {
+
+    private static final String SPOOF = "\u202Eevil.sh\u200B\u2028line";
+
+    private static ChromeDriver browser;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ApprovalService approvals;
+
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start();
+    }
+
+    @BeforeEach
+    void requireBrowser() {
+        Browser.assumeAvailable(browser);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    @Test
+    void argumentsAndReasonsAreShownEscapedOrSanitizedNeverLive() throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/runs"))
+                .header("Authorization", "Bearer " + AgentApi.ACME).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"release\",\"arguments\":{\"note\":\"" + SPOOF + "\"}}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(201);
+        Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
+        assertThat(m.find()).isTrue();
+        String runId = m.group(1);
+        String digest = approvals.find(UUID.fromString(runId), Set.of("acme")).orElseThrow().request().digest();
+        approvals.decide(new Approver("alice", Set.of("acme")), UUID.fromString(runId), Verdict.DENY,
+                "looks fine \u202Etxt.exe\u200B", digest);
+
+        browser.manage().deleteAllCookies();
+        browser.get(base() + "/login");
+        browser.findElement(By.id("username")).sendKeys("bob");
+        browser.findElement(By.id("password")).sendKeys("bob-password");
+        browser.findElement(By.id("sign-in")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlMatches("/console$"));
+
+        browser.get(base() + "/console/audit/runs/" + runId + "?tenant=acme");
+        String arguments = browser.findElement(By.id("auth-arguments")).getText();
+        assertThat(arguments).contains("\\xe2\\x80\\xaeevil.sh\\xe2\\x80\\x8b\\xe2\\x80\\xa8line");
+        String auditPage = browser.findElement(By.tagName("body")).getText();
+        assertThat(auditPage).contains("looks fine txt.exe").doesNotContain("\u202E").doesNotContain("\u200B")
+                .doesNotContain("\u2028");
+
+        browser.get(base() + "/console/runs/" + runId);
+        String runPage = browser.findElement(By.tagName("body")).getText();
+        assertThat(runPage).contains("looks fine txt.exe").contains("\\xe2\\x80\\xae")
+                .doesNotContain("\u202E").doesNotContain("\u200B").doesNotContain("\u2028");
+        assertThat(browser.getPageSource()).doesNotContain("\u202E").doesNotContain("\u200B");
+    }
+}

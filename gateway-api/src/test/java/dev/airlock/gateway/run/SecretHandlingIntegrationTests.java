@@ -1,0 +1,102 @@
+package dev.airlock.gateway.run;
+
+import static dev.airlock.gateway.support.AgentApi.ACME;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import dev.airlock.gateway.support.TestSecrets;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Injected secrets stay out of everything Airlock keeps and says: the raw artifact (as read
+ * through a grant), a value cut off by the end of a stream, error messages and the log.
+ */
+@AirlockIntegrationTest
+@ExtendWith(OutputCaptureExtension.class)
+class SecretHandlingIntegrationTests {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Test
+    void theRawArtifactKeepsWhatTheToolPrintedButNotTheSecretAirlockInjected(CapturedOutput output) throws Exception {
+        AgentApi api = new AgentApi(mvc);
+        JsonNode run = api.run(ACME, "secret", "{}").body();
+        String runId = run.path("runId").asString();
+        // The stream's digest is still of what the process wrote.
+        assertThat(run.path("stdout").path("sha256").asString())
+                .isEqualTo(dev.airlock.gateway.support.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
+
+        String grant = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "POST",
+                "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"secret check\"}").text("id");
+        assertThat(api.asHuman("erin", new String[] {"AUDITOR:acme"}, "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+                "{\"decision\":\"GRANT\"}").status()).isEqualTo(200);
+        String auditView = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+                "/api/v1/audit/raw-grants/" + grant + "/audit-view", null).body().toString();
+        assertThat(auditView).contains("token=[REDACTED:API_TOKEN]\\\\x0a").doesNotContain(TestSecrets.API_TOKEN);
+        String hex = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+                "/api/v1/audit/raw-grants/" + grant + "/hexdump", null).body().toString();
+        assertThat(hex).doesNotContain(TestSecrets.API_TOKEN).doesNotContain("74 6f 6b 2d 33 66");
+        byte[] download = api.rawAsHuman("bob", "AUDITOR:acme", "/api/v1/audit/raw-grants/" + grant + "/download")
+                .getContentAsByteArray();
+        assertThat(new String(download, StandardCharsets.UTF_8)).isEqualTo("token=[REDACTED:API_TOKEN]\n");
+        JsonNode report = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+                "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
+        assertThat(report.path("observations").path("rawArtifact").path("redactions").asLong()).isEqualTo(1);
+        assertThat(report.path("observations").path("rawArtifact").path("sha256").asString())
+                .isEqualTo(dev.airlock.persistence.artifact.RawArtifactDigest.of(download, new byte[0]));
+        assertThat(output.getAll()).doesNotContain(TestSecrets.API_TOKEN);
+    }
+
+    @Test
+    void aSecretCutOffByTheEndOfAStreamIsRedactedInTranscriptAndRawArtifact(CapturedOutput output) {
+        AgentApi api = new AgentApi(mvc);
+        JsonNode run = api.run(ACME, "secret-cut", "{}").body();
+        assertThat(run.path("stdout").path("text").asString()).isEqualTo("token=[REDACTED:API_TOKEN]");
+        assertThat(run.path("stderr").path("text").asString()).isEqualTo("err=[REDACTED:API_TOKEN]");
+        assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(1);
+        String almost = TestSecrets.API_TOKEN.substring(0, TestSecrets.API_TOKEN.length() - 2);
+        assertThat(run.toString()).doesNotContain(almost);
+        String runId = run.path("runId").asString();
+        JsonNode report = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+                "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
+        assertThat(report.path("observations").path("rawArtifact").path("redactions").asLong()).isEqualTo(2);
+        assertThat(report.toString()).doesNotContain(almost);
+        assertThat(output.getAll()).doesNotContain(almost);
+    }
+
+    @Test
+    void keysTokensAndPasswordsNeverReachTheLogOrAnError(CapturedOutput output) {
+        AgentApi api = new AgentApi(mvc);
+        String wrongKey = "not-a-key-0c8f1d2e";
+        AgentApi.Response refused = api.get(wrongKey, "/api/v1/tools");
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.body().toString()).doesNotContain(wrongKey);
+        AgentApi.Response badToken = api.get("alp_made-up-token-77", "/api/v1/runs/00000000-0000-0000-0000-000000000000");
+        assertThat(badToken.body().toString()).doesNotContain("made-up-token-77");
+        mvc.post().uri("/login").param("username", "alice").param("password", "wrong-password-5bd1")
+                .with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
+                .with(request -> {
+                    request.setRemoteAddr("10.44.0.1");
+                    return request;
+                }).exchange();
+        mvc.post().uri("/login").param("username", "alice-password-typed-as-name").param("password", "x")
+                .with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
+                .with(request -> {
+                    request.setRemoteAddr("10.44.0.2");
+                    return request;
+                }).exchange();
+        JsonNode run = api.run(ACME, "secret", "{}").body();
+        assertThat(run.toString()).doesNotContain(TestSecrets.API_TOKEN);
+        assertThat(output.getAll()).doesNotContain(wrongKey).doesNotContain("made-up-token-77").doesNotContain("wrong-password-5bd1")
+                .doesNotContain(ACME).doesNotContain("alice-password").doesNotContain(TestSecrets.API_TOKEN);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.airlock.gateway.security;
+
+import static dev.airlock.gateway.support.AgentApi.ACME;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import dev.airlock.gateway.support.MovableClock;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import org.springframework.test.web.servlet.assertj.MvcTestResult;
+
+/** Holes found by attacking the gateway, each reproduced: guessing passwords, reading others' output, option injection. */
+@AirlockIntegrationTest
+class SecurityHardeningIntegrationTests {
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    MovableClock clock;
+
+    @AfterEach
+    void resetClock() {
+        clock.reset();
+    }
+
+    private MvcTestResult signIn(String user, String password, String address) {
+        return mvc.post().uri("/login").param("username", user).param("password", password).with(csrf()).with(request -> {
+            request.setRemoteAddr(address);
+            return request;
+        }).exchange();
+    }
+
+    private static boolean signedIn(MvcTestResult result) {
+        return "/console".equals(result.getResponse().getRedirectedUrl());
+    }
+
+    @Test
+    void locksAUserNameOutAfterRepeatedFailuresWithoutRevealingThePassword() {
+        for (int i = 0; i < 5; i++) {
+            assertThat(signIn("carol", "wrong-" + i, "10.0.0." + i).getResponse().getRedirectedUrl()).isEqualTo("/login?error");
+        }
+        MvcTestResult right = signIn("carol", "carol-password", "10.0.0.99");
+        MvcTestResult wrong = signIn("carol", "still-wrong", "10.0.0.98");
+        assertThat(signedIn(right)).isFalse();
+        assertThat(right.getResponse().getRedirectedUrl()).isEqualTo("/login?locked");
+        assertThat(wrong.getResponse().getRedirectedUrl()).isEqualTo(right.getResponse().getRedirectedUrl());
+        assertThat(jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'acme' AND type = 'login.locked'")
+                .query(String.class).list()).anySatisfy(d -> assertThat(d).contains("carol"));
+
+        clock.advance(Duration.ofMinutes(16));
+        assertThat(signedIn(signIn("carol", "carol-password", "10.0.0.99"))).isTrue();
+    }
+
+    @Test
+    void locksAnAddressOutThatGuessesManyUserNames() {
+        for (int i = 0; i < 20; i++) {
+            signIn("nobody-" + i, "guess", "10.9.9.9");
+        }
+        assertThat(signIn("erin", "erin-password", "10.9.9.9").getResponse().getRedirectedUrl()).isEqualTo("/login?locked");
+        assertThat(signedIn(signIn("erin", "erin-password", "10.9.9.10"))).isTrue();
+        assertThat(jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'acme' AND type = 'login.locked'")
+                .query(String.class).list()).anySatisfy(d -> assertThat(d).contains("10.9.9.9"))
+                .noneSatisfy(d -> assertThat(d).contains("nobody-"));
+    }
+
+    @Test
+    void anApproverReadsOnlyRunsThatWentThroughApproval() throws Exception {
+        AgentApi api = new AgentApi(mvc);
+        String automatic = api.run(ACME, "echo", "{\"message\":\"approvers do not read this\"}").text("runId");
+        String parked = api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"visible\"}}")
+                .text("runId");
+        MvcTestResult approverOnAutomatic = page("alice", "APPROVER:acme", automatic);
+        assertThat(approverOnAutomatic).hasStatus(404);
+        assertThat(approverOnAutomatic.getResponse().getContentAsString()).doesNotContain("approvers do not read this");
+        assertThat(page("alice", "APPROVER:acme", parked)).hasStatusOk();
+        assertThat(page("erin", "AUDITOR:acme", automatic)).hasStatusOk().bodyText().contains("approvers do not read this");
+        assertThat(page("frank", "TENANT_ADMIN:acme", automatic)).hasStatusOk();
+        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/audit/runs/" + automatic + "?tenant=acme", null)
+                .status()).isEqualTo(403);
+    }
+
+    private MvcTestResult page(String person, String role, String runId) {
+        return mvc.get().uri("/console/runs/" + runId).with(user(person).authorities(new SimpleGrantedAuthority(role))).exchange();
+    }
+
+    @Test
+    void aNegativeIntegerIsRefusedUnlessTheParameterAllowsALeadingDash() {
+        AgentApi api = new AgentApi(mvc);
+        AgentApi.Response refused = api.post(ACME, "/api/v1/runs", "{\"tool\":\"seq-any\",\"arguments\":{\"count\":-1}}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().toString()).contains("arguments.count: must not be negative");
+        assertThat(api.run(ACME, "seq-any", "{\"count\":2}").body().path("stdout").path("text").asString()).isEqualTo("1\n2\n");
+        AgentApi.Response allowed = api.run(ACME, "seq-signed", "{\"count\":-1}");
+        assertThat(allowed.text("state")).isEqualTo("COMPLETED");
+        assertThat(allowed.body().path("stdout").path("text").asString()).isEqualTo("-1\n0\n1\n");
+        assertThat(api.get(ACME, "/api/v1/tools").body().valueStream()
+                .filter(t -> t.path("name").asString().equals("seq-any")).findFirst().orElseThrow()
+                .path("parameters").path("properties").path("count").path("minimum").asLong()).isZero();
+    }
+
+    @Test
+    void theDefaultDatabaseSyncsEveryCommit() {
+        assertThat(jdbc.sql("SHOW fsync").query(String.class).single()).isEqualTo("on");
+        assertThat(jdbc.sql("SHOW synchronous_commit").query(String.class).single()).isEqualTo("on");
+    }
+}

@@ -1,0 +1,74 @@
+package dev.airlock.gateway.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.support.TestDatabaseConfiguration;
+import dev.airlock.gateway.support.TestSecrets;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ActiveProfiles;
+
+/** What the real server (Tomcat, not MockMvc) sends: session cookie attributes, error paths, headers. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@ActiveProfiles("test")
+@Import({TestDatabaseConfiguration.class, TestSecrets.class, dev.airlock.gateway.support.MovableClock.Configuration.class})
+class ServerHeadersIntegrationTests {
+
+    @LocalServerPort
+    int port;
+
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+    private HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String sessionCookie(HttpResponse<String> response) {
+        List<String> cookies = response.headers().allValues("Set-Cookie");
+        return cookies.stream().filter(c -> c.startsWith("JSESSIONID=")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theSessionCookieIsHttpOnlyAndSameSiteLaxAndSecureOverHttps() throws Exception {
+        String plain = sessionCookie(get("/login"));
+        assertThat(plain).containsIgnoringCase("HttpOnly").containsIgnoringCase("SameSite=Lax").doesNotContainIgnoringCase("Secure;")
+                .doesNotEndWithIgnoringCase("Secure");
+        String proxied = sessionCookie(get("/login", "X-Forwarded-Proto", "https"));
+        assertThat(proxied).containsIgnoringCase("HttpOnly").containsIgnoringCase("SameSite=Lax").containsIgnoringCase("Secure");
+    }
+
+    @Test
+    void theErrorPathIsNotAPage() throws Exception {
+        HttpResponse<String> error = get("/error");
+        assertThat(error.statusCode()).isEqualTo(404);
+        assertThat(error.body()).doesNotContain("999").contains("\"status\":404");
+    }
+
+    @Test
+    void theApiDocumentAndItsUiHaveAContentSecurityPolicy() throws Exception {
+        for (String path : List.of("/v3/api-docs", "/swagger-ui/index.html")) {
+            HttpResponse<String> response = get(path);
+            assertThat(response.statusCode()).as(path).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Security-Policy")).as(path).hasValueSatisfying(csp ->
+                    assertThat(csp).contains("default-src 'none'").contains("frame-ancestors 'none'"));
+        }
+    }
+
+    @Test
+    void metricsAreNotExposedWhereNobodyMayReadThem() throws Exception {
+        assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/metrics").statusCode()).isNotEqualTo(200);
+        assertThat(get("/actuator").body()).doesNotContain("metrics");
+    }
+}
