@@ -27,8 +27,10 @@ class ApprovalOutcomes {
     private final JdbcClient jdbc;
     private final ApprovedRunStarter starter;
     private final Clock clock;
+    private final ApprovalMetrics metrics;
 
-    ApprovalOutcomes(RunRepository runs, JdbcClient jdbc, ApprovedRunStarter starter, Clock clock) {
+    ApprovalOutcomes(RunRepository runs, JdbcClient jdbc, ApprovedRunStarter starter, Clock clock, ApprovalMetrics metrics) {
+        this.metrics = metrics;
         this.runs = runs;
         this.jdbc = jdbc;
         this.starter = starter;
@@ -59,6 +61,7 @@ class ApprovalOutcomes {
             default -> throw new IllegalStateException("not an outcome: " + closed.status());
         }
         runs.save(run);
+        metrics.closed(closed.tenant(), closed.status().name(), java.time.Duration.between(run.createdAt(), clock.instant()));
         log.info("Run {}: approval {}", closed.runId(), closed.status());
     }
 

@@ -29,6 +29,7 @@ import org.springframework.util.unit.DataSize;
  * @param login    throttling of password guessing
  * @param tokens   personal access tokens
  * @param database the embedded PostgreSQL
+ * @param metrics  who may scrape {@code /actuator/prometheus}
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -45,7 +46,8 @@ public record AirlockProperties(
         @DefaultValue Audit audit,
         @DefaultValue Login login,
         @DefaultValue Tokens tokens,
-        @DefaultValue Database database) {
+        @DefaultValue Database database,
+        @DefaultValue Metrics metrics) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
@@ -85,10 +87,24 @@ public record AirlockProperties(
      *
      * @param pollInterval       how often approved runs nobody started are looked for
      * @param cancelPollInterval how often cancel requests made on other replicas are looked for
-     * @param retryInterval      how often results the database refused are written again
+     * @param retryInterval      how often results the database refused (kept in the spool) are written again
+     * @param leaseTtl           how long a replica's claim on a run it executes holds without renewal; renewed every third of it
+     * @param drainTimeout       on shutdown, how long runs in flight may go on before they are cancelled
+     * @param spoolDir           where results the database refused are kept until written; default {@code <data-dir>/spool}
+     * @param leaseCheckInterval how often a replica renews its leases (when due) and looks for runs whose lease ran out
      */
     public record Executor(@DefaultValue("PT0.5S") Duration pollInterval, @DefaultValue("PT0.25S") Duration cancelPollInterval,
-            @DefaultValue("PT30S") Duration retryInterval) {
+            @DefaultValue("PT5S") Duration retryInterval, @DefaultValue("PT30S") Duration leaseTtl,
+            @DefaultValue("PT25S") Duration drainTimeout, Path spoolDir, @DefaultValue("PT0.5S") Duration leaseCheckInterval) {
+
+        public Executor {
+            if (leaseTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new InvalidConfigurationException("airlock.executor.lease-ttl", "must be at least PT1S");
+            }
+            if (drainTimeout.isNegative()) {
+                throw new InvalidConfigurationException("airlock.executor.drain-timeout", "must not be negative");
+            }
+        }
     }
 
     /**
@@ -147,6 +163,21 @@ public record AirlockProperties(
             if (defaultTtl.isNegative() || defaultTtl.isZero() || maxTtl.compareTo(defaultTtl) < 0) {
                 throw new InvalidConfigurationException("airlock.tokens.default-ttl",
                         "must be positive and no longer than airlock.tokens.max-ttl");
+            }
+        }
+    }
+
+    /**
+     * Who may scrape the Prometheus metrics at {@code /actuator/prometheus}.
+     *
+     * @param scrapeTokenSha256 lower-case hex SHA-256 of the bearer token Prometheus sends; unset, nobody may
+     */
+    public record Metrics(String scrapeTokenSha256) {
+
+        public Metrics {
+            if (scrapeTokenSha256 != null && !scrapeTokenSha256.matches("[0-9a-f]{64}")) {
+                throw new InvalidConfigurationException("airlock.metrics.scrape-token-sha256",
+                        "must be 64 lower-case hex digits (printf %s \"$TOKEN\" | sha256sum)");
             }
         }
     }

@@ -26,6 +26,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
+    private final io.micrometer.core.instrument.Counter databaseErrors;
+
+    ProblemHandler(io.micrometer.core.instrument.MeterRegistry meters) {
+        this.databaseErrors = io.micrometer.core.instrument.Counter.builder("airlock.database.errors")
+                .description("Requests answered 503 because the database could not be reached").register(meters);
+    }
+
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
         return ResponseEntity.status(problem.status()).headers(problem.headers()).body(problem.toProblemDetail());
@@ -73,13 +80,40 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
     }
 
+    /**
+     * The database cannot be reached (down, failing over, pool exhausted): a 503 the client can
+     * retry, never a 500. Counted in {@code airlock.database.errors}.
+     */
+    @ExceptionHandler({org.springframework.dao.DataAccessResourceFailureException.class,
+            org.springframework.dao.TransientDataAccessException.class,
+            org.springframework.transaction.CannotCreateTransactionException.class,
+            org.springframework.dao.RecoverableDataAccessException.class})
+    ResponseEntity<ProblemDetail> databaseUnavailable(Exception e, WebRequest request) {
+        log.warn("Database unavailable on {}: {}", request.getDescription(false), e.getMessage());
+        databaseErrors.increment();
+        return apiProblem(Unavailable.database());
+    }
+
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, WebRequest request) {
+        if (causedByLostConnection(e)) {
+            return databaseUnavailable(e, request);
+        }
         log.error("Unexpected error on {}", request.getDescription(false), e);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
                 "Airlock could not complete the request; the error is logged.");
         problem.setTitle("Internal error");
         return ResponseEntity.internalServerError().body(problem);
+    }
+
+    private static boolean causedByLostConnection(Throwable e) {
+        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -29,16 +29,20 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.DisposableBean;
+import org.slf4j.MDC;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -49,11 +53,15 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Executes approved runs. A run is executed only after this replica claimed it (a conditional
- * update from APPROVED to RUNNING), so each runs exactly once however many replicas there are.
- * Runs claimed here execute on virtual threads, each holding one of its tenant's slots.
+ * update from APPROVED to RUNNING, with a lease that {@link RunLeases} renews), so each runs
+ * exactly once however many replicas there are. Runs claimed here execute on virtual threads,
+ * each holding one of its tenant's slots. A result the database refuses is kept in the
+ * {@link ResultSpool} on disk until it is written. On shutdown the replica drains: it stops
+ * taking and claiming runs, lets runs in flight finish within {@code airlock.executor.drain-timeout},
+ * cancels the rest, and records every result before it stops.
  */
 @Component
-public class RunExecutor implements SmartInitializingSingleton, DisposableBean, ApprovedRunStarter {
+public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, ApprovedRunStarter {
 
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
 
@@ -72,7 +80,11 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
     private final String node;
     private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("run-", 0).factory());
     private final Map<UUID, Cancellation> running = new ConcurrentHashMap<>();
-    private final Queue<Unrecorded> unrecorded = new ConcurrentLinkedQueue<>();
+    private final ResultSpool spool;
+    private final ApplicationEventPublisher events;
+    private final RunMetrics metrics;
+    private volatile boolean draining;
+    private volatile boolean lifecycleRunning;
     private final Retry retry = Retry.of("run-results", RetryConfig.custom()
             .maxAttempts(5)
             .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(100), 2.0))
@@ -81,7 +93,11 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
 
     RunExecutor(RunClaims claims, RunRepository runs, ToolSnapshots snapshots, ApprovalService approvals, RunResults results,
             RunCompletions completions, ProcessSupervisor supervisor, SecretSource secrets, TenantLimits limits,
-            AirlockProperties properties, JsonMapper json, Clock clock) {
+            AirlockProperties properties, JsonMapper json, Clock clock, ResultSpool spool, ApplicationEventPublisher events,
+            RunMetrics metrics) {
+        this.spool = spool;
+        this.events = events;
+        this.metrics = metrics;
         this.claims = claims;
         this.runs = runs;
         this.snapshots = snapshots;
@@ -102,12 +118,27 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         return node;
     }
 
+    /** Writes the results this replica kept in its spool before it last stopped. */
     @Override
     public void afterSingletonsInstantiated() {
-        int orphans = claims.failOrphans(node, "the gateway stopped while the run was executing", clock.instant());
-        if (orphans > 0) {
-            log.warn("Marked {} run(s) FAILED that were executing when this node ({}) last stopped", orphans, node);
-        }
+        replaySpool();
+    }
+
+    /** Whether this replica is shutting down and takes no new runs. */
+    public boolean draining() {
+        return draining;
+    }
+
+    /** The runs executing here, and those whose results wait in the spool: this replica's leases. */
+    Set<UUID> leased() {
+        Set<UUID> ids = new HashSet<>(running.keySet());
+        ids.addAll(spool.runs());
+        return ids;
+    }
+
+    /** The lease a claim made now holds until. */
+    Instant leaseFrom(Instant now) {
+        return now.plus(properties.executor().leaseTtl());
     }
 
     /**
@@ -137,6 +168,9 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
         threads.execute(() -> {
+            MDC.put("runId", runId.toString());
+            MDC.put("tenant", execution.tenant());
+            MDC.put("node", node);
             try (permit) {
                 execute(execution, cancellation, permit);
             } catch (RuntimeException e) {
@@ -144,6 +178,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
             } finally {
                 running.remove(runId);
                 completions.completed(runId);
+                MDC.clear();
             }
         });
     }
@@ -161,7 +196,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
             if (!approved) {
                 Instant now = clock.instant();
                 log.error("Run {}: the action to execute is not the approved action; refusing to run it", runId);
-                record(runId, new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
+                record(execution, tool.name(), new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
                         "the action differs from the action humans approved", null, null));
                 return;
             }
@@ -173,7 +208,7 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
             var value = secrets.find(secret.getValue());
             if (value.isEmpty()) {
                 Instant now = clock.instant();
-                record(runId, new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
+                record(execution, tool.name(), new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
                         "secret " + secret.getKey() + " is not available (gateway variable " + secret.getValue()
                                 + " is not set)", null, null));
                 return;
@@ -191,39 +226,42 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         permit.close();
         log.info("Run {} ended: {} exit={} stdout={}B stderr={}B", runId, result.termination(), result.exitCode(),
                 result.stdout().observedBytes(), result.stderr().observedBytes());
-        record(runId, result);
+        record(execution, tool.name(), result);
     }
 
-    private void record(UUID runId, CaptureResult result) {
+    private void record(Execution execution, String tool, CaptureResult result) {
+        UUID runId = execution.runId();
+        metrics.ended(execution.tenant(), tool, result);
         try {
             Retry.decorateRunnable(retry, () -> results.record(runId, result)).run();
         } catch (DataAccessException | TransactionException e) {
-            log.error("Run {}: could not record its result yet ({}); keeping it to retry", runId, e.getMessage());
-            unrecorded.add(new Unrecorded(runId, result, clock.instant()));
+            // Never only in memory: the result waits on disk, and this replica keeps its lease.
+            log.error("Run {}: could not record its result yet ({}); keeping it in the spool", runId, e.getMessage());
+            spool.keep(runId, result);
         }
     }
 
-    /** Retries results the database refused earlier, for up to an hour each. */
-    @Scheduled(fixedDelayString = "${airlock.executor.retry-interval:PT30S}")
-    void retryUnrecorded() {
-        for (int i = unrecorded.size(); i > 0; i--) {
-            Unrecorded item = unrecorded.poll();
-            if (item == null) {
-                return;
+    /** Writes the results kept in the spool, oldest first; each stays there until it is written. */
+    @Scheduled(fixedDelayString = "${airlock.executor.retry-interval:PT5S}")
+    void replaySpool() {
+        for (UUID runId : spool.runs()) {
+            if (running.containsKey(runId)) {
+                continue;
             }
-            try {
-                results.record(item.runId(), item.result());
-                completions.completed(item.runId());
-                log.info("Run {}: result recorded after a delay", item.runId());
-            } catch (DataAccessException | TransactionException e) {
-                if (Duration.between(item.since(), clock.instant()).compareTo(Duration.ofHours(1)) < 0) {
-                    unrecorded.add(item);
-                } else {
-                    log.error("Run {}: giving up recording its result; stdout sha256={} stderr sha256={}", item.runId(),
-                            item.result().stdout() == null ? "-" : item.result().stdout().sha256(),
-                            item.result().stderr() == null ? "-" : item.result().stderr().sha256());
+            spool.read(runId).ifPresent(result -> {
+                try {
+                    results.record(runId, result);
+                    spool.remove(runId);
+                    completions.completed(runId);
+                    log.info("Run {}: result recorded from the spool", runId);
+                } catch (dev.airlock.persistence.run.IllegalRunTransition e) {
+                    // Already recorded (a write that succeeded before its answer was lost): nothing is missing.
+                    log.warn("Run {}: spooled result not needed any more ({})", runId, e.getMessage());
+                    spool.remove(runId);
+                } catch (DataAccessException | TransactionException e) {
+                    log.debug("Run {}: the database still refuses its result: {}", runId, e.getMessage());
                 }
-            }
+            });
         }
     }
 
@@ -236,6 +274,9 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */
     @Override
     public void startApproved(String tenant) {
+        if (draining) {
+            return;
+        }
         {
             int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));
             List<TenantLimits.Permit> permits = new java.util.ArrayList<>();
@@ -246,7 +287,8 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
                 return;
             }
             try {
-                for (UUID runId : claims.claimNext(node, tenant, permits.size(), clock.instant())) {
+                Instant now = clock.instant();
+                for (UUID runId : claims.claimNext(node, tenant, permits.size(), now, leaseFrom(now))) {
                     RunRecord run = runs.findById(runId).orElseThrow();
                     start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson(), run.approvalRequired()),
                             permits.removeLast());
@@ -267,9 +309,51 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
     }
 
     @Override
-    public void destroy() {
-        running.values().forEach(Cancellation::cancel);
+    public void start() {
+        lifecycleRunning = true;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return lifecycleRunning;
+    }
+
+    /**
+     * Drains: readiness goes down and no run is taken or claimed any more; runs in flight may
+     * finish within the drain timeout; the rest are cancelled; every result is recorded (or kept
+     * in the spool) before this returns.
+     */
+    @Override
+    public void stop() {
+        if (!lifecycleRunning) {
+            return;
+        }
+        draining = true;
+        AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
+        long started = System.nanoTime();
+        log.info("Draining: {} run(s) in flight, up to {}", running.size(), properties.executor().drainTimeout());
+        long deadline = started + properties.executor().drainTimeout().toNanos();
+        waitUntilIdle(deadline);
+        if (!running.isEmpty()) {
+            log.warn("Drain timeout: cancelling {} run(s) still in flight", running.size());
+            running.values().forEach(Cancellation::cancel);
+            waitUntilIdle(System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        }
         threads.shutdown();
+        metrics.drained(Duration.ofNanos(System.nanoTime() - started));
+        log.info("Drained in {} ms", Duration.ofNanos(System.nanoTime() - started).toMillis());
+        lifecycleRunning = false;
+    }
+
+    private void waitUntilIdle(long deadlineNanos) {
+        while (!running.isEmpty() && System.nanoTime() < deadlineNanos) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     private static String hostName() {
@@ -278,9 +362,6 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         } catch (UnknownHostException e) {
             return "airlock";
         }
-    }
-
-    private record Unrecorded(UUID runId, CaptureResult result, Instant since) {
     }
 
     /** What executing a run needs, taken from the run as it was stored. */

@@ -23,6 +23,7 @@ import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.RunState;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -112,6 +113,9 @@ public class RunService {
                 return replay(earlier.get(), requestSha256, idempotencyKey);
             }
         }
+        if (executor.draining()) {
+            throw dev.airlock.gateway.problem.Unavailable.draining();
+        }
         limits.admitRequest(agent);
 
         PolicyVerdict verdict = policies.evaluate(tool.policy());
@@ -122,7 +126,8 @@ public class RunService {
         switch (verdict) {
             case PolicyVerdict.Auto auto -> {
                 requested.approveAutomatically(clock.instant());
-                requested.startOn(executor.node(), clock.instant());
+                Instant now = clock.instant();
+                requested.startOn(executor.node(), now, executor.leaseFrom(now));
             }
             case PolicyVerdict.Required required -> requested.awaitApproval(clock.instant());
             case PolicyVerdict.Deny deny -> requested.deny(clock.instant());
@@ -151,7 +156,11 @@ public class RunService {
             }
             throw e;
         }
-        log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
+        try (var runId = org.slf4j.MDC.putCloseable("runId", run.id().toString());
+                var tenant = org.slf4j.MDC.putCloseable("tenant", agent.tenant());
+                var node = org.slf4j.MDC.putCloseable("node", executor.node())) {
+            log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
+        }
         if (run.state() == RunState.DENIED) {
             throw Refused.byPolicy(tool.name(), run.id());
         }

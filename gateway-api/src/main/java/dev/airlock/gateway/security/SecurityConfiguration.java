@@ -61,8 +61,9 @@ class SecurityConfiguration {
 
     @Bean
     @Order(3)
-    SecurityFilterChain everythingElse(HttpSecurity http) throws Exception {
-        http.headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(OTHER_CSP))
+    SecurityFilterChain everythingElse(HttpSecurity http, AirlockProperties properties) throws Exception {
+        http.addFilterBefore(new ScrapeTokenFilter(properties.metrics().scrapeTokenSha256()), AuthorizationFilter.class)
+                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(OTHER_CSP))
                         .frameOptions(frame -> frame.deny()))
                 .csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -70,6 +71,7 @@ class SecurityConfiguration {
                 .httpBasic(basic -> basic.disable())
                 .authorizeHttpRequests(auth -> auth
                         .requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/info").permitAll()
+                        .requestMatchers("/actuator/prometheus").hasAuthority(ScrapeTokenFilter.SCRAPER)
                         .requestMatchers("/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html").permitAll()
                         .requestMatchers("/error").permitAll()
                         .anyRequest().denyAll())

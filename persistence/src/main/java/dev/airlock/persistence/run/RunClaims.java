@@ -2,6 +2,7 @@ package dev.airlock.persistence.run;
 
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -27,9 +28,9 @@ public class RunClaims {
      * other replicas are claiming at the same moment.
      */
     @Transactional
-    public List<UUID> claimNext(String node, String tenant, int limit, Instant now) {
+    public List<UUID> claimNext(String node, String tenant, int limit, Instant now, Instant leaseUntil) {
         return jdbc.sql("""
-                UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now,
+                UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now, lease_until = :lease,
                        updated_at = :now, version = version + 1
                  WHERE id IN (SELECT id FROM airlock.runs WHERE state = 'APPROVED' AND tenant = :tenant
                                ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)
@@ -38,6 +39,7 @@ public class RunClaims {
                 .param("node", node)
                 .param("tenant", tenant)
                 .param("now", Timestamp.from(now))
+                .param("lease", Timestamp.from(leaseUntil))
                 .param("limit", limit)
                 .query(UUID.class)
                 .list();
@@ -61,20 +63,38 @@ public class RunClaims {
                 .list();
     }
 
-    /**
-     * Runs left RUNNING by this node in an earlier life (a crash or a kill): their processes are
-     * gone, so they are marked FAILED with the given reason.
-     */
+    /** Extends this node's leases on the runs it is still executing; returns how many it extended. */
     @Transactional
-    public int failOrphans(String node, String reason, Instant now) {
+    public int renewLeases(String node, Collection<UUID> runIds, Instant leaseUntil) {
+        if (runIds.isEmpty()) {
+            return 0;
+        }
         return jdbc.sql("""
-                UPDATE airlock.runs SET state = 'FAILED', termination = 'SPAWN_FAILED', failure = :reason,
-                       ended_at = :now, updated_at = :now, version = version + 1
-                 WHERE state = 'RUNNING' AND claimed_by = :node
+                UPDATE airlock.runs SET lease_until = :lease
+                 WHERE state = 'RUNNING' AND claimed_by = :node AND id = ANY(:ids)
                 """)
+                .param("lease", Timestamp.from(leaseUntil))
                 .param("node", node)
-                .param("reason", reason)
-                .param("now", Timestamp.from(now))
+                .param("ids", runIds.toArray(UUID[]::new))
                 .update();
+    }
+
+    /** Runs whose executing replica's lease ran out before {@code now}, oldest lease first. */
+    @Transactional(readOnly = true)
+    public List<UUID> leaseExpired(Instant now, int limit) {
+        return jdbc.sql("SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < :now ORDER BY lease_until LIMIT :limit")
+                .param("now", Timestamp.from(now))
+                .param("limit", limit)
+                .query(UUID.class)
+                .list();
+    }
+
+    /** Runs that this node was executing in an earlier life (before a crash or a kill). */
+    @Transactional(readOnly = true)
+    public List<UUID> runningOn(String node) {
+        return jdbc.sql("SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND claimed_by = :node")
+                .param("node", node)
+                .query(UUID.class)
+                .list();
     }
 }

@@ -59,6 +59,9 @@ public class RunRecord extends StoredOnce<UUID> {
     @Column(name = "claimed_by")
     private String claimedBy;
 
+    @Column(name = "lease_until")
+    private Instant leaseUntil;
+
     @Column(name = "exit_code")
     private Integer exitCode;
 
@@ -133,12 +136,16 @@ public class RunRecord extends StoredOnce<UUID> {
      * This node takes the approved run to execute it now. Only for a run not yet stored: stored
      * runs are claimed through {@link RunClaims}, which guarantees one executor.
      */
-    public void startOn(String node, Instant now) {
+    public void startOn(String node, Instant now, Instant leaseUntil) {
         require(RunState.APPROVED);
         if (!isNew() || claimedBy != null) {
             throw new IllegalStateException("run " + id + " is already stored; claim it through RunClaims");
         }
+        if (!leaseUntil.isAfter(now)) {
+            throw new IllegalArgumentException("a lease must end after it starts");
+        }
         claimedBy = node;
+        this.leaseUntil = leaseUntil;
         startedAt = now;
         moveTo(RunState.RUNNING, now);
     }
@@ -170,9 +177,25 @@ public class RunRecord extends StoredOnce<UUID> {
         moveTo(RunState.DENIED, now);
     }
 
-    /** The process could not be started. */
-    public void failToStart(String reason, Instant now) {
+    /**
+     * The replica executing the run stopped renewing its lease, which ran out at
+     * {@code leaseRanOut}: what the process did is unknown, and the run is never executed again.
+     */
+    public void interrupt(Instant leaseRanOut, Instant now) {
         require(RunState.RUNNING);
+        termination = Termination.LOST;
+        exitCode = null;
+        failure = "the replica " + claimedBy + " executing the run stopped renewing its lease";
+        endedAt = leaseRanOut;
+        moveTo(RunState.INTERRUPTED, now);
+    }
+
+    /**
+     * The process could not be started. Like {@link #finish}, also recorded late by the replica
+     * that executed the run after another replica had already marked it INTERRUPTED.
+     */
+    public void failToStart(String reason, Instant now) {
+        require(RunState.RUNNING, RunState.INTERRUPTED);
         termination = Termination.SPAWN_FAILED;
         failure = reason;
         endedAt = now;
@@ -183,13 +206,17 @@ public class RunRecord extends StoredOnce<UUID> {
      * The process ended; the state follows from how.
      *
      * @param exitCode    the exit code if the supervisor observed one, else null
-     * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED})
+     * A result that arrives after the run was marked INTERRUPTED (its replica lost the database
+     * for longer than the lease) is still what was observed, and replaces the unknown outcome.
+     *
+     * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED} or {@link Termination#LOST})
      */
     public void finish(Integer exitCode, Termination termination, Instant startedAt, Instant endedAt, Instant now) {
-        require(RunState.RUNNING);
-        if (termination == Termination.SPAWN_FAILED) {
-            throw new IllegalArgumentException("use failToStart for a spawn failure");
+        require(RunState.RUNNING, RunState.INTERRUPTED);
+        if (termination == Termination.SPAWN_FAILED || termination == Termination.LOST) {
+            throw new IllegalArgumentException("use failToStart for a spawn failure and interrupt for a lost run");
         }
+        this.failure = null;
         this.exitCode = exitCode;
         this.termination = termination;
         this.startedAt = startedAt;
@@ -231,6 +258,11 @@ public class RunRecord extends StoredOnce<UUID> {
 
     public UUID id() {
         return id;
+    }
+
+    /** Until when the executing replica's lease holds, or null for a run that is not executing. */
+    public Instant leaseUntil() {
+        return leaseUntil;
     }
 
     @Override

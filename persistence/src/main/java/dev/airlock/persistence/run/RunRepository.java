@@ -12,6 +12,10 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
     /** The run if it belongs to {@code tenant}; another tenant's run is indistinguishable from none. */
     Optional<RunRecord> findByIdAndTenant(UUID id, String tenant);
 
+    /** The run if it is still RUNNING, row-locked; empty when another replica holds the row. */
+    @Query(value = "SELECT * FROM airlock.runs WHERE id = :id AND state = 'RUNNING' FOR UPDATE SKIP LOCKED", nativeQuery = true)
+    Optional<RunRecord> lockRunning(@Param("id") UUID id);
+
     /** The run if it belongs to one of {@code tenants}. */
     Optional<RunRecord> findByIdAndTenantIn(UUID id, java.util.Collection<String> tenants);
 

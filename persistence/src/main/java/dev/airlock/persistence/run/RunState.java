@@ -2,7 +2,8 @@ package dev.airlock.persistence.run;
 
 /**
  * Where a run is in its life. {@code FAILED} means Airlock could not run it (spawn failure); a
- * non-zero exit is {@code COMPLETED} with its exit code.
+ * non-zero exit is {@code COMPLETED} with its exit code. {@code INTERRUPTED} means the replica
+ * executing it died (its lease ran out): the outcome is unknown and the run is never executed again.
  */
 public enum RunState {
     REQUESTED,
@@ -14,12 +15,14 @@ public enum RunState {
     TIMED_OUT,
     CANCELLED,
     DENIED,
-    EXPIRED;
+    EXPIRED,
+    /** The replica executing it stopped renewing its lease: outcome unknown, never executed again. */
+    INTERRUPTED;
 
     /** Whether the run can no longer change. */
     public boolean isTerminal() {
         return switch (this) {
-            case COMPLETED, FAILED, TIMED_OUT, CANCELLED, DENIED, EXPIRED -> true;
+            case COMPLETED, FAILED, TIMED_OUT, CANCELLED, DENIED, EXPIRED, INTERRUPTED -> true;
             default -> false;
         };
     }

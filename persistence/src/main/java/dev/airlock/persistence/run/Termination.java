@@ -11,5 +11,7 @@ public enum Termination {
     /** Someone cancelled the run and its process tree was killed. */
     CANCELLED,
     /** The process could not be started. */
-    SPAWN_FAILED
+    SPAWN_FAILED,
+    /** The replica supervising the process stopped renewing its lease; what the process did is unknown. */
+    LOST
 }

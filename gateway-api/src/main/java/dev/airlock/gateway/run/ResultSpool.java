@@ -1,0 +1,120 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.config.AirlockProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Results the database refused, kept on the replica's disk until they are written: one file per
+ * run, written to a temporary name, forced to disk and then renamed, so that a file that exists
+ * is whole. Nothing is ever held only in memory; a replica that restarts finds them again.
+ */
+@Component
+class ResultSpool {
+
+    private static final Logger log = LoggerFactory.getLogger(ResultSpool.class);
+    private static final String SUFFIX = ".result.json";
+
+    private final Path dir;
+    private final JsonMapper json;
+
+    ResultSpool(AirlockProperties properties, JsonMapper json) {
+        Path configured = properties.executor().spoolDir();
+        this.dir = (configured != null ? configured : properties.dataDir().resolve("spool")).toAbsolutePath().normalize();
+        this.json = json;
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the result spool " + dir, e);
+        }
+    }
+
+    /** Where the spool lives. */
+    Path dir() {
+        return dir;
+    }
+
+    /**
+     * Keeps a result on disk until {@link #remove} is called.
+     *
+     * @throws UncheckedIOException when even the disk refuses it (then the result is lost; this is logged)
+     */
+    void keep(UUID runId, CaptureResult result) {
+        Path target = dir.resolve(runId + SUFFIX);
+        Path temporary = dir.resolve(runId + SUFFIX + ".tmp");
+        try {
+            byte[] bytes = json.writeValueAsBytes(result);
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                channel.write(java.nio.ByteBuffer.wrap(bytes));
+                channel.force(true);
+            }
+            try {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            try (FileChannel directory = FileChannel.open(dir, StandardOpenOption.READ)) {
+                directory.force(true);
+            } catch (IOException ignored) {
+                // Not every file system lets a directory be forced; the file itself is on disk.
+            }
+        } catch (IOException e) {
+            log.error("Run {}: could not keep its result in the spool {}: {}", runId, dir, e.getMessage());
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The runs whose results wait in the spool. */
+    List<UUID> runs() {
+        List<UUID> runs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(SUFFIX)).forEach(name -> {
+                try {
+                    runs.add(UUID.fromString(name.substring(0, name.length() - SUFFIX.length())));
+                } catch (IllegalArgumentException e) {
+                    log.warn("Ignoring a file that is not a spooled result: {}", name);
+                }
+            });
+        } catch (IOException e) {
+            log.error("Cannot list the result spool {}: {}", dir, e.getMessage());
+        }
+        return runs;
+    }
+
+    /** The spooled result of a run, if there is a readable one. */
+    Optional<CaptureResult> read(UUID runId) {
+        Path file = dir.resolve(runId + SUFFIX);
+        try {
+            return Optional.of(json.readValue(Files.readAllBytes(file), CaptureResult.class));
+        } catch (IOException | RuntimeException e) {
+            log.error("Run {}: cannot read its spooled result {}: {}", runId, file, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Forgets a result once it is written. */
+    void remove(UUID runId) {
+        try {
+            Files.deleteIfExists(dir.resolve(runId + SUFFIX));
+        } catch (IOException e) {
+            log.warn("Run {}: could not remove its spooled result: {}", runId, e.getMessage());
+        }
+    }
+}

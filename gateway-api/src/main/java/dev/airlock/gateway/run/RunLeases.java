@@ -1,0 +1,116 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.run.RunClaims;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Keeps this replica's leases on the runs it executes (renewed every third of
+ * {@code airlock.executor.lease-ttl}, also for results waiting in the spool), and ends as
+ * {@code INTERRUPTED} every run whose lease ran out, whichever replica held it: that replica died
+ * or lost the database for longer than the lease. An interrupted run is never executed again.
+ * At start-up, runs this node was executing in an earlier life are interrupted at once.
+ */
+@Component
+class RunLeases implements SmartInitializingSingleton {
+
+    private static final Logger log = LoggerFactory.getLogger(RunLeases.class);
+    private static final int BATCH = 100;
+
+    private final RunExecutor executor;
+    private final RunClaims claims;
+    private final RunRepository runs;
+    private final AuditLog audit;
+    private final RunCompletions completions;
+    private final RunMetrics metrics;
+    private final TransactionTemplate transactions;
+    private final Duration ttl;
+    private final Clock clock;
+    private Instant lastRenewal = Instant.EPOCH;
+
+    RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
+            RunMetrics metrics, TransactionTemplate transactions, dev.airlock.gateway.config.AirlockProperties properties,
+            Clock clock) {
+        this.executor = executor;
+        this.claims = claims;
+        this.runs = runs;
+        this.audit = audit;
+        this.completions = completions;
+        this.metrics = metrics;
+        this.transactions = transactions;
+        this.ttl = properties.executor().leaseTtl();
+        this.clock = clock;
+    }
+
+    /** Runs left RUNNING by this node before it last stopped have no process any more. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        Set<UUID> mine = executor.leased();
+        int interrupted = 0;
+        for (UUID runId : claims.runningOn(executor.node())) {
+            if (!mine.contains(runId) && interrupt(runId, clock.instant(), "this node restarted")) {
+                interrupted++;
+            }
+        }
+        if (interrupted > 0) {
+            log.warn("Interrupted {} run(s) that this node ({}) was executing when it last stopped", interrupted, executor.node());
+        }
+    }
+
+    /** Renews this node's leases when a third of the TTL has passed, then ends runs whose leases ran out. */
+    @Scheduled(fixedDelayString = "${airlock.executor.lease-check-interval:PT0.5S}")
+    void tick() {
+        try {
+            Instant now = clock.instant();
+            if (Duration.between(lastRenewal, now).compareTo(ttl.dividedBy(3)) >= 0) {
+                claims.renewLeases(executor.node(), executor.leased(), now.plus(ttl));
+                lastRenewal = now;
+            }
+            List<UUID> expired = claims.leaseExpired(now, BATCH);
+            for (UUID runId : expired) {
+                interrupt(runId, now, "its lease ran out");
+            }
+        } catch (DataAccessException | TransactionException e) {
+            log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
+        }
+    }
+
+    private boolean interrupt(UUID runId, Instant now, String why) {
+        Boolean done = transactions.execute(status -> {
+            RunRecord run = runs.lockRunning(runId).orElse(null);
+            if (run == null) {
+                return false;
+            }
+            Instant ranOut = run.leaseUntil() != null && run.leaseUntil().isBefore(now) ? run.leaseUntil() : now;
+            String node = run.claimedBy();
+            run.interrupt(ranOut, now);
+            runs.save(run);
+            audit.append(run.tenant(), "run.interrupted", runId, "airlock", Map.of("node", String.valueOf(node),
+                    "leaseRanOut", ranOut.toString(), "why", why), now);
+            log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);
+            return true;
+        });
+        if (Boolean.TRUE.equals(done)) {
+            metrics.leaseExpired();
+            completions.completed(runId);
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,313 @@
+package dev.airlock.gateway.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.approval.request.Approver;
+import dev.airlock.gateway.AirlockApplication;
+import dev.airlock.gateway.run.RunService;
+import dev.airlock.gateway.tenant.AgentIdentity;
+import dev.airlock.persistence.approval.Verdict;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Airlock as a cluster on one PostgreSQL: several instances execute each approved run exactly
+ * once (counted by its side effect), a replica killed with SIGKILL leaves its run INTERRUPTED
+ * and never re-executed, SIGTERM drains a run to its recorded end, and a database outage is
+ * answered with 503s and loses nothing that was acknowledged.
+ */
+class ClusterIntegrationTests {
+
+    private static final AgentIdentity BOT = new AgentIdentity("cluster", "bot");
+    private static final String KEY = "cluster-bot-key";
+    private static final Duration LEASE = Duration.ofSeconds(3);
+
+    @TempDir
+    static Path work;
+
+    private static ConfigurableApplicationContext first;
+    private static String url;
+    private static final List<ConfigurableApplicationContext> others = new ArrayList<>();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void startFirst() throws IOException {
+        first = start("first", work.resolve("marks"), null);
+        url = "jdbc:postgresql://localhost:" + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
+    }
+
+    @AfterAll
+    static void stopAll() {
+        others.forEach(ConfigurableApplicationContext::close);
+        if (first != null) {
+            first.close();
+        }
+    }
+
+    private static ConfigurableApplicationContext start(String node, Path marks, String datasourceUrl, String... extra)
+            throws IOException {
+        Files.createDirectories(marks);
+        List<String> args = new ArrayList<>(List.of(
+                "--airlock.data-dir=" + work.resolve("data-" + node),
+                "--server.port=0",
+                "--airlock.node-id=" + node,
+                "--airlock.executor.lease-ttl=" + LEASE,
+                "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
+                "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks));
+        if (datasourceUrl != null) {
+            args.add("--spring.datasource.url=" + datasourceUrl);
+            args.add("--spring.datasource.username=postgres");
+        }
+        args.addAll(List.of(extra));
+        return new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(args.toArray(String[]::new));
+    }
+
+    private static JdbcClient db() {
+        return first.getBean(JdbcClient.class);
+    }
+
+    private static String state(UUID runId) {
+        return db().sql("SELECT state FROM airlock.runs WHERE id = ?").param(runId).query(String.class).single();
+    }
+
+    private static void await(Duration limit, String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for %s", what).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void threeInstancesExecuteEachOf200ApprovedRunsExactlyOnce() throws Exception {
+        Path marks = work.resolve("marks-200");
+        ConfigurableApplicationContext second = start("second", marks, url);
+        ConfigurableApplicationContext third = start("third", marks, url);
+        others.add(second);
+        others.add(third);
+        ConfigurableApplicationContext submitter = start("submitter", marks, url);
+        others.add(submitter);
+        List<ConfigurableApplicationContext> deciders = List.of(second, third, submitter);
+
+        RunService runs = submitter.getBean(RunService.class);
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            ids.add(runs.submit(BOT, "mark", Map.of(), null).run().id());
+        }
+        Approver alice = new Approver("alice", Set.of("cluster"));
+        for (int i = 0; i < ids.size(); i++) {
+            ApprovalService approvals = deciders.get(i % deciders.size()).getBean(ApprovalService.class);
+            String digest = approvals.find(ids.get(i), Set.of("cluster")).orElseThrow().request().digest();
+            approvals.decide(alice, ids.get(i), Verdict.APPROVE, null, digest);
+        }
+        await(Duration.ofSeconds(120), "200 completed runs", () -> db()
+                .sql("SELECT count(*) FROM airlock.runs WHERE id = ANY(?) AND state = 'COMPLETED'")
+                .param(ids.toArray(UUID[]::new)).query(Long.class).single() == 200);
+
+        List<String> executed = lines(marks.resolve("marks"));
+        assertThat(executed).hasSize(200);
+        assertThat(new HashSet<>(executed)).isEqualTo(new HashSet<>(ids.stream().map(UUID::toString).toList()));
+        List<String> nodes = db().sql("SELECT DISTINCT claimed_by FROM airlock.runs WHERE id = ANY(?)")
+                .param(ids.toArray(UUID[]::new)).query(String.class).list();
+        assertThat(nodes).as("claims spread over the instances").hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** The packaged gateway in a JVM of its own, so that it can be killed like a real replica. */
+    private Process replica(String node, Path marks, int port) throws Exception {
+        Files.createDirectories(marks);
+        Path jar = Path.of("target", "airlock-gateway.jar").toAbsolutePath();
+        assertThat(jar).as("the packaged gateway (failsafe runs after package)").exists();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Path log = work.resolve(node + ".log");
+        Process process = new ProcessBuilder(java, "-jar", jar.toString(),
+                "--spring.profiles.active=test",
+                "--spring.config.additional-location=file:" + Path.of("target", "test-classes").toAbsolutePath() + "/",
+                "--server.port=" + port,
+                "--airlock.node-id=" + node,
+                "--airlock.data-dir=" + work.resolve("data-" + node),
+                "--airlock.executor.lease-ttl=" + LEASE,
+                "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
+                "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
+                "--spring.datasource.url=" + url, "--spring.datasource.username=postgres")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (true) {
+            assertThat(process.isAlive()).as("replica %s is up (see %s)", node, log).isTrue();
+            try {
+                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+                    return process;
+                }
+            } catch (IOException notYet) {
+                // still starting
+            }
+            assertThat(System.nanoTime()).as("replica %s started in time (see %s)", node, log).isLessThan(deadline);
+            Thread.sleep(250);
+        }
+    }
+
+    private HttpResponse<String> submit(int port, String tool, String arguments) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/runs"))
+                .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static UUID runId(HttpResponse<String> response) {
+        Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
+        assertThat(m.find()).as(response.body()).isTrue();
+        return UUID.fromString(m.group(1));
+    }
+
+    @Test
+    void aReplicaKilledMidRunLeavesItInterruptedAndItNeverRunsAgain() throws Exception {
+        Path marks = work.resolve("marks-killed");
+        int port = freePort();
+        Process victim = replica("victim", marks, port);
+        HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":60}");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+        UUID runId = runId(accepted);
+        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).contains(runId.toString()));
+        assertThat(state(runId)).isEqualTo("RUNNING");
+
+        victim.destroyForcibly();
+        assertThat(victim.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        long killed = System.nanoTime();
+        // Bound: the lease (renewed every third of it, so at most LEASE after the kill) plus a few
+        // of the survivors' half-second checks.
+        await(LEASE.plusSeconds(5), "INTERRUPTED within the lease plus 5 s", () -> state(runId).equals("INTERRUPTED"));
+        System.out.printf("run interrupted %d ms after the kill (lease %s)%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed), LEASE);
+        Map<String, Object> row = db().sql("SELECT termination, exit_code, ended_at FROM airlock.runs WHERE id = ?")
+                .param(runId).query().singleRow();
+        assertThat(row.get("termination")).isEqualTo("LOST");
+        assertThat(row.get("exit_code")).isNull();
+        assertThat(row.get("ended_at")).isNotNull();
+        assertThat(db().sql("SELECT count(*) FROM airlock.audit_events WHERE run_id = ? AND type = 'run.interrupted'")
+                .param(runId).query(Long.class).single()).isEqualTo(1);
+
+        Thread.sleep(LEASE.toMillis());
+        assertThat(state(runId)).isEqualTo("INTERRUPTED");
+        assertThat(lines(marks.resolve("marks"))).containsExactly(runId.toString());
+    }
+
+    @Test
+    void sigtermDrainsARunInFlightAndRecordsItsResult() throws Exception {
+        Path marks = work.resolve("marks-drained");
+        int port = freePort();
+        Process replica = replica("drained", marks, port);
+        HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":3}");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+        UUID runId = runId(accepted);
+        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).contains(runId.toString()));
+
+        replica.destroy();
+        assertThat(replica.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(state(runId)).isEqualTo("COMPLETED");
+        assertThat(db().sql("SELECT exit_code FROM airlock.runs WHERE id = ?").param(runId).query(Integer.class).single())
+                .isZero();
+        assertThat(Files.readString(work.resolve("drained.log"))).contains("Draining: 1 run(s) in flight");
+    }
+
+    @Test
+    void aDatabaseOutageIsAnswered503AndLosesNothingAcknowledged() throws Exception {
+        Path pgData = work.resolve("outage-pg");
+        Files.createDirectories(pgData);
+        int pgPort = freePort();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
+                .setPort(pgPort).setServerConfig("fsync", "on").start();
+        Path marks = work.resolve("marks-outage");
+        ConfigurableApplicationContext instance = start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
+        others.add(instance);
+        int port = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));
+        List<UUID> acknowledged = new ArrayList<>();
+
+        HttpResponse<String> running = submit(port, "sleeper", "{\"seconds\":2}");
+        assertThat(running.statusCode()).as(running.body()).isEqualTo(201);
+        acknowledged.add(runId(running));
+        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).size() == 1);
+
+        postgres.close();
+        HttpResponse<String> refused = submit(port, "mark", "{}");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Retry-After")).hasValue("5");
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(503);
+        Path spool = work.resolve("data-outage").resolve("spool");
+        await(Duration.ofSeconds(30), "the result kept in the spool", () -> {
+            try (var files = Files.list(spool)) {
+                return files.anyMatch(f -> f.toString().endsWith(".result.json"));
+            } catch (IOException e) {
+                return false;
+            }
+        });
+
+        EmbeddedPostgres again = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
+                .setPort(pgPort).setServerConfig("fsync", "on").start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            HttpResponse<String> back;
+            do {
+                Thread.sleep(250);
+                back = submit(port, "mark", "{}");
+                assertThat(System.nanoTime()).as("recovered without a restart").isLessThan(deadline);
+            } while (back.statusCode() == 503);
+            assertThat(back.statusCode()).as(back.body()).isEqualTo(201);
+            acknowledged.add(runId(back));
+            JdbcClient jdbc = instance.getBean(JdbcClient.class);
+            await(Duration.ofSeconds(60), "every acknowledged run recorded as ended", () -> acknowledged.stream()
+                    .allMatch(id -> jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?").param(id).query(String.class)
+                            .optional().filter(s -> s.equals("COMPLETED") || s.equals("PENDING_APPROVAL")).isPresent()));
+            assertThat(jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?").param(acknowledged.get(0)).query(String.class)
+                    .single()).isEqualTo("COMPLETED");
+            try (var files = Files.list(spool)) {
+                assertThat(files.filter(f -> f.toString().endsWith(".result.json")).count()).isZero();
+            }
+        } finally {
+            instance.close();
+            others.remove(instance);
+            again.close();
+        }
+    }
+}
