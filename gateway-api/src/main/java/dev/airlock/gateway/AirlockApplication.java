@@ -20,10 +20,18 @@ public class AirlockApplication {
 
     public static void main(String[] args) {
         ConfigurableApplicationContext context = SpringApplication.run(AirlockApplication.class, args);
-        if (context.getEnvironment().containsProperty(AuditVerifyCommand.PROPERTY)) {
+        // One-shot commands: verify the audit chain, or apply the migrations (as the owner role) and stop.
+        if (context.getEnvironment().containsProperty(AuditVerifyCommand.PROPERTY)
+                || context.getEnvironment().getProperty(MIGRATE_ONLY, Boolean.class, false)) {
             System.exit(SpringApplication.exit(context));
         }
     }
+
+    /**
+     * The property that makes the gateway apply the database migrations and stop: the migration
+     * step of a deployment ({@code --spring.main.web-application-type=none --airlock.migrate-only=true}).
+     */
+    public static final String MIGRATE_ONLY = "airlock.migrate-only";
 
     /** The clock everything time-dependent reads; tests replace it. */
     @Bean

@@ -30,6 +30,7 @@ import org.springframework.util.unit.DataSize;
  * @param tokens   personal access tokens
  * @param database the embedded PostgreSQL
  * @param metrics  who may scrape {@code /actuator/prometheus}
+ * @param migrateOnly apply the database migrations and stop (the migration step of a deployment)
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -47,7 +48,8 @@ public record AirlockProperties(
         @DefaultValue Login login,
         @DefaultValue Tokens tokens,
         @DefaultValue Database database,
-        @DefaultValue Metrics metrics) {
+        @DefaultValue Metrics metrics,
+        @DefaultValue("false") boolean migrateOnly) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
