@@ -1,5 +1,7 @@
 package dev.airlock.gateway.approval;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.approval.request.ApprovalService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,6 +15,7 @@ import org.springframework.stereotype.Component;
  * cannot be expired is logged and counted ({@code airlock.approvals.expiry.failures}) and never
  * holds up the others; replicas skip the rows another replica is expiring.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @Component
 class ApprovalExpiry {
 

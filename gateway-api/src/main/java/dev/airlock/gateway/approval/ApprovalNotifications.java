@@ -18,6 +18,7 @@ import org.springframework.stereotype.Component;
  * and starts the approved runs here at once, instead of at the next poll. One dedicated
  * connection, one virtual thread; reconnects after a failure.
  */
+@dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
 @Component
 class ApprovalNotifications implements DisposableBean {
 

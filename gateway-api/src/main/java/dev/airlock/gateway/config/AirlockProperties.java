@@ -31,6 +31,7 @@ import org.springframework.util.unit.DataSize;
  * @param database the embedded PostgreSQL
  * @param metrics  who may scrape {@code /actuator/prometheus}
  * @param migrateOnly apply the database migrations and stop (the migration step of a deployment)
+ * @param roles    the sides this replica runs: {@code agent-api}, {@code console}, or both (the default)
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -49,9 +50,14 @@ public record AirlockProperties(
         @DefaultValue Tokens tokens,
         @DefaultValue Database database,
         @DefaultValue Metrics metrics,
-        @DefaultValue("false") boolean migrateOnly) {
+        @DefaultValue("false") boolean migrateOnly,
+        @DefaultValue({"agent-api", "console"}) List<Side> roles) {
 
     public AirlockProperties {
+        if (roles.isEmpty()) {
+            throw new InvalidConfigurationException(Side.PROPERTY, "name at least one of agent-api, console");
+        }
+        roles = List.copyOf(roles);
         tenants = tenants == null ? Map.of() : tenants;
         users = users == null ? Map.of() : users;
     }

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.console;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.audit.AuditAccess;
 import dev.airlock.gateway.audit.AuditQueries;
 import dev.airlock.gateway.audit.RawAccess;
@@ -32,6 +34,7 @@ import org.springframework.web.util.UriComponentsBuilder;
  * what it returned side by side, raw-access grants, the hex dump and audit view viewers (escaped
  * text only), and legal holds for tenant administrators.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @Controller
 class AuditConsoleController {
 

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.console;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
@@ -31,6 +33,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /** The console pages: sign-in, the approval queue and the run page. */
+@ConditionalOnSide(Side.CONSOLE)
 @Controller
 class ConsoleController {
 

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.console;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.human.AccessTokens;
 import dev.airlock.gateway.human.TokenScope;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
  * The signed-in person's access tokens for bots: list with scopes, expiry and last use, create
  * (shown once) with chosen scopes and lifetime, revoke.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @Controller
 class TokenController {
 

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.retention;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.persistence.retention.PurgeCounts;
 import dev.airlock.persistence.retention.RetentionCutoffs;
@@ -20,6 +22,7 @@ import org.springframework.stereotype.Component;
  * advisory lock, and a replica that finds it taken skips the tenant until next time. A failure
  * in one tenant is logged and does not stop the others.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @Component
 public class RetentionJob {
 

@@ -78,7 +78,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     private final JsonMapper json;
     private final Clock clock;
     private final String node;
-    private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("run-", 0).factory());
+    private volatile ExecutorService threads = newThreads();
     private final Map<UUID, Cancellation> running = new ConcurrentHashMap<>();
     private final ResultSpool spool;
     private final ApplicationEventPublisher events;
@@ -244,6 +244,9 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     /** Writes the results kept in the spool, oldest first; each stays there until it is written. */
     @Scheduled(fixedDelayString = "${airlock.executor.retry-interval:PT5S}")
     void replaySpool() {
+        if (!properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
+            return;
+        }
         for (UUID runId : spool.runs()) {
             if (running.containsKey(runId)) {
                 continue;
@@ -274,7 +277,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */
     @Override
     public void startApproved(String tenant) {
-        if (draining) {
+        if (draining || !properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
             return;
         }
         {
@@ -302,15 +305,31 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     /** Stops runs executing here that a request on another replica asked to cancel. */
     @Scheduled(fixedDelayString = "${airlock.executor.cancel-poll-interval:PT0.25S}")
     void honourCancelRequests() {
+        if (!properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
+            return;
+        }
         if (running.isEmpty()) {
             return;
         }
         claims.cancelRequested(node).forEach(this::cancelHere);
     }
 
+    private static ExecutorService newThreads() {
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("run-", 0).factory());
+    }
+
+    /** Takes runs (again, after a stop: a context may be stopped and started, as tests do). */
     @Override
     public void start() {
+        boolean restart = threads.isShutdown();
+        if (restart) {
+            threads = newThreads();
+        }
+        draining = false;
         lifecycleRunning = true;
+        if (restart) {
+            AvailabilityChangeEvent.publish(events, this, ReadinessState.ACCEPTING_TRAFFIC);
+        }
     }
 
     @Override

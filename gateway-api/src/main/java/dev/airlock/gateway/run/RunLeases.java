@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
@@ -27,6 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * or lost the database for longer than the lease. An interrupted run is never executed again.
  * At start-up, runs this node was executing in an earlier life are interrupted at once.
  */
+@ConditionalOnSide(Side.AGENT_API)
 @Component
 class RunLeases implements SmartInitializingSingleton {
 

@@ -34,10 +34,18 @@ class SecurityConfiguration {
     static final String CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+    /** The agent side's paths. */
+    static final String[] AGENT_PATHS = {"/api/v1/tools/**", "/api/v1/runs/**"};
+
+    /** The people's side's paths. */
+    static final String[] HUMAN_PATHS = {"/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**",
+            "/api/v1/audit/**", "/oauth2/**", "/login/oauth2/**"};
+
     @Bean
     @Order(1)
+    @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
     SecurityFilterChain agentApi(HttpSecurity http, AgentDirectory agents) throws Exception {
-        http.securityMatcher("/api/v1/tools/**", "/api/v1/runs/**")
+        http.securityMatcher(AGENT_PATHS)
                 .csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(cache -> cache.disable())
@@ -74,6 +82,8 @@ class SecurityConfiguration {
                         .requestMatchers("/actuator/prometheus").hasAuthority(ScrapeTokenFilter.SCRAPER)
                         .requestMatchers("/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html").permitAll()
                         .requestMatchers("/error").permitAll()
+                        // A side this replica does not run is not routed here at all: its paths are plain 404s.
+                        .requestMatchers(otherSides(properties)).permitAll()
                         .anyRequest().denyAll())
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint(ProblemResponses.unauthorized())
@@ -81,8 +91,22 @@ class SecurityConfiguration {
         return http.build();
     }
 
+    /** Matches the paths of the sides this replica does not run (none when it runs both). */
+    private static org.springframework.security.web.util.matcher.RequestMatcher otherSides(AirlockProperties properties) {
+        java.util.List<String> paths = new java.util.ArrayList<>();
+        if (!properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
+            paths.addAll(java.util.List.of(AGENT_PATHS));
+        }
+        if (!properties.roles().contains(dev.airlock.gateway.config.Side.CONSOLE)) {
+            paths.addAll(java.util.List.of(HUMAN_PATHS));
+        }
+        var matchers = paths.stream().map(p -> PathPatternRequestMatcher.withDefaults().matcher(p)).toList();
+        return request -> matchers.stream().anyMatch(m -> m.matches(request));
+    }
+
     @Bean
     @Order(2)
+    @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.CONSOLE)
     SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
             ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties) throws Exception {
         if (oidc.getIfAvailable() != null) {
@@ -91,9 +115,7 @@ class SecurityConfiguration {
                     .defaultSuccessUrl("/console", true)
                     .userInfoEndpoint(userInfo -> userInfo.userAuthoritiesMapper(roles)));
         }
-        http.securityMatcher("/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**", "/api/v1/audit/**",
-                        "/oauth2/**",
-                        "/login/oauth2/**")
+        http.securityMatcher(HUMAN_PATHS)
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
                 .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::authenticatedByToken))

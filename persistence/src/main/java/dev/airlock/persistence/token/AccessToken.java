@@ -145,7 +145,8 @@ public class AccessToken {
         return revokedAt;
     }
 
+    /** The words of {@code text}, sorted, so that pages list them in a stable order. */
     private static Set<String> split(String text) {
-        return text.isBlank() ? Set.of() : Set.copyOf(Arrays.asList(text.split(" ")));
+        return text.isBlank() ? Set.of() : java.util.Collections.unmodifiableSortedSet(new TreeSet<>(Arrays.asList(text.split(" "))));
     }
 }

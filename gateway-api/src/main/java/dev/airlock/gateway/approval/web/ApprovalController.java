@@ -1,5 +1,7 @@
 package dev.airlock.gateway.approval.web;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
 import dev.airlock.gateway.human.Human;
@@ -24,6 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  * decisions only where they are APPROVER. Session callers send the CSRF token in
  * {@code X-CSRF-TOKEN}.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @RestController
 @RequestMapping("/api/v1/approvals")
 class ApprovalController {

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.audit.web;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.audit.AuditAccess;
 import dev.airlock.gateway.audit.AuditQueries;
 import dev.airlock.gateway.audit.RunReport;
@@ -40,6 +42,7 @@ import org.springframework.web.bind.annotation.RestController;
  * in the tenant (TENANT_ADMIN for legal holds; platform administrators everywhere). Agents never
  * reach it.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @RestController
 @RequestMapping("/api/v1/audit")
 class AuditController {

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.audit.web;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.audit.RawAccess;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.problem.InvalidRequest;
@@ -24,6 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  * tenant's policy says so, and the requester reads the bytes as a hex dump, in the strict audit
  * view or as a download, until the grant expires. Each step is an audit event.
  */
+@ConditionalOnSide(Side.CONSOLE)
 @RestController
 @RequestMapping("/api/v1/audit")
 class RawGrantController {

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run.web;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.problem.InvalidRequest;
 import dev.airlock.gateway.problem.RunNotFound;
@@ -27,6 +29,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Runs, for the agent that holds the bearer key. */
+@ConditionalOnSide(Side.AGENT_API)
 @RestController
 @RequestMapping("/api/v1/runs")
 class RunController {

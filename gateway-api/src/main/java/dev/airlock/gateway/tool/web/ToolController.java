@@ -1,5 +1,7 @@
 package dev.airlock.gateway.tool.web;
 
+import dev.airlock.gateway.config.ConditionalOnSide;
+import dev.airlock.gateway.config.Side;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.gateway.tool.ToolCatalog;
 import java.util.List;
@@ -10,6 +12,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Lists the tools of the calling agent's tenant. */
+@ConditionalOnSide(Side.AGENT_API)
 @RestController
 class ToolController {
 
