@@ -3,7 +3,6 @@ package dev.airlock.gateway.approval;
 import static dev.airlock.gateway.support.AgentApi.ACME;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
-import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.user;
 
 import dev.airlock.gateway.human.AccessTokens;
 import dev.airlock.gateway.support.AgentApi;
@@ -35,17 +34,16 @@ class AccessTokenIntegrationTests {
 
     @Test
     void aBotDecidesWithItsOwnersTokenUntilItIsRevoked() throws Exception {
-        MvcTestResult created = mvc.post().uri("/console/tokens").param("name", "chat bot")
-                .with(user("alice").authorities(new org.springframework.security.core.authority.SimpleGrantedAuthority("APPROVER:acme")))
+        AgentApi api = new AgentApi(mvc);
+        MvcTestResult created = mvc.post().uri("/console/tokens").param("name", "chat bot").session(api.session("alice"))
                 .with(csrf()).exchange();
         assertThat(created).hasStatus3xxRedirection();
         AccessTokens.Created token = (AccessTokens.Created) created.getMvcResult().getFlashMap().get("created");
         assertThat(token.token()).startsWith("alp_");
 
-        AgentApi api = new AgentApi(mvc);
         String runId = api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"bot approved\"}}").text("runId");
         assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatusOk().bodyText().contains(runId);
-        String digest = api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+        String digest = api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
                 .body().path("summary").path("digest").asString();
         assertThat(withToken(token.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"reason\":\"via bot\",\"digest\":\"" + digest + "\"}")).hasStatusOk();
@@ -58,8 +56,7 @@ class AccessTokenIntegrationTests {
             assertThat(t.lastUsedAt()).isNotNull();
         });
         AccessToken stored = listed.stream().filter(t -> t.name().equals("chat bot")).findFirst().orElseThrow();
-        assertThat(mvc.post().uri("/console/tokens/" + stored.id() + "/revoke")
-                .with(user("alice").authorities(new org.springframework.security.core.authority.SimpleGrantedAuthority("APPROVER:acme")))
+        assertThat(mvc.post().uri("/console/tokens/" + stored.id() + "/revoke").session(api.session("alice"))
                 .with(csrf()).exchange()).hasStatus3xxRedirection();
         assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatus(401);
         assertThat(withToken("alp_forged", "GET", "/api/v1/approvals", null)).hasStatus(401);

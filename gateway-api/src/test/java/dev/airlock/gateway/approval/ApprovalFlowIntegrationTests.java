@@ -45,11 +45,11 @@ class ApprovalFlowIntegrationTests {
     private AgentApi.Response decide(String user, String runId, String decision, String reason, String digest) {
         String body = "{\"decision\":\"" + decision + "\",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
                 + ",\"digest\":\"" + digest + "\"}";
-        return api.asHuman(user, "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
+        return api.asHuman(user, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
     }
 
     private JsonNode request(String user, String runId) {
-        AgentApi.Response response = api.asHuman(user, "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null);
+        AgentApi.Response response = api.asHuman(user, false, "GET", "/api/v1/approvals/" + runId, null);
         assertThat(response.status()).isEqualTo(200);
         return response.body();
     }
@@ -62,7 +62,7 @@ class ApprovalFlowIntegrationTests {
                 "tenant: acme", "tool: deploy", "argv[0]: echo", "argv[1]: deploying", "argv[2]: billing",
                 "working-dir: (a fresh empty directory)", "timeout: PT30S");
         String digest = pending.path("summary").path("digest").asString();
-        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals?status=pending", null).body()
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null).body()
                 .valueStream().map(a -> a.path("runId").asString()).toList()).contains(runId);
 
         assertThat(decide("alice", runId, "APPROVE", "ticket OPS-12", digest).status()).isEqualTo(200);
@@ -109,10 +109,10 @@ class ApprovalFlowIntegrationTests {
         assertThat(owner.status()).isEqualTo(409);
         assertThat(owner.text("reason")).isEqualTo("SELF_APPROVAL");
 
-        AgentApi.Response outsider = api.asHuman("dave", "APPROVER:globex", true, "POST",
+        AgentApi.Response outsider = api.asHuman("dave", "POST",
                 "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(outsider.status()).isEqualTo(404);
-        assertThat(api.asHuman("dave", "APPROVER:globex", false, "GET", "/api/v1/approvals/" + runId, null).status())
+        assertThat(api.asHuman("dave", false, "GET", "/api/v1/approvals/" + runId, null).status())
                 .isEqualTo(404);
 
         AgentApi.Response agent = api.post(ACME, "/api/v1/approvals/" + runId + "/decisions",
@@ -120,7 +120,7 @@ class ApprovalFlowIntegrationTests {
         assertThat(agent.status()).isEqualTo(401);
         assertThat(api.get(ACME, "/api/v1/approvals").status()).isEqualTo(401);
 
-        AgentApi.Response noCsrf = api.asHuman("alice", "APPROVER:acme", false, "POST",
+        AgentApi.Response noCsrf = api.asHuman("alice", false, "POST",
                 "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(noCsrf.status()).isEqualTo(403);
         assertThat(api.get(ACME, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");

@@ -82,7 +82,7 @@ class ApprovalWebhookIntegrationTests {
         assertThat(ATTEMPTS.get()).isGreaterThanOrEqualTo(2);
 
         String digest = requested.path("digest").asString();
-        api.asHuman("alice", "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions",
+        api.asHuman("alice", "POST", "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         JsonNode decided = json.readTree(RECEIVED.poll(20, TimeUnit.SECONDS));
         assertThat(decided.path("event").asString()).isEqualTo("approval.decided");
