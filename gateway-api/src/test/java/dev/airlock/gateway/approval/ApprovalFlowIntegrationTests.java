@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,6 +32,9 @@ class ApprovalFlowIntegrationTests {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    DataSource dataSource;
 
     AgentApi api;
 
@@ -130,15 +138,50 @@ class ApprovalFlowIntegrationTests {
     void concurrentDecisionsAreAppliedOneAfterTheOther() throws Exception {
         String runId = park(ACME, "deploy", "{\"service\":\"ledger\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
-        List<CompletableFuture<AgentApi.Response>> decisions = List.of(
-                CompletableFuture.supplyAsync(() -> decide("alice", runId, "APPROVE", null, digest)),
-                CompletableFuture.supplyAsync(() -> decide("bob", runId, "APPROVE", null, digest)),
-                CompletableFuture.supplyAsync(() -> decide("alice", runId, "APPROVE", null, digest)));
-        List<Integer> statuses = decisions.stream().map(f -> f.orTimeout(30, TimeUnit.SECONDS).join().status()).toList();
-        assertThat(statuses).containsExactlyInAnyOrder(200, 200, 409);
+        api.session("alice");
+        api.session("bob");
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try (Connection holder = dataSource.getConnection()) {
+            // The test takes the request's row lock first, so that all three decisions arrive while
+            // it is held and are let go together: without their own lock they would not wait here,
+            // and would each read the request with no decisions on it.
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement(
+                    "SELECT run_id FROM airlock.approval_requests WHERE run_id = ?::uuid FOR UPDATE")) {
+                lock.setString(1, runId);
+                lock.executeQuery().close();
+            }
+            List<Future<AgentApi.Response>> decisions = List.of(
+                    threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)),
+                    threads.submit(() -> decide("bob", runId, "APPROVE", null, digest)),
+                    threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)));
+            int waiting = 0;
+            for (int i = 0; i < 100 && waiting < 3; i++) {
+                Thread.sleep(100);
+                waiting = jdbc.sql("""
+                        SELECT count(*) FROM pg_stat_activity
+                         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%approval_requests%'
+                        """).query(Integer.class).single();
+            }
+            assertThat(waiting).as("decisions waiting for the request's row lock").isEqualTo(3);
+            assertThat(decisions).noneMatch(Future::isDone);
+            assertThat(jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?::uuid").param(runId)
+                    .query(Integer.class).single()).isZero();
+            holder.commit();
+
+            List<Integer> statuses = new java.util.ArrayList<>();
+            for (Future<AgentApi.Response> decision : decisions) {
+                statuses.add(decision.get(30, TimeUnit.SECONDS).status());
+            }
+            assertThat(statuses).containsExactlyInAnyOrder(200, 200, 409);
+        } finally {
+            threads.shutdownNow();
+        }
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
-        assertThat(run.path("approval").path("decisions").size()).isEqualTo(2);
+        assertThat(run.path("approval").path("status").asString()).isEqualTo("APPROVED");
+        assertThat(run.path("approval").path("decisions").valueStream().map(d -> d.path("approver").asString()).toList())
+                .containsExactlyInAnyOrder("alice", "bob");
     }
 
     @Test
