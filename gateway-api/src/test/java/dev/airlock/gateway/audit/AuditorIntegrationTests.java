@@ -162,6 +162,42 @@ class AuditorIntegrationTests {
     }
 
     @Test
+    void aSecondPersonRefusesARawAccessRequestAndTheBytesStayClosed() {
+        String runId = api().run(ACME, "echo", "{\"message\":\"refused bytes\"}").text("runId");
+        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"just looking\"}")
+                .text("id");
+
+        AgentApi.Response refused = asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+                "{\"decision\":\"REFUSE\",\"reason\":\"no incident\"}");
+        assertThat(refused.status()).isEqualTo(200);
+        assertThat(refused.text("status")).isEqualTo("REFUSED");
+        assertThat(refused.text("decidedBy")).isEqualTo("erin");
+        assertThat(refused.text("decisionReason")).isEqualTo("no incident");
+        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant, null).text("status")).isEqualTo("REFUSED");
+
+        for (String use : List.of("/hexdump", "/audit-view", "/download")) {
+            AgentApi.Response closed = asBob("GET", "/api/v1/audit/raw-grants/" + grant + use, null);
+            assertThat(closed.status()).as(use).isEqualTo(403);
+            assertThat(closed.text("reason")).as(use).isEqualTo("NOT_USABLE");
+            assertThat(closed.text("detail")).as(use).isEqualTo("This grant is refused.");
+        }
+        AgentApi.Response overturned = api().asHuman("frank", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+                "{\"decision\":\"GRANT\"}");
+        assertThat(overturned.status()).as("a refusal is final").isEqualTo(409);
+        assertThat(overturned.text("reason")).isEqualTo("ALREADY_DECIDED");
+        assertThat(asBob("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"MAYBE\"}").status())
+                .isEqualTo(400);
+
+        List<String> events = asBob("GET", "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null).body().valueStream()
+                .filter(e -> e.path("type").asString().startsWith("raw."))
+                .map(e -> e.path("type").asString() + " " + e.path("actor").asString() + " " + e.path("details").asString())
+                .toList();
+        assertThat(events).containsExactly(
+                "raw.grant.requested human:bob {\"grant\":\"" + grant + "\",\"reason\":\"just looking\",\"secondPerson\":\"true\"}",
+                "raw.grant.decided human:erin {\"decision\":\"REFUSED\",\"grant\":\"" + grant + "\",\"reason\":\"no incident\"}");
+    }
+
+    @Test
     void aGrantExpiresAndASinglePersonPolicyGrantsAtOnce() {
         String runId = api().run(GLOBEX, "echo", "{\"message\":\"expiring\"}").text("runId");
         AgentApi.Response requested = api().asHuman("dave", "POST",

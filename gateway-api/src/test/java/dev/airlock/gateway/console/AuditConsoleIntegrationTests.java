@@ -91,6 +91,36 @@ class AuditConsoleIntegrationTests {
         assertThat((String) noReason.getMvcResult().getFlashMap().get("error")).isEqualTo("Say why you need the raw bytes.");
     }
 
+    @Test
+    void anotherAuditorRefusesARawAccessRequestFromTheRunPage() throws Exception {
+        String runId = new AgentApi(mvc).run(AgentApi.ACME, "echo", "{\"message\":\"refuse me\"}").text("runId");
+        String runPage = "/console/audit/runs/" + runId + "?tenant=acme";
+        assertThat(post("/console/audit/runs/" + runId + "/raw-grants?tenant=acme&reason=curious", true, "bob")
+                .getResponse().getStatus()).isEqualTo(302);
+        String grantId = newestGrant("bob");
+        assertThat(get(runPage, "frank").getContentAsString()).contains("id=\"grant-" + grantId + "\"")
+                .contains("value=\"REFUSE\"");
+
+        String decision = "/console/audit/grants/" + grantId + "/decision?decision=REFUSE&reason=not+for+curiosity";
+        assertThat(post(decision, false, "frank").getResponse().getStatus()).as("without the CSRF token").isEqualTo(403);
+        MvcTestResult refused = post(decision, true, "frank");
+        assertThat(refused.getResponse().getStatus()).isEqualTo(302);
+        assertThat(refused.getResponse().getRedirectedUrl()).isEqualTo(runPage);
+        assertThat((String) refused.getMvcResult().getFlashMap().get("message")).isEqualTo("Request refused.");
+
+        String page = get(runPage, "bob").getContentAsString();
+        String row = page.substring(page.indexOf("id=\"grant-" + grantId + "\""));
+        row = row.substring(0, row.indexOf("</li>"));
+        assertThat(row).contains("REFUSED", "decided by frank").doesNotContain("open-hex", "open-view", "download");
+        MockHttpServletResponse viewer = get("/console/audit/grants/" + grantId + "/hexdump", "bob");
+        assertThat(viewer.getStatus()).isEqualTo(403);
+        assertThat(viewer.getContentAsString()).contains("Raw access refused", "This grant is refused.");
+
+        MvcTestResult again = post("/console/audit/grants/" + grantId + "/decision?decision=GRANT", true, "erin");
+        assertThat((String) again.getMvcResult().getFlashMap().get("error")).isEqualTo("This request was refused by frank.");
+        assertThat(get("/console/audit/grants/" + grantId + "/audit-view", "bob").getStatus()).isEqualTo(403);
+    }
+
     /** The id of the newest raw-access grant the person can see. */
     private String newestGrant(String person) throws Exception {
         MockHttpServletResponse grants = get("/api/v1/audit/raw-grants", person);
