@@ -18,13 +18,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
 
 /** Humans authorize exact actions: the approver API, quorum, denial, expiry, and what runs after. */
 @AirlockIntegrationTest
-@TestPropertySource(properties = "airlock.approvals.expiry-interval=PT0.2S")
 class ApprovalFlowIntegrationTests {
 
     @Autowired
