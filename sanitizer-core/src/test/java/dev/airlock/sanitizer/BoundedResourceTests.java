@@ -41,28 +41,34 @@ class BoundedResourceTests {
     }
 
     @Test
-    void removesTwentyThousandUnterminatedOscs() {
-        byte[] input = ("\u001b]0;title".repeat(20_000) + "\u001b\\after").getBytes(StandardCharsets.US_ASCII);
-        TerminalSanitizer.Result result = TerminalSanitizer.sanitize(input, SanitizerPolicy.defaults());
-        assertThat(result.text()).isEqualTo("after");
-        assertThat(result.report().osc()).isEqualTo(20_000);
-        assertThat(result.report().esc()).isZero();
+    void removesSevenHundredThousandUnterminatedOscsWithoutBuffering() {
+        // Each OSC is cut short by the ESC that starts the next one; 6.3 MB in all.
+        byte[] chunk = "\u001b]0;title".repeat(7_000).getBytes(StandardCharsets.US_ASCII);
+        RemovalReport report = streamWithoutBuffering(new byte[0], chunk, 100, "\u001b\\after", "after");
+        assertThat(report.osc()).isEqualTo(700_000);
+        assertThat(report.stringPayloadBytes()).isEqualTo(700_000L * "0;title".length());
+        assertThat(report.esc()).isZero();
+        assertThat(report.unterminatedStrings()).isZero();
     }
 
     @Test
-    void removesTwentyThousandUnterminatedC1Oscs() {
-        byte[] input = ("\u009d0;title".repeat(20_000) + "\u009cafter").getBytes(StandardCharsets.UTF_8);
-        TerminalSanitizer.Result result = TerminalSanitizer.sanitize(input, SanitizerPolicy.defaults());
-        assertThat(result.text()).isEqualTo("after");
-        assertThat(result.report().osc()).isEqualTo(20_000);
+    void removesSevenHundredThousandUnterminatedC1OscsWithoutBuffering() {
+        // U+009D (C2 9D) starts each OSC and ends the one before; U+009C (C2 9C) ends the last.
+        byte[] chunk = "\u009d0;title".repeat(7_000).getBytes(StandardCharsets.UTF_8);
+        RemovalReport report = streamWithoutBuffering(new byte[0], chunk, 100, "\u009cafter", "after");
+        assertThat(report.osc()).isEqualTo(700_000);
+        assertThat(report.stringPayloadBytes()).isEqualTo(700_000L * "0;title".length());
+        assertThat(report.c1()).isZero();
+        assertThat(report.unterminatedStrings()).isZero();
     }
 
     @Test
-    void skipsCsiWithFiftyThousandSeparators() {
-        byte[] input = ("\u001b[" + ";".repeat(50_000) + "mok").getBytes(StandardCharsets.US_ASCII);
-        TerminalSanitizer.Result result = TerminalSanitizer.sanitize(input, SanitizerPolicy.defaults());
-        assertThat(result.text()).isEqualTo("ok");
-        assertThat(result.report().csi()).isEqualTo(1);
+    void skipsCsiWithSixteenMillionSeparatorsWithoutBuffering() {
+        byte[] chunk = new byte[CHUNK];
+        Arrays.fill(chunk, (byte) ';');
+        RemovalReport report = streamWithoutBuffering("\u001b[".getBytes(StandardCharsets.US_ASCII), chunk, 256, "mok", "ok");
+        assertThat(report.csi()).isEqualTo(1);
+        assertThat(report.esc()).isZero();
     }
 
     @Test
@@ -114,6 +120,29 @@ class BoundedResourceTests {
         assertThat(written[0]).isEqualTo(101L * nearMiss.length);
         assertThat(stream.redactions()).isZero();
         assertThat(allocated).isLessThan(ALLOCATION_BUDGET);
+    }
+
+    /**
+     * Streams {@code head}, {@code chunk} {@code times} times and {@code tail}, checks that the
+     * text is {@code expected}, and that this thread allocated less than the budget while the
+     * chunks after the first went through (the first may create what a stream creates once).
+     */
+    private static RemovalReport streamWithoutBuffering(byte[] head, byte[] chunk, int times, String tail, String expected) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        TerminalSanitizer sanitizer = TerminalSanitizer.create(out::write);
+        sanitizer.write(head);
+        sanitizer.write(chunk);
+        long allocated = allocatedWhile(() -> {
+            for (int i = 1; i < times; i++) {
+                sanitizer.write(chunk);
+            }
+        });
+        sanitizer.write(tail.getBytes(StandardCharsets.UTF_8));
+        sanitizer.finish();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expected);
+        assertThat(allocated).as("bytes allocated while %d bytes streamed", (long) chunk.length * (times - 1))
+                .isLessThan(ALLOCATION_BUDGET);
+        return sanitizer.report();
     }
 
     private static long allocatedWhile(Runnable work) {

@@ -201,8 +201,18 @@ class TerminalSanitizerTests {
 
     @Test
     void passesLongPlainRunsStraightThrough() {
-        byte[] input = "x".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
-        assertThat(Feed.whole(input, SanitizerPolicy.defaults())).hasSize(100_000);
+        // Every printable ASCII character, TAB and LF, in an order that repeats only every 97
+        // bytes, so that no 8-byte word of the run is like its neighbours: a word copied to the
+        // wrong place, twice or in the wrong byte order changes the text, not just its length.
+        StringBuilder plain = new StringBuilder(100_000);
+        for (int i = 0; plain.length() < 100_000; i++) {
+            int k = i * 31 % 97;
+            plain.append(k == 95 ? '\t' : k == 96 ? '\n' : (char) (0x20 + k));
+        }
+        String text = plain.toString();
+        byte[] input = text.getBytes(StandardCharsets.US_ASCII);
+        assertThat(Feed.whole(input, SanitizerPolicy.defaults())).isEqualTo(text);
+        assertThat(Feed.randomChunks(input, SanitizerPolicy.defaults(), new Random(7), 4096)).isEqualTo(text);
     }
 
     private static String feedPieces(String... pieces) {

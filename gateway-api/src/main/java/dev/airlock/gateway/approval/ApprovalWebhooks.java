@@ -2,6 +2,7 @@ package dev.airlock.gateway.approval;
 
 import dev.airlock.approval.request.ApprovalClosed;
 import dev.airlock.approval.request.ApprovalOpened;
+import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.gateway.config.AirlockProperties;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -28,10 +30,10 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Announces each new pending approval and each final outcome to the tenant's webhooks, after the
- * transaction commits, on virtual threads, with retries and exponential backoff: a slow or
- * failing receiver never delays a decision. The payload names the run, tool, digest and a
- * console link; it never carries output.
+ * Announces each new pending approval, each final outcome and the end of each approved run to the
+ * tenant's webhooks, after the transaction commits, on virtual threads, with retries and
+ * exponential backoff: a slow or failing receiver never delays a decision. The payload names the
+ * run, tool, digest and a console link, and how an approved run ended; it never carries output.
  */
 @Component
 class ApprovalWebhooks implements DisposableBean {
@@ -39,6 +41,7 @@ class ApprovalWebhooks implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ApprovalWebhooks.class);
 
     private final AirlockProperties properties;
+    private final ApprovalService approvals;
     private final JsonMapper json;
     private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -49,8 +52,9 @@ class ApprovalWebhooks implements DisposableBean {
             .retryExceptions(IOException.class, WebhookRefused.class)
             .build());
 
-    ApprovalWebhooks(AirlockProperties properties, JsonMapper json, Clock clock) {
+    ApprovalWebhooks(AirlockProperties properties, ApprovalService approvals, JsonMapper json, Clock clock) {
         this.properties = properties;
+        this.approvals = approvals;
         this.json = json;
         this.clock = clock;
     }
@@ -72,6 +76,20 @@ class ApprovalWebhooks implements DisposableBean {
         send(closed.tenant(), payload);
     }
 
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+    void finished(ApprovedRunFinished finished) {
+        if (hooks(finished.tenant()).isEmpty()) {
+            return;
+        }
+        String digest = approvals.find(finished.runId(), Set.of(finished.tenant())).map(v -> v.request().digest()).orElse(null);
+        Map<String, Object> payload = payload("run.finished", finished.runId().toString(), finished.tenant(), finished.tool(),
+                digest);
+        payload.put("state", finished.state().name());
+        payload.put("exitCode", finished.exitCode());
+        payload.put("termination", finished.termination() == null ? null : finished.termination().name());
+        send(finished.tenant(), payload);
+    }
+
     private Map<String, Object> payload(String event, String runId, String tenant, String tool, String digest) {
         Map<String, Object> payload = new LinkedHashMap<>();
         payload.put("event", event);
@@ -84,9 +102,13 @@ class ApprovalWebhooks implements DisposableBean {
         return payload;
     }
 
-    private void send(String tenant, Map<String, Object> payload) {
+    private List<URI> hooks(String tenant) {
         AirlockProperties.Tenant config = properties.tenants().get(tenant);
-        List<URI> hooks = config == null ? List.of() : config.notifications().webhooks();
+        return config == null ? List.of() : config.notifications().webhooks();
+    }
+
+    private void send(String tenant, Map<String, Object> payload) {
+        List<URI> hooks = hooks(tenant);
         if (hooks.isEmpty()) {
             return;
         }

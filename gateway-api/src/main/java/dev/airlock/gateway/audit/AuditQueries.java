@@ -35,6 +35,9 @@ public class AuditQueries {
     public static final List<String> CSV_COLUMNS = List.of("run_id", "tenant", "agent", "tool", "state", "approval_status",
             "decisions", "exit_code", "termination", "requested_at", "started_at", "ended_at");
 
+    /** The first characters that make a spreadsheet read a cell as a formula. */
+    private static final String FORMULA_STARTS = "=+-@\t\r";
+
     private final AuditRunSearch search;
     private final AuditAccess access;
     private final JsonMapper json;
@@ -130,12 +133,16 @@ public class AuditQueries {
         return line.toString();
     }
 
-    /** One CSV cell: quoted when needed, and a text that a spreadsheet would take for a formula is prefixed with '. */
+    /**
+     * One CSV cell: quoted when needed, and a text that a spreadsheet would take for a formula is
+     * prefixed with {@code '}: one starting with {@code =}, {@code +}, {@code -}, {@code @}, tab or
+     * carriage return, the characters OWASP's CSV injection guidance lists.
+     */
     static String cell(String value) {
         if (value == null) {
             return "";
         }
-        String text = !value.isEmpty() && "=+@\t\r".indexOf(value.charAt(0)) >= 0 ? "'" + value : value;
+        String text = !value.isEmpty() && FORMULA_STARTS.indexOf(value.charAt(0)) >= 0 ? "'" + value : value;
         if (text.chars().anyMatch(c -> c == ',' || c == '"' || c == '\n' || c == '\r')) {
             return '"' + text.replace("\"", "\"\"") + '"';
         }

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.approval.ApprovedRunFinished;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
@@ -16,13 +17,15 @@ import dev.airlock.persistence.audit.AuditLog;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes what the supervisor observed of a finished run, in one transaction: the run's end
- * state, each stream's facts, the transcripts, and the raw artifact in the restricted schema.
+ * state, each stream's facts, the transcripts, and the raw artifact in the restricted schema;
+ * the end of a run humans approved is published as {@link ApprovedRunFinished}.
  */
 @Component
 class RunResults {
@@ -32,16 +35,18 @@ class RunResults {
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
     private final AuditLog audit;
+    private final ApplicationEventPublisher events;
     private final JsonMapper json;
     private final Clock clock;
 
     RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
-            RawArtifactStore artifacts, AuditLog audit, JsonMapper json, Clock clock) {
+            RawArtifactStore artifacts, AuditLog audit, ApplicationEventPublisher events, JsonMapper json, Clock clock) {
         this.runs = runs;
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;
         this.audit = audit;
+        this.events = events;
         this.json = json;
         this.clock = clock;
     }
@@ -54,6 +59,7 @@ class RunResults {
             run.failToStart(result.failure(), now);
             runs.save(run);
             audit.append(run.tenant(), "run.failed", runId, "airlock", Map.of("failure", result.failure()), now);
+            announceIfApproved(run);
             return;
         }
         String artifact = RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
@@ -73,6 +79,14 @@ class RunResults {
         save(runId, StreamName.STDERR, result.stderr(), now);
         artifacts.store(runId, run.tenant(), artifact, result.stdout().raw(), result.stderr().raw(),
                 result.stdout().rawRedactions() + result.stderr().rawRedactions(), now);
+        announceIfApproved(run);
+    }
+
+    private void announceIfApproved(RunRecord run) {
+        if (run.approvalRequired()) {
+            events.publishEvent(new ApprovedRunFinished(run.id(), run.tenant(), run.tool(), run.state(), run.exitCode(),
+                    run.termination()));
+        }
     }
 
     private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {

@@ -77,7 +77,7 @@ class AccessTokenIntegrationTests {
     }
 
     private String digest(AgentApi api, String runId) {
-        return api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+        return api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
                 .body().path("summary").path("digest").asString();
     }
 

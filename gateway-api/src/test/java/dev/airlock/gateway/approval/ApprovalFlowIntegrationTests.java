@@ -6,20 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
 
 /** Humans authorize exact actions: the approver API, quorum, denial, expiry, and what runs after. */
 @AirlockIntegrationTest
-@TestPropertySource(properties = "airlock.approvals.expiry-interval=PT0.2S")
 class ApprovalFlowIntegrationTests {
 
     @Autowired
@@ -27,6 +30,9 @@ class ApprovalFlowIntegrationTests {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    DataSource dataSource;
 
     AgentApi api;
 
@@ -45,11 +51,11 @@ class ApprovalFlowIntegrationTests {
     private AgentApi.Response decide(String user, String runId, String decision, String reason, String digest) {
         String body = "{\"decision\":\"" + decision + "\",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
                 + ",\"digest\":\"" + digest + "\"}";
-        return api.asHuman(user, "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
+        return api.asHuman(user, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
     }
 
     private JsonNode request(String user, String runId) {
-        AgentApi.Response response = api.asHuman(user, "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null);
+        AgentApi.Response response = api.asHuman(user, false, "GET", "/api/v1/approvals/" + runId, null);
         assertThat(response.status()).isEqualTo(200);
         return response.body();
     }
@@ -62,7 +68,7 @@ class ApprovalFlowIntegrationTests {
                 "tenant: acme", "tool: deploy", "argv[0]: echo", "argv[1]: deploying", "argv[2]: billing",
                 "working-dir: (a fresh empty directory)", "timeout: PT30S");
         String digest = pending.path("summary").path("digest").asString();
-        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals?status=pending", null).body()
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null).body()
                 .valueStream().map(a -> a.path("runId").asString()).toList()).contains(runId);
 
         assertThat(decide("alice", runId, "APPROVE", "ticket OPS-12", digest).status()).isEqualTo(200);
@@ -109,10 +115,10 @@ class ApprovalFlowIntegrationTests {
         assertThat(owner.status()).isEqualTo(409);
         assertThat(owner.text("reason")).isEqualTo("SELF_APPROVAL");
 
-        AgentApi.Response outsider = api.asHuman("dave", "APPROVER:globex", true, "POST",
+        AgentApi.Response outsider = api.asHuman("dave", "POST",
                 "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(outsider.status()).isEqualTo(404);
-        assertThat(api.asHuman("dave", "APPROVER:globex", false, "GET", "/api/v1/approvals/" + runId, null).status())
+        assertThat(api.asHuman("dave", false, "GET", "/api/v1/approvals/" + runId, null).status())
                 .isEqualTo(404);
 
         AgentApi.Response agent = api.post(ACME, "/api/v1/approvals/" + runId + "/decisions",
@@ -120,7 +126,7 @@ class ApprovalFlowIntegrationTests {
         assertThat(agent.status()).isEqualTo(401);
         assertThat(api.get(ACME, "/api/v1/approvals").status()).isEqualTo(401);
 
-        AgentApi.Response noCsrf = api.asHuman("alice", "APPROVER:acme", false, "POST",
+        AgentApi.Response noCsrf = api.asHuman("alice", false, "POST",
                 "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(noCsrf.status()).isEqualTo(403);
         assertThat(api.get(ACME, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
@@ -130,15 +136,50 @@ class ApprovalFlowIntegrationTests {
     void concurrentDecisionsAreAppliedOneAfterTheOther() throws Exception {
         String runId = park(ACME, "deploy", "{\"service\":\"ledger\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
-        List<CompletableFuture<AgentApi.Response>> decisions = List.of(
-                CompletableFuture.supplyAsync(() -> decide("alice", runId, "APPROVE", null, digest)),
-                CompletableFuture.supplyAsync(() -> decide("bob", runId, "APPROVE", null, digest)),
-                CompletableFuture.supplyAsync(() -> decide("alice", runId, "APPROVE", null, digest)));
-        List<Integer> statuses = decisions.stream().map(f -> f.orTimeout(30, TimeUnit.SECONDS).join().status()).toList();
-        assertThat(statuses).containsExactlyInAnyOrder(200, 200, 409);
+        api.session("alice");
+        api.session("bob");
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        try (Connection holder = dataSource.getConnection()) {
+            // The test takes the request's row lock first, so that all three decisions arrive while
+            // it is held and are let go together: without their own lock they would not wait here,
+            // and would each read the request with no decisions on it.
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement(
+                    "SELECT run_id FROM airlock.approval_requests WHERE run_id = ?::uuid FOR UPDATE")) {
+                lock.setString(1, runId);
+                lock.executeQuery().close();
+            }
+            List<Future<AgentApi.Response>> decisions = List.of(
+                    threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)),
+                    threads.submit(() -> decide("bob", runId, "APPROVE", null, digest)),
+                    threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)));
+            int waiting = 0;
+            for (int i = 0; i < 100 && waiting < 3; i++) {
+                Thread.sleep(100);
+                waiting = jdbc.sql("""
+                        SELECT count(*) FROM pg_stat_activity
+                         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%approval_requests%'
+                        """).query(Integer.class).single();
+            }
+            assertThat(waiting).as("decisions waiting for the request's row lock").isEqualTo(3);
+            assertThat(decisions).noneMatch(Future::isDone);
+            assertThat(jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?::uuid").param(runId)
+                    .query(Integer.class).single()).isZero();
+            holder.commit();
+
+            List<Integer> statuses = new java.util.ArrayList<>();
+            for (Future<AgentApi.Response> decision : decisions) {
+                statuses.add(decision.get(30, TimeUnit.SECONDS).status());
+            }
+            assertThat(statuses).containsExactlyInAnyOrder(200, 200, 409);
+        } finally {
+            threads.shutdownNow();
+        }
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
-        assertThat(run.path("approval").path("decisions").size()).isEqualTo(2);
+        assertThat(run.path("approval").path("status").asString()).isEqualTo("APPROVED");
+        assertThat(run.path("approval").path("decisions").valueStream().map(d -> d.path("approver").asString()).toList())
+                .containsExactlyInAnyOrder("alice", "bob");
     }
 
     @Test

@@ -13,13 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
-import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
 /** Approvals fail closed: only an exact decision counts, closed requests stay closed, no hint helps a forger. */
 @AirlockIntegrationTest
-@TestPropertySource(properties = "airlock.approvals.expiry-interval=PT0.2S")
 class ApprovalHardeningIntegrationTests {
 
     @Autowired
@@ -42,14 +40,14 @@ class ApprovalHardeningIntegrationTests {
     }
 
     private String digest(String runId) {
-        return api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+        return api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
                 .body().path("summary").path("digest").asString();
     }
 
     private AgentApi.Response decideJson(String runId, String decisionJson, String reason, String digest) {
         String body = "{\"decision\":" + decisionJson + ",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
                 + ",\"digest\":\"" + digest + "\"}";
-        return api.asHuman("alice", "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
+        return api.asHuman("alice", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
     }
 
     private int decisionsOn(String runId) {
@@ -114,7 +112,7 @@ class ApprovalHardeningIntegrationTests {
         String digest = digest(runId);
         assertThat(api.post(ACME, "/api/v1/runs/" + runId + "/cancel", "").text("state")).isEqualTo("CANCELLED");
 
-        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null).body()
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null).body()
                 .path("summary").path("status").asString()).isEqualTo("CANCELLED");
         assertThat(jdbc.sql("SELECT actor FROM airlock.audit_events WHERE run_id = ? AND type = 'approval.cancelled'")
                 .param(UUID.fromString(runId)).query(String.class).list()).containsExactly("agent:build-bot");
@@ -125,7 +123,7 @@ class ApprovalHardeningIntegrationTests {
         assertThat(late.text("detail")).contains("cancelled");
         assertThat(decisionsOn(runId)).isZero();
         assertThat(state(runId)).isEqualTo("CANCELLED");
-        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals?status=pending", null).body()
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null).body()
                 .valueStream().map(a -> a.path("runId").asString()).toList()).doesNotContain(runId);
     }
 
@@ -175,11 +173,11 @@ class ApprovalHardeningIntegrationTests {
                 .path("reason").asString()).hasSize(2000);
 
         String grantRun = api.run(ACME, "echo", "{\"message\":\"grant me\"}").text("runId");
-        AgentApi.Response grant = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "POST",
+        AgentApi.Response grant = api.asHuman("bob", "POST",
                 "/api/v1/audit/runs/" + grantRun + "/raw-grants?tenant=acme", "{\"reason\":\"" + "z".repeat(2001) + "\"}");
         assertThat(grant.status()).isEqualTo(400);
         assertThat(grant.text("field")).isEqualTo("reason");
-        AgentApi.Response hold = api.asHuman("frank", new String[] {"TENANT_ADMIN:acme"}, "PUT",
+        AgentApi.Response hold = api.asHuman("frank", "PUT",
                 "/api/v1/audit/runs/" + grantRun + "/legal-hold?tenant=acme", "{\"reason\":\"" + "h".repeat(2001) + "\"}");
         assertThat(hold.status()).isEqualTo(400);
         assertThat(hold.text("field")).isEqualTo("reason");

@@ -37,13 +37,13 @@ class AuditLogIntegrationTests {
     void recordsWhoAuthorizedTheRunAndWhatItReturnedAndTheChainVerifies() {
         AgentApi api = new AgentApi(mvc);
         String runId = api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"audited\"}}").text("runId");
-        String digest = api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+        String digest = api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
                 .body().path("summary").path("digest").asString();
-        api.asHuman("alice", "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions",
+        api.asHuman("alice", "POST", "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"reason\":\"audit trail\",\"digest\":\"" + digest + "\"}");
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
 
-        AgentApi.Response events = api.asHuman("bob", "AUDITOR:acme", false, "GET",
+        AgentApi.Response events = api.asHuman("bob", false, "GET",
                 "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null);
         assertThat(events.status()).isEqualTo(200);
         assertThat(events.body().valueStream().map(e -> e.path("type").asString() + " " + e.path("actor").asString()).toList())
@@ -53,13 +53,13 @@ class AuditLogIntegrationTests {
         assertThat(finished.path("details").asString()).contains(run.path("stdout").path("sha256").asString())
                 .contains(run.path("rawArtifact").asString()).doesNotContain("audited\\n");
 
-        JsonNode verification = api.asHuman("bob", "AUDITOR:acme", false, "GET", "/api/v1/audit/verify?tenant=acme", null).body();
+        JsonNode verification = api.asHuman("bob", false, "GET", "/api/v1/audit/verify?tenant=acme", null).body();
         assertThat(verification.path("intact").asBoolean()).isTrue();
         assertThat(verification.path("verified").asLong()).isGreaterThanOrEqualTo(5);
         assertThat(verification.path("head").asString()).isEqualTo(jdbc.sql(
                 "SELECT hash FROM airlock.audit_events WHERE tenant = 'acme' ORDER BY seq DESC LIMIT 1").query(String.class).single());
 
-        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/audit/verify?tenant=acme", null).status())
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/audit/verify?tenant=acme", null).status())
                 .isEqualTo(403);
         assertThat(api.get(ACME, "/api/v1/audit/verify?tenant=acme").status()).isEqualTo(401);
     }
@@ -124,7 +124,7 @@ class AuditLogIntegrationTests {
         } finally {
             jdbc.sql("ALTER TABLE airlock.audit_events ENABLE TRIGGER audit_events_append_only").update();
         }
-        JsonNode verification = api.asHuman("dave", "AUDITOR:globex", false, "GET", "/api/v1/audit/verify?tenant=globex", null).body();
+        JsonNode verification = api.asHuman("dave", false, "GET", "/api/v1/audit/verify?tenant=globex", null).body();
         assertThat(verification.path("intact").asBoolean()).isFalse();
         assertThat(verification.path("brokenAt").asLong()).isEqualTo(second);
         assertThat(verification.path("problem").asString()).isEqualTo("its content does not match its hash");

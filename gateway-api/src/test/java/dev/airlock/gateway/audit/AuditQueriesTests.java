@@ -21,17 +21,58 @@ class AuditQueriesTests {
                 Arguments.of(null, ""),
                 Arguments.of("a,b", "\"a,b\""),
                 Arguments.of("say \"hi\"", "\"say \"\"hi\"\"\""),
-                Arguments.of("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""),
-                Arguments.of("+1", "'+1"),
-                Arguments.of("@sum", "'@sum"),
-                Arguments.of("-1", "-1"),
                 Arguments.of("two\nlines", "\"two\nlines\""),
-                Arguments.of("\rcr", "\"'\rcr\""));
+                Arguments.of("2026-11-30T01:00:00Z", "2026-11-30T01:00:00Z"),
+                Arguments.of("0", "0"),
+                Arguments.of("alice:APPROVE,bob:DENY", "\"alice:APPROVE,bob:DENY\""));
     }
 
     @ParameterizedTest(name = "[{0}] -> [{1}]")
     @MethodSource("cells")
-    void quotesAndDefusesCells(String value, String expected) {
+    void quotesCellsAsRfc4180Says(String value, String expected) {
+        assertThat(AuditQueries.cell(value)).isEqualTo(expected);
+    }
+
+    /** Every first character OWASP lists for CSV injection: = + - @ TAB CR. */
+    static Stream<Arguments> formulas() {
+        return Stream.of(
+                Arguments.of("=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\""),
+                Arguments.of("=1+2", "'=1+2"),
+                Arguments.of("=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"),
+                Arguments.of("+1", "'+1"),
+                Arguments.of("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+                Arguments.of("-1", "'-1"),
+                Arguments.of("-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"),
+                Arguments.of("-", "'-"),
+                Arguments.of("@sum", "'@sum"),
+                Arguments.of("@SUM(1+9)*cmd|' /C calc'!A0", "'@SUM(1+9)*cmd|' /C calc'!A0"),
+                Arguments.of("\t=1", "'\t=1"),
+                Arguments.of("\tx", "'\tx"),
+                Arguments.of("\rcr", "\"'\rcr\""),
+                Arguments.of("-1,-2", "\"'-1,-2\""));
+    }
+
+    @ParameterizedTest(name = "[{0}] -> [{1}]")
+    @MethodSource("formulas")
+    void prefixesATextThatASpreadsheetWouldReadAsAFormula(String value, String expected) {
+        assertThat(AuditQueries.cell(value)).isEqualTo(expected);
+    }
+
+    /** The same characters anywhere but first start no formula and are left alone. */
+    static Stream<Arguments> notFormulas() {
+        return Stream.of(
+                Arguments.of("a=b", "a=b"),
+                Arguments.of("1+1", "1+1"),
+                Arguments.of("build-bot", "build-bot"),
+                Arguments.of("me@example.test", "me@example.test"),
+                Arguments.of("a\tb", "a\tb"),
+                Arguments.of(" -1", " -1"),
+                Arguments.of("'-1", "'-1"));
+    }
+
+    @ParameterizedTest(name = "[{0}] -> [{1}]")
+    @MethodSource("notFormulas")
+    void leavesTheseCharactersAloneAnywhereButFirst(String value, String expected) {
         assertThat(AuditQueries.cell(value)).isEqualTo(expected);
     }
 

@@ -57,9 +57,9 @@ class AuditorIntegrationTests {
     private JsonNode approvedRun(String tool, String arguments) {
         AgentApi api = api();
         String runId = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}").text("runId");
-        String digest = api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/approvals/" + runId, null)
+        String digest = api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
                 .body().path("summary").path("digest").asString();
-        assertThat(api.asHuman("alice", "APPROVER:acme", true, "POST", "/api/v1/approvals/" + runId + "/decisions",
+        assertThat(api.asHuman("alice", "POST", "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"reason\":\"release window\",\"digest\":\"" + digest + "\"}").status()).isEqualTo(200);
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
@@ -67,11 +67,11 @@ class AuditorIntegrationTests {
     }
 
     private AgentApi.Response asBob(String method, String path, String body) {
-        return api().asHuman("bob", new String[] {"AUDITOR:acme", "APPROVER:acme"}, method, path, body);
+        return api().asHuman("bob", method, path, body);
     }
 
     private AgentApi.Response asErin(String method, String path, String body) {
-        return api().asHuman("erin", new String[] {"AUDITOR:acme"}, method, path, body);
+        return api().asHuman("erin", method, path, body);
     }
 
     @Test
@@ -142,7 +142,7 @@ class AuditorIntegrationTests {
         JsonNode view = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view?stream=stdout", null).body();
         assertThat(view.path("text").asString()).isEqualTo(CLAIMING_NOTE + "\\x0a\n");
 
-        MockHttpServletResponse download = api().rawAsHuman("bob", "AUDITOR:acme",
+        MockHttpServletResponse download = api().rawAsHuman("bob",
                 "/api/v1/audit/raw-grants/" + grant + "/download?stream=stdout");
         assertThat(download.getStatus()).isEqualTo(200);
         assertThat(download.getContentType()).isEqualTo("application/octet-stream");
@@ -162,19 +162,55 @@ class AuditorIntegrationTests {
     }
 
     @Test
+    void aSecondPersonRefusesARawAccessRequestAndTheBytesStayClosed() {
+        String runId = api().run(ACME, "echo", "{\"message\":\"refused bytes\"}").text("runId");
+        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"just looking\"}")
+                .text("id");
+
+        AgentApi.Response refused = asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+                "{\"decision\":\"REFUSE\",\"reason\":\"no incident\"}");
+        assertThat(refused.status()).isEqualTo(200);
+        assertThat(refused.text("status")).isEqualTo("REFUSED");
+        assertThat(refused.text("decidedBy")).isEqualTo("erin");
+        assertThat(refused.text("decisionReason")).isEqualTo("no incident");
+        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant, null).text("status")).isEqualTo("REFUSED");
+
+        for (String use : List.of("/hexdump", "/audit-view", "/download")) {
+            AgentApi.Response closed = asBob("GET", "/api/v1/audit/raw-grants/" + grant + use, null);
+            assertThat(closed.status()).as(use).isEqualTo(403);
+            assertThat(closed.text("reason")).as(use).isEqualTo("NOT_USABLE");
+            assertThat(closed.text("detail")).as(use).isEqualTo("This grant is refused.");
+        }
+        AgentApi.Response overturned = api().asHuman("frank", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+                "{\"decision\":\"GRANT\"}");
+        assertThat(overturned.status()).as("a refusal is final").isEqualTo(409);
+        assertThat(overturned.text("reason")).isEqualTo("ALREADY_DECIDED");
+        assertThat(asBob("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"MAYBE\"}").status())
+                .isEqualTo(400);
+
+        List<String> events = asBob("GET", "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null).body().valueStream()
+                .filter(e -> e.path("type").asString().startsWith("raw."))
+                .map(e -> e.path("type").asString() + " " + e.path("actor").asString() + " " + e.path("details").asString())
+                .toList();
+        assertThat(events).containsExactly(
+                "raw.grant.requested human:bob {\"grant\":\"" + grant + "\",\"reason\":\"just looking\",\"secondPerson\":\"true\"}",
+                "raw.grant.decided human:erin {\"decision\":\"REFUSED\",\"grant\":\"" + grant + "\",\"reason\":\"no incident\"}");
+    }
+
+    @Test
     void aGrantExpiresAndASinglePersonPolicyGrantsAtOnce() {
         String runId = api().run(GLOBEX, "echo", "{\"message\":\"expiring\"}").text("runId");
-        AgentApi.Response requested = api().asHuman("dave", new String[] {"AUDITOR:globex"}, "POST",
+        AgentApi.Response requested = api().asHuman("dave", "POST",
                 "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=globex", "{\"reason\":\"spot check\"}");
         assertThat(requested.text("status")).as("globex needs no second person").isEqualTo("GRANTED");
         String hexdump = "/api/v1/audit/raw-grants/" + requested.text("id") + "/hexdump";
-        assertThat(api().asHuman("dave", new String[] {"AUDITOR:globex"}, "GET", hexdump, null).status()).isEqualTo(200);
+        assertThat(api().asHuman("dave", "GET", hexdump, null).status()).isEqualTo(200);
 
         clock.advance(Duration.ofMinutes(5).plusSeconds(1));
-        AgentApi.Response expired = api().asHuman("dave", new String[] {"AUDITOR:globex"}, "GET", hexdump, null);
+        AgentApi.Response expired = api().asHuman("dave", "GET", hexdump, null);
         assertThat(expired.status()).isEqualTo(403);
         assertThat(expired.text("reason")).isEqualTo("EXPIRED");
-        assertThat(api().asHuman("dave", new String[] {"AUDITOR:globex"}, "GET",
+        assertThat(api().asHuman("dave", "GET",
                 "/api/v1/audit/raw-grants/" + requested.text("id"), null).text("status")).isEqualTo("EXPIRED");
     }
 
@@ -219,15 +255,15 @@ class AuditorIntegrationTests {
     @Test
     void aTamperedArtifactIsReportedLoudly() {
         String runId = api().run(GLOBEX, "echo", "{\"message\":\"original\"}").text("runId");
-        String grant = api().asHuman("dave", new String[] {"AUDITOR:globex"}, "POST",
+        String grant = api().asHuman("dave", "POST",
                 "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=globex", "{\"reason\":\"tamper check\"}").text("id");
         jdbc.sql("UPDATE restricted.raw_artifacts SET stdout = convert_to('forged', 'UTF8') WHERE run_id = :run")
                 .param("run", UUID.fromString(runId)).update();
-        JsonNode hex = api().asHuman("dave", new String[] {"AUDITOR:globex"}, "GET",
+        JsonNode hex = api().asHuman("dave", "GET",
                 "/api/v1/audit/raw-grants/" + grant + "/hexdump", null).body();
         assertThat(hex.path("digest").path("matches").asBoolean()).isFalse();
         assertThat(hex.path("digest").path("recorded").asString()).isNotEqualTo(hex.path("digest").path("actual").asString());
-        assertThat(api().asHuman("dave", new String[] {"AUDITOR:globex"}, "GET",
+        assertThat(api().asHuman("dave", "GET",
                 "/api/v1/audit/runs/" + runId + "/events?tenant=globex", null).body().valueStream()
                 .map(e -> e.path("type").asString()).toList()).contains("raw.digest.mismatch");
     }
@@ -258,18 +294,17 @@ class AuditorIntegrationTests {
         assertThat(asBob("GET", "/api/v1/audit/runs/" + globexRun + "?tenant=acme", null).status()).isEqualTo(404);
         assertThat(asBob("POST", "/api/v1/audit/runs/" + globexRun + "/raw-grants?tenant=acme", "{\"reason\":\"x\"}").status())
                 .isEqualTo(404);
-        assertThat(api().asHuman("alice", new String[] {"APPROVER:acme"}, "GET", "/api/v1/audit/runs?tenant=acme", null).status())
+        assertThat(api().asHuman("alice", "GET", "/api/v1/audit/runs?tenant=acme", null).status())
                 .as("approvers are not auditors").isEqualTo(403);
         String grant = asBob("POST", "/api/v1/audit/runs/" + acmeRun + "/raw-grants?tenant=acme", "{\"reason\":\"x\"}").text("id");
-        String[] globexAuditor = {"AUDITOR:globex", "TENANT_ADMIN:globex"};
-        assertThat(api().asHuman("dave", globexAuditor, "GET", "/api/v1/audit/raw-grants/" + grant, null).status()).isEqualTo(404);
-        assertThat(api().asHuman("dave", globexAuditor, "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants/" + grant, null).status()).isEqualTo(404);
+        assertThat(api().asHuman("dave", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
                 "{\"decision\":\"GRANT\"}").status()).isEqualTo(404);
-        assertThat(api().asHuman("dave", globexAuditor, "GET", "/api/v1/audit/raw-grants", null).body().valueStream()
+        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants", null).body().valueStream()
                 .map(g -> g.path("tenant").asString()).distinct().toList()).doesNotContain("acme");
         assertThat(asBob("PUT", "/api/v1/audit/runs/" + acmeRun + "/legal-hold?tenant=acme", "{\"reason\":\"x\"}").status())
                 .as("auditors do not place holds").isEqualTo(403);
-        AgentApi.Response admin = api().asHuman("platform", new String[] {"PLATFORM_ADMIN"}, "GET",
+        AgentApi.Response admin = api().asHuman("pam", "GET",
                 "/api/v1/audit/runs/" + globexRun + "?tenant=globex", null);
         assertThat(admin.status()).as("platform administrators audit every tenant").isEqualTo(200);
     }
@@ -304,7 +339,7 @@ class AuditorIntegrationTests {
         }
         assertThat(asBob("GET", "/api/v1/audit/runs", null).status()).isEqualTo(400);
 
-        MockHttpServletResponse csv = api().rawAsHuman("bob", "AUDITOR:acme",
+        MockHttpServletResponse csv = api().rawAsHuman("bob",
                 "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=csv&sort=oldest");
         assertThat(csv.getContentType()).startsWith("text/csv").containsIgnoringCase("charset=UTF-8");
         assertThat(csv.getHeader("Content-Disposition")).isEqualTo("attachment; filename=\"airlock-runs-acme.csv\"");
@@ -313,7 +348,7 @@ class AuditorIntegrationTests {
         assertThat(lines.getFirst()).isEqualTo(String.join(",", AuditQueries.CSV_COLUMNS));
         assertThat(lines.get(1)).startsWith(ids.get(0) + ",acme,build-bot,echo,COMPLETED,,,0,EXITED,");
 
-        MockHttpServletResponse jsonl = api().rawAsHuman("bob", "AUDITOR:acme",
+        MockHttpServletResponse jsonl = api().rawAsHuman("bob",
                 "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=jsonl");
         List<String> records = new String(jsonl.getContentAsByteArray(), StandardCharsets.UTF_8).lines().toList();
         assertThat(records).hasSize(3);

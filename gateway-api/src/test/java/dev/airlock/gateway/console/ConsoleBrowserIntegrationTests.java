@@ -13,6 +13,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -168,7 +170,8 @@ class ConsoleBrowserIntegrationTests {
 
     @Test
     void anAuditorFindsARunComparesBothColumnsAndReadsHostileBytesOnlyAsEscapedText() throws Exception {
-        String token = "audit" + Long.toHexString(System.nanoTime());
+        // Always 16 bytes, one hex-dump line, so that every line after it is known exactly.
+        String token = "audit" + "%011x".formatted(ThreadLocalRandom.current().nextLong(1L << 44));
         String hostile = token + " APPROVED by security\n\u001b[2J\u001b]0;pwned\u0007<script>document.title='pwned'</script>\u0000\u202e\n";
         Path file = files.resolve("audited.txt");
         Files.writeString(file, hostile, StandardCharsets.UTF_8);
@@ -211,7 +214,14 @@ class ConsoleBrowserIntegrationTests {
         browser.get(runPage);
         browser.findElement(By.cssSelector("#grants a.open-hex")).click();
         String dump = browser.findElement(By.id("dump")).getText();
-        assertThat(dump).startsWith("00000000  61 75 64 69 74").contains("0a 1b 5b", "|urity..[2J.]0;pw|", "|d'</script>.....|");
+        String tokenHex = HexFormat.ofDelimiter(" ").formatHex(token.getBytes(StandardCharsets.US_ASCII));
+        assertThat(dump.lines().toList()).containsExactly(
+                "00000000  " + tokenHex.substring(0, 23) + "  " + tokenHex.substring(24) + "  |" + token + "|",
+                "00000010  20 41 50 50 52 4f 56 45  44 20 62 79 20 73 65 63  | APPROVED by sec|",
+                "00000020  75 72 69 74 79 0a 1b 5b  32 4a 1b 5d 30 3b 70 77  |urity..[2J.]0;pw|",
+                "00000030  6e 65 64 07 3c 73 63 72  69 70 74 3e 64 6f 63 75  |ned.<script>docu|",
+                "00000040  6d 65 6e 74 2e 74 69 74  6c 65 3d 27 70 77 6e 65  |ment.title='pwne|",
+                "00000050  64 27 3c 2f 73 63 72 69  70 74 3e 00 e2 80 ae 0a  |d'</script>.....|");
         assertThat(dump).doesNotContain("\u001b", "\u202e", "\u0000");
         assertThat(browser.findElement(By.id("digest-ok")).getText()).startsWith("Digest verified");
         assertThat(browser.getTitle()).doesNotContain("pwned");

@@ -25,7 +25,6 @@ import tools.jackson.databind.JsonNode;
 class RetentionIntegrationTests {
 
     private static final String KEY = "archive-bot-key";
-    private static final String[] AUDITOR = {"AUDITOR:archive"};
 
     @Autowired
     MockMvcTester mvc;
@@ -45,7 +44,7 @@ class RetentionIntegrationTests {
     }
 
     private AgentApi.Response audit(String method, String path, String body) {
-        return new AgentApi(mvc).asHuman("auditor", AUDITOR, method, path, body);
+        return new AgentApi(mvc).asHuman("arthur", method, path, body);
     }
 
     private JsonNode report(String runId) {
@@ -63,14 +62,14 @@ class RetentionIntegrationTests {
         AgentApi api = new AgentApi(mvc);
         String plain = api.run(KEY, "echo", "{\"message\":\"first\"}").text("runId");
         String held = api.run(KEY, "echo", "{\"message\":\"held\"}").text("runId");
-        AgentApi.Response hold = api.asHuman("admin", new String[] {"TENANT_ADMIN:archive"}, "PUT",
+        AgentApi.Response hold = api.asHuman("amber", "PUT",
                 "/api/v1/audit/runs/" + held + "/legal-hold?tenant=archive", "{\"reason\":\"litigation 7\"}");
         assertThat(hold.status()).isEqualTo(201);
-        assertThat(hold.text("placedBy")).isEqualTo("admin");
+        assertThat(hold.text("placedBy")).isEqualTo("amber");
         String approved = api.post(KEY, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"v1\"}}").text("runId");
-        String digest = api.asHuman("ann", "APPROVER:archive", false, "GET", "/api/v1/approvals/" + approved, null)
+        String digest = api.asHuman("ann", false, "GET", "/api/v1/approvals/" + approved, null)
                 .body().path("summary").path("digest").asString();
-        api.asHuman("ann", "APPROVER:archive", true, "POST", "/api/v1/approvals/" + approved + "/decisions",
+        api.asHuman("ann", "POST", "/api/v1/approvals/" + approved + "/decisions",
                 "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(api.get(KEY, "/api/v1/runs/" + approved + "?wait=PT20S").text("state")).isEqualTo("COMPLETED");
         String artifactSha = report(plain).path("observations").path("rawArtifact").path("sha256").asString();
@@ -111,7 +110,7 @@ class RetentionIntegrationTests {
         JsonNode verification = audit("GET", "/api/v1/audit/verify?tenant=archive", null).body();
         assertThat(verification.path("intact").asBoolean()).as(verification.toString()).isTrue();
 
-        assertThat(api.asHuman("admin", new String[] {"TENANT_ADMIN:archive"}, "DELETE",
+        assertThat(api.asHuman("amber", "DELETE",
                 "/api/v1/audit/runs/" + held + "/legal-hold?tenant=archive&reason=settled", null).status()).isEqualTo(204);
         PurgeCounts released = purgeAfter(Duration.ofDays(11));
         assertThat(released.rawArtifacts()).isEqualTo(1);

@@ -206,14 +206,26 @@ class RunApiIntegrationTests {
     @Test
     void anotherTenantsRunIsIndistinguishableFromAMissingOne() {
         String id = api.run(ACME, "echo", "{\"message\":\"acme only\"}").text("runId");
-        AgentApi.Response foreign = api.get(GLOBEX, "/api/v1/runs/" + id);
-        AgentApi.Response missing = api.get(GLOBEX, "/api/v1/runs/" + UUID.randomUUID());
-        assertThat(foreign.status()).isEqualTo(404);
-        assertThat(missing.status()).isEqualTo(404);
-        assertThat(foreign.body().path("title")).isEqualTo(missing.body().path("title"));
-        assertThat(api.get(GLOBEX, "/api/v1/runs/" + id + "/output/stdout").status()).isEqualTo(404);
-        assertThat(api.post(GLOBEX, "/api/v1/runs/" + id + "/cancel", "").status()).isEqualTo(404);
+        String never = UUID.randomUUID().toString();
+        for (String path : List.of("", "?wait=PT1S", "/output/stdout", "/output/stderr?from=1&to=2", "/output/stdout?grep=acme")) {
+            AgentApi.Response foreign = api.get(GLOBEX, "/api/v1/runs/" + id + path);
+            AgentApi.Response missing = api.get(GLOBEX, "/api/v1/runs/" + never + path);
+            assertThat(foreign.status()).as(path).isEqualTo(404);
+            assertThat(whole(foreign, id)).as("GET %s", path).isEqualTo(whole(missing, never));
+        }
+        AgentApi.Response foreignCancel = api.post(GLOBEX, "/api/v1/runs/" + id + "/cancel", "");
+        AgentApi.Response missingCancel = api.post(GLOBEX, "/api/v1/runs/" + never + "/cancel", "");
+        assertThat(foreignCancel.status()).isEqualTo(404);
+        assertThat(whole(foreignCancel, id)).as("POST /cancel").isEqualTo(whole(missingCancel, never));
         assertThat(api.get(ACME, "/api/v1/runs/not-a-uuid").status()).isEqualTo(404);
+    }
+
+    /** Status, every header and the whole body, with the run id written as {id}. */
+    private static String whole(AgentApi.Response response, String runId) {
+        StringBuilder text = new StringBuilder().append(response.status()).append('\n');
+        response.headers().headerNames().stream().sorted(String.CASE_INSENSITIVE_ORDER)
+                .forEach(name -> text.append(name).append(": ").append(response.headers().get(name)).append('\n'));
+        return text.append(response.type()).append('\n').append(response.body()).toString().replace(runId, "{id}");
     }
 
     @Test

@@ -35,20 +35,20 @@ class SecretHandlingIntegrationTests {
         assertThat(run.path("stdout").path("sha256").asString())
                 .isEqualTo(dev.airlock.gateway.support.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
 
-        String grant = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "POST",
+        String grant = api.asHuman("bob", "POST",
                 "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"secret check\"}").text("id");
-        assertThat(api.asHuman("erin", new String[] {"AUDITOR:acme"}, "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+        assertThat(api.asHuman("erin", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
                 "{\"decision\":\"GRANT\"}").status()).isEqualTo(200);
-        String auditView = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+        String auditView = api.asHuman("bob", "GET",
                 "/api/v1/audit/raw-grants/" + grant + "/audit-view", null).body().toString();
         assertThat(auditView).contains("token=[REDACTED:API_TOKEN]\\\\x0a").doesNotContain(TestSecrets.API_TOKEN);
-        String hex = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+        String hex = api.asHuman("bob", "GET",
                 "/api/v1/audit/raw-grants/" + grant + "/hexdump", null).body().toString();
         assertThat(hex).doesNotContain(TestSecrets.API_TOKEN).doesNotContain("74 6f 6b 2d 33 66");
-        byte[] download = api.rawAsHuman("bob", "AUDITOR:acme", "/api/v1/audit/raw-grants/" + grant + "/download")
+        byte[] download = api.rawAsHuman("bob", "/api/v1/audit/raw-grants/" + grant + "/download")
                 .getContentAsByteArray();
         assertThat(new String(download, StandardCharsets.UTF_8)).isEqualTo("token=[REDACTED:API_TOKEN]\n");
-        JsonNode report = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+        JsonNode report = api.asHuman("bob", "GET",
                 "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
         assertThat(report.path("observations").path("rawArtifact").path("redactions").asLong()).isEqualTo(1);
         assertThat(report.path("observations").path("rawArtifact").path("sha256").asString())
@@ -66,7 +66,7 @@ class SecretHandlingIntegrationTests {
         String almost = TestSecrets.API_TOKEN.substring(0, TestSecrets.API_TOKEN.length() - 2);
         assertThat(run.toString()).doesNotContain(almost);
         String runId = run.path("runId").asString();
-        JsonNode report = api.asHuman("bob", new String[] {"AUDITOR:acme"}, "GET",
+        JsonNode report = api.asHuman("bob", "GET",
                 "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
         assertThat(report.path("observations").path("rawArtifact").path("redactions").asLong()).isEqualTo(2);
         assertThat(report.toString()).doesNotContain(almost);

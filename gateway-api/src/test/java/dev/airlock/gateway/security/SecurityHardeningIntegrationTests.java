@@ -31,8 +31,11 @@ class SecurityHardeningIntegrationTests {
     MovableClock clock;
 
     @AfterEach
-    void resetClock() {
+    void resetClockAndLockOuts() {
         clock.reset();
+        // Lock-outs outlive the moved clock; other tests sign these people in.
+        jdbc.sql("DELETE FROM airlock.login_lockouts").update();
+        jdbc.sql("DELETE FROM airlock.login_failures").update();
     }
 
     private MvcTestResult signIn(String user, String password, String address) {
@@ -87,7 +90,7 @@ class SecurityHardeningIntegrationTests {
         assertThat(page("alice", "APPROVER:acme", parked)).hasStatusOk();
         assertThat(page("erin", "AUDITOR:acme", automatic)).hasStatusOk().bodyText().contains("approvers do not read this");
         assertThat(page("frank", "TENANT_ADMIN:acme", automatic)).hasStatusOk();
-        assertThat(api.asHuman("alice", "APPROVER:acme", false, "GET", "/api/v1/audit/runs/" + automatic + "?tenant=acme", null)
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/audit/runs/" + automatic + "?tenant=acme", null)
                 .status()).isEqualTo(403);
     }
 

@@ -1,21 +1,34 @@
 package dev.airlock.gateway.support;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.mock.web.MockHttpSession;
+import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Calls the agent API through MockMvc (security filters included) and parses the JSON it returns. */
+/**
+ * Calls the gateway through MockMvc (security filters included) as an agent with its key or as a
+ * configured person signed in through the real form login, and parses the JSON it returns.
+ */
 public final class AgentApi {
 
     public static final String ACME = "acme-build-bot-key";
     public static final String ACME_OTHER = "acme-other-bot-key";
     public static final String GLOBEX = "globex-bot-key";
     public static final String TINY = "tiny-bot-key";
+
+    /** Signed-in sessions per gateway (one MockMvcTester per application context) and person. */
+    private static final Map<MockMvcTester, Map<String, MockHttpSession>> SESSIONS = new ConcurrentHashMap<>();
+    private static final Pattern CSRF_FIELD = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
     private final MockMvcTester mvc;
     private final JsonMapper json = JsonMapper.builder().build();
@@ -58,38 +71,79 @@ public final class AgentApi {
         return post(key, "/api/v1/runs?wait=PT30S", "{\"tool\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
     }
 
-    /** A request as a signed-in person (console session), with or without the CSRF token. */
-    public Response asHuman(String user, String tenantRole, boolean csrf, String method, String path, String body) {
-        return parse(humanRequest(user, new String[] {tenantRole}, csrf, method, path, body).exchange());
+    /**
+     * A request as a configured person (application-test.yaml), signed in through the console's
+     * form login, so that their roles are the ones the gateway maps from the configuration;
+     * with or without the CSRF token.
+     */
+    public Response asHuman(String user, boolean csrf, String method, String path, String body) {
+        return parse(humanRequest(user, csrf, method, path, body).exchange());
     }
 
-    /** A request as a signed-in person holding several authorities, with the CSRF token. */
-    public Response asHuman(String user, String[] authorities, String method, String path, String body) {
-        return parse(humanRequest(user, authorities, true, method, path, body).exchange());
+    /** A request as a configured, signed-in person, with the CSRF token. */
+    public Response asHuman(String user, String method, String path, String body) {
+        return asHuman(user, true, method, path, body);
     }
 
-    /** A request as a signed-in person, its body kept as bytes (downloads, exports). */
-    public MockHttpServletResponse rawAsHuman(String user, String tenantRole, String path) {
-        return humanRequest(user, new String[] {tenantRole}, false, "GET", path, null).exchange().getResponse();
+    /** A GET as a configured, signed-in person, its body kept as bytes (downloads, exports). */
+    public MockHttpServletResponse rawAsHuman(String user, String path) {
+        return humanRequest(user, false, "GET", path, null).exchange().getResponse();
     }
 
-    private MockMvcTester.MockMvcRequestBuilder humanRequest(String user, String[] authorities, boolean csrf, String method,
-            String path, String body) {
+    /**
+     * The console session of a configured person, who signs in once per gateway: the sign-in page
+     * is fetched for its CSRF token and the form posted with the password {@code <user>-password}.
+     *
+     * @throws AssertionError when the gateway refuses the sign-in
+     */
+    public MockHttpSession session(String user) {
+        return SESSIONS.computeIfAbsent(mvc, m -> new ConcurrentHashMap<>()).computeIfAbsent(user, this::signIn);
+    }
+
+    /** Signs a configured person in afresh through the form login and returns the new session. */
+    public MockHttpSession signIn(String user) {
+        return signIn(user, user + "-password");
+    }
+
+    /**
+     * Posts the sign-in form with the given password.
+     *
+     * @throws AssertionError when the gateway refuses the sign-in
+     */
+    public MockHttpSession signIn(String user, String password) {
+        MvcTestResult page = mvc.get().uri("/login").exchange();
+        Matcher token = CSRF_FIELD.matcher(text(page.getResponse()));
+        if (page.getResponse().getStatus() != 200 || !token.find()) {
+            throw new AssertionError("the sign-in page has no CSRF token (status " + page.getResponse().getStatus() + ")");
+        }
+        MvcTestResult signedIn = mvc.post().uri("/login").session((MockHttpSession) page.getRequest().getSession(false))
+                .contentType(MediaType.APPLICATION_FORM_URLENCODED)
+                .param("username", user).param("password", password).param("_csrf", token.group(1))
+                .exchange();
+        String location = signedIn.getResponse().getRedirectedUrl();
+        if (signedIn.getResponse().getStatus() != 302 || location == null || !location.endsWith("/console")) {
+            throw new AssertionError("signing in as " + user + " failed: " + signedIn.getResponse().getStatus() + " to " + location);
+        }
+        return (MockHttpSession) signedIn.getRequest().getSession(false);
+    }
+
+    private MockMvcTester.MockMvcRequestBuilder humanRequest(String user, boolean csrf, String method, String path,
+            String body) {
         var request = switch (method) {
             case "POST" -> mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
             case "PUT" -> mvc.put().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
             case "DELETE" -> mvc.delete().uri(path);
             default -> mvc.get().uri(path);
         };
-        var granted = java.util.Arrays.stream(authorities)
-                .map(org.springframework.security.core.authority.SimpleGrantedAuthority::new).toList();
-        request = request.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-                .user(user).authorities(granted));
+        request = request.session(session(user));
         if (csrf) {
-            request = request.with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors
-                    .csrf().asHeader());
+            request = request.with(SecurityMockMvcRequestPostProcessors.csrf().asHeader());
         }
         return request;
+    }
+
+    private static String text(MockHttpServletResponse response) {
+        return new String(response.getContentAsByteArray(), StandardCharsets.UTF_8);
     }
 
     public Response get(String key, String path) {

@@ -8,10 +8,12 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.ContextConfiguration;
 
 /**
- * The gateway with the test tenants ({@code application-test.yaml}) on a real PostgreSQL. Tests
- * with this annotation share one application context, and so one database.
+ * The gateway with the test tenants ({@code application-test.yaml}) on a real PostgreSQL, its
+ * OpenID Connect client registered with the {@link StubIdentityProvider}. Tests with this
+ * annotation share one application context, and so one database.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -19,5 +21,6 @@ import org.springframework.test.context.ActiveProfiles;
 @AutoConfigureMockMvc
 @ActiveProfiles("test")
 @Import({TestDatabaseConfiguration.class, TestSecrets.class, MovableClock.Configuration.class})
+@ContextConfiguration(initializers = StubIdentityProvider.Initializer.class)
 public @interface AirlockIntegrationTest {
 }

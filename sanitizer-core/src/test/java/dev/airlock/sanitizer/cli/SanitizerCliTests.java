@@ -13,7 +13,12 @@ import org.junit.jupiter.api.Test;
 /** The command-line tool run in-process on byte-array streams. */
 class SanitizerCliTests {
 
-    record Outcome(int status, String out, String err) {
+    record Outcome(int status, byte[] bytes, String err) {
+
+        /** Standard output as UTF-8 text. */
+        String out() {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
     }
 
     private static Outcome run(String input, String... args) {
@@ -25,7 +30,7 @@ class SanitizerCliTests {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = SanitizerCli.run(args, new ByteArrayInputStream(input), out,
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new Outcome(status, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -71,15 +76,13 @@ class SanitizerCliTests {
         assertThat(outcome.err()).contains("\"csi\":1");
     }
 
-    @Test
-    void unescapesAuditNotationToExactBytes() {
-        Outcome outcome = run("a\\x1b\\x5c\\xff\n", "--unescape", "--chunk", "2");
+    @ParameterizedTest(name = "--chunk {0}")
+    @ValueSource(ints = {1, 2, 3, 4, 5, 65536})
+    void unescapesAuditNotationToExactBytesWhereverTheChunksEnd(int chunk) {
+        Outcome outcome = run("a\\x1b\\x5c\\xff\n\\x00\\xC3\\x9c", "--unescape", "--chunk", String.valueOf(chunk));
         assertThat(outcome.status()).isZero();
-        assertThat(outcome.out().getBytes(StandardCharsets.ISO_8859_1)).isNotNull();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        SanitizerCli.run(new String[] {"--unescape"}, new ByteArrayInputStream("a\\x1b\\x5c\\xff".getBytes(StandardCharsets.US_ASCII)),
-                out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        assertThat(out.toByteArray()).containsExactly('a', 0x1B, '\\', 0xFF);
+        assertThat(outcome.err()).isEmpty();
+        assertThat(outcome.bytes()).containsExactly('a', 0x1B, '\\', 0xFF, 0x00, 0xC3, 0x9C);
     }
 
     @Test

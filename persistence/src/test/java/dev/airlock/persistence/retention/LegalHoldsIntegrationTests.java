@@ -1,0 +1,77 @@
+package dev.airlock.persistence.retention;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.airlock.persistence.Fixtures;
+import dev.airlock.persistence.run.RunState;
+import java.time.Instant;
+import java.util.NoSuchElementException;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Legal holds on PostgreSQL: placed once on a run of the tenant with a reason, found, released
+ * once, and each change written to the tenant's audit log; another tenant's run cannot be held
+ * or released through this tenant.
+ */
+@SpringBootTest
+class LegalHoldsIntegrationTests {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+    @Autowired
+    LegalHolds holds;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    Fixtures fixtures;
+    String tenant;
+    UUID run;
+
+    @BeforeEach
+    void setUp() {
+        fixtures = new Fixtures(jdbc);
+        tenant = fixtures.tenant();
+        run = fixtures.run(tenant, RunState.COMPLETED, NOW.minusSeconds(3600));
+    }
+
+    @Test
+    void aHoldIsPlacedOnceAndReleasedOnceAndEachChangeIsAudited() {
+        assertThat(holds.find(tenant, run)).isEmpty();
+        assertThat(holds.place(tenant, run, "  litigation 7 ", "amber", NOW)).isTrue();
+        assertThat(holds.place(tenant, run, "another case", "frank", NOW.plusSeconds(1))).as("already held").isFalse();
+        assertThat(holds.find(tenant, run)).contains(new LegalHolds.Hold("litigation 7", "amber", NOW));
+
+        assertThat(holds.release(tenant, run, "settled", "amber", NOW.plusSeconds(2))).isTrue();
+        assertThat(holds.find(tenant, run)).isEmpty();
+        assertThat(holds.release(tenant, run, "settled", "amber", NOW.plusSeconds(3))).as("nothing to release").isFalse();
+
+        assertThat(jdbc.sql("SELECT type || ' ' || actor || ' ' || details FROM airlock.audit_events"
+                + " WHERE tenant = :tenant AND run_id = :run ORDER BY seq").param("tenant", tenant).param("run", run)
+                .query(String.class).list()).containsExactly(
+                        "legal-hold.placed human:amber {\"reason\":\"litigation 7\"}",
+                        "legal-hold.released human:amber {\"reason\":\"settled\"}");
+    }
+
+    @Test
+    void aHoldNeedsAReasonAndARunOfTheTenant() {
+        assertThatThrownBy(() -> holds.place(tenant, run, " ", "amber", NOW)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> holds.place(tenant, UUID.randomUUID(), "x", "amber", NOW)).isInstanceOf(NoSuchElementException.class);
+        String other = fixtures.tenant();
+        assertThatThrownBy(() -> holds.place(other, run, "x", "mallory", NOW)).isInstanceOf(NoSuchElementException.class);
+        assertThat(holds.find(tenant, run)).isEmpty();
+
+        holds.place(tenant, run, "litigation 7", "amber", NOW);
+        assertThat(holds.find(other, run)).isEmpty();
+        assertThat(holds.release(other, run, "x", "mallory", NOW)).as("released through another tenant").isFalse();
+        assertThat(holds.find(tenant, run)).isPresent();
+        assertThat(jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE tenant = :tenant").param("tenant", other)
+                .query(Integer.class).single()).isZero();
+    }
+}

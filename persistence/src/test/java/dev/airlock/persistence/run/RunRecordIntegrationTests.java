@@ -1,0 +1,228 @@
+package dev.airlock.persistence.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.airlock.persistence.Fixtures;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.orm.ObjectOptimisticLockingFailureException;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A run's life cycle as stored in PostgreSQL: every guarded transition from every state, applied
+ * to a run loaded from the database and saved back, either moves the stored state exactly as
+ * the life cycle says or is refused and leaves the row as it was; a stale copy cannot overwrite
+ * a newer state, and the database refuses a state the life cycle does not know.
+ */
+@SpringBootTest
+class RunRecordIntegrationTests {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+    @Autowired
+    RunRepository runs;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    PlatformTransactionManager transactions;
+
+    Fixtures fixtures;
+    String tenant;
+
+    @BeforeEach
+    void setUp() {
+        fixtures = new Fixtures(jdbc);
+        tenant = fixtures.tenant();
+    }
+
+    /** The transitions, each a guarded method of the run. */
+    enum Transition {
+        APPROVE_AUTOMATICALLY(r -> r.approveAutomatically(NOW)),
+        AWAIT_APPROVAL(r -> r.awaitApproval(NOW)),
+        APPROVE_BY_HUMANS(r -> r.approveByHumans(NOW)),
+        EXPIRE(r -> r.expire(NOW)),
+        DENY(r -> r.deny(NOW)),
+        START_ON(r -> r.startOn("node-a", NOW)),
+        FAIL_TO_START(r -> r.failToStart("no such file", NOW)),
+        FINISH_EXITED(r -> r.finish(3, Termination.EXITED, NOW, NOW, NOW)),
+        FINISH_OUTPUT_LIMIT(r -> r.finish(null, Termination.OUTPUT_LIMIT, NOW, NOW, NOW)),
+        FINISH_TIMEOUT(r -> r.finish(null, Termination.TIMEOUT, NOW, NOW, NOW)),
+        FINISH_CANCELLED(r -> r.finish(null, Termination.CANCELLED, NOW, NOW, NOW)),
+        CANCEL_BEFORE_START(r -> r.cancelBeforeStart(NOW)),
+        REQUEST_CANCEL(r -> r.requestCancel(NOW));
+
+        final Consumer<RunRecord> apply;
+
+        Transition(Consumer<RunRecord> apply) {
+            this.apply = apply;
+        }
+    }
+
+    /**
+     * The life cycle: for each transition, the states it leaves from and the state it leads to.
+     * A stored run is never started by {@code startOn}: it is claimed through {@link RunClaims}.
+     */
+    private static final Map<Transition, Map<Set<RunState>, RunState>> LIFE_CYCLE = Map.ofEntries(
+            Map.entry(Transition.APPROVE_AUTOMATICALLY, Map.of(Set.of(RunState.REQUESTED), RunState.APPROVED)),
+            Map.entry(Transition.AWAIT_APPROVAL, Map.of(Set.of(RunState.REQUESTED), RunState.PENDING_APPROVAL)),
+            Map.entry(Transition.APPROVE_BY_HUMANS, Map.of(Set.of(RunState.PENDING_APPROVAL), RunState.APPROVED)),
+            Map.entry(Transition.EXPIRE, Map.of(Set.of(RunState.PENDING_APPROVAL), RunState.EXPIRED)),
+            Map.entry(Transition.DENY, Map.of(Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL), RunState.DENIED)),
+            Map.entry(Transition.START_ON, Map.of()),
+            Map.entry(Transition.FAIL_TO_START, Map.of(Set.of(RunState.RUNNING), RunState.FAILED)),
+            Map.entry(Transition.FINISH_EXITED, Map.of(Set.of(RunState.RUNNING), RunState.COMPLETED)),
+            Map.entry(Transition.FINISH_OUTPUT_LIMIT, Map.of(Set.of(RunState.RUNNING), RunState.COMPLETED)),
+            Map.entry(Transition.FINISH_TIMEOUT, Map.of(Set.of(RunState.RUNNING), RunState.TIMED_OUT)),
+            Map.entry(Transition.FINISH_CANCELLED, Map.of(Set.of(RunState.RUNNING), RunState.CANCELLED)),
+            Map.entry(Transition.CANCEL_BEFORE_START,
+                    Map.of(Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL, RunState.APPROVED), RunState.CANCELLED)),
+            Map.entry(Transition.REQUEST_CANCEL, Map.of(Set.of(RunState.RUNNING), RunState.RUNNING)));
+
+    static List<Arguments> everyTransitionFromEveryState() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Transition transition : Transition.values()) {
+            for (RunState from : RunState.values()) {
+                RunState to = LIFE_CYCLE.get(transition).entrySet().stream().filter(e -> e.getKey().contains(from))
+                        .map(Map.Entry::getValue).findFirst().orElse(null);
+                cases.add(Arguments.of(transition, from, to));
+            }
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} from {1} -> {2}")
+    @MethodSource("everyTransitionFromEveryState")
+    void aStoredRunMovesOnlyAsItsLifeCycleAllows(Transition transition, RunState from, RunState to) {
+        UUID id = stored(from);
+        long version = fixtures.version(id);
+        TransactionTemplate tx = new TransactionTemplate(transactions);
+        if (to == null) {
+            assertThatThrownBy(() -> tx.executeWithoutResult(status -> {
+                RunRecord run = runs.findByIdAndTenant(id, tenant).orElseThrow();
+                transition.apply.accept(run);
+                runs.save(run);
+            })).isInstanceOfSatisfying(IllegalStateException.class, refused -> {
+                if (transition != Transition.START_ON || from != RunState.APPROVED) {
+                    assertThat(refused).isInstanceOf(IllegalRunTransition.class);
+                    assertThat(((IllegalRunTransition) refused).current()).isEqualTo(from);
+                }
+            });
+            assertThat(fixtures.state(id)).as("state left as it was").isEqualTo(from.name());
+            assertThat(fixtures.version(id)).isEqualTo(version);
+            return;
+        }
+        tx.executeWithoutResult(status -> {
+            RunRecord run = runs.findByIdAndTenant(id, tenant).orElseThrow();
+            transition.apply.accept(run);
+            runs.save(run);
+        });
+        assertThat(fixtures.state(id)).isEqualTo(to.name());
+        assertThat(fixtures.version(id)).isEqualTo(version + 1);
+        RunRecord reloaded = runs.findById(id).orElseThrow();
+        assertThat(reloaded.state()).isEqualTo(to);
+        assertThat(reloaded.updatedAt()).isEqualTo(NOW);
+        if (transition == Transition.REQUEST_CANCEL) {
+            assertThat(reloaded.cancelRequested()).isTrue();
+        }
+        if (to.isTerminal()) {
+            assertThat(reloaded.endedAt()).isEqualTo(NOW);
+        }
+    }
+
+    @Test
+    void aRefusalNamesTheStateTheRunWasIn() {
+        UUID id = stored(RunState.COMPLETED);
+        RunRecord run = runs.findById(id).orElseThrow();
+        assertThatThrownBy(() -> run.deny(NOW)).isInstanceOfSatisfying(IllegalRunTransition.class,
+                refused -> assertThat(refused.current()).isEqualTo(RunState.COMPLETED))
+                .hasMessage("run " + id + " is COMPLETED; this change needs one of [REQUESTED, PENDING_APPROVAL]");
+    }
+
+    @Test
+    void onlyARunNotYetStoredIsStartedWithoutAClaim() {
+        RunRecord fresh = RunRecord.request(newRun(), NOW);
+        fresh.approveAutomatically(NOW);
+        fresh.startOn("node-a", NOW);
+        runs.save(fresh);
+        assertThat(fixtures.state(fresh.id())).isEqualTo("RUNNING");
+        assertThat(runs.findById(fresh.id()).orElseThrow().claimedBy()).isEqualTo("node-a");
+
+        RunRecord stored = runs.findById(stored(RunState.APPROVED)).orElseThrow();
+        assertThatThrownBy(() -> stored.startOn("node-b", NOW)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("claim it through RunClaims");
+    }
+
+    @Test
+    void aStaleCopyCannotOverwriteANewerState() {
+        UUID id = stored(RunState.PENDING_APPROVAL);
+        RunRecord approving = runs.findById(id).orElseThrow();
+        RunRecord denying = runs.findById(id).orElseThrow();
+        approving.approveByHumans(NOW);
+        runs.save(approving);
+        denying.deny(NOW);
+        assertThatThrownBy(() -> runs.save(denying)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
+        assertThat(fixtures.state(id)).isEqualTo("APPROVED");
+    }
+
+    @Test
+    void theDatabaseRefusesAStateTheLifeCycleDoesNotKnow() {
+        UUID id = stored(RunState.REQUESTED);
+        assertThatThrownBy(() -> jdbc.sql("UPDATE airlock.runs SET state = 'DONE' WHERE id = :id").param("id", id).update())
+                .isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("runs_state_check");
+        assertThat(fixtures.state(id)).isEqualTo("REQUESTED");
+    }
+
+    /** A run stored in {@code state}, reached through the transitions the life cycle allows. */
+    private UUID stored(RunState state) {
+        RunRecord run = RunRecord.request(newRun(), NOW.minusSeconds(60));
+        Instant before = NOW.minusSeconds(30);
+        switch (state) {
+            case REQUESTED -> { }
+            case PENDING_APPROVAL -> run.awaitApproval(before);
+            case APPROVED -> run.approveAutomatically(before);
+            case DENIED -> run.deny(before);
+            case EXPIRED -> {
+                run.awaitApproval(before);
+                run.expire(before);
+            }
+            case CANCELLED -> run.cancelBeforeStart(before);
+            default -> {
+                run.approveAutomatically(before);
+                run.startOn("node-a", before);
+                switch (state) {
+                    case RUNNING -> { }
+                    case COMPLETED -> run.finish(0, Termination.EXITED, before, before, before);
+                    case TIMED_OUT -> run.finish(null, Termination.TIMEOUT, before, before, before);
+                    case FAILED -> run.failToStart("no such file", before);
+                    default -> throw new IllegalArgumentException(state.name());
+                }
+            }
+        }
+        runs.save(run);
+        assertThat(fixtures.state(run.id())).isEqualTo(state.name());
+        return run.id();
+    }
+
+    private RunRecord.NewRun newRun() {
+        return new RunRecord.NewRun(UUID.randomUUID(), tenant, "bot", "echo", fixtures.toolSnapshot(tenant), "{}", "[\"echo\"]",
+                "sha", null);
+    }
+}
