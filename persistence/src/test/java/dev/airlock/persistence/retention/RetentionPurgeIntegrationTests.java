@@ -231,7 +231,7 @@ class RetentionPurgeIntegrationTests {
                         .param("at", Timestamp.from(at)).update();
             }
             artifacts.store(run, tenant, "digest-" + run, (output + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    new byte[0], at);
+                    new byte[0], 0, at);
             jdbc.sql("""
                     INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, expires_at)
                     VALUES (:id, :tenant, :run, 'arthur', 'audit', 'PENDING', :at, :at)

@@ -32,6 +32,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class RunClaimsIntegrationTests {
 
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final Instant LEASE = NOW.plusSeconds(30);
 
     @Autowired
     RunClaims claims;
@@ -69,7 +70,7 @@ class RunClaimsIntegrationTests {
         UUID otherTenants = fixtures.run(fixtures.tenant(), RunState.APPROVED, NOW.minusSeconds(50));
         assertThat(claims.countApproved(tenant)).isEqualTo(3);
 
-        assertThat(claims.claimNext("node-a", tenant, 2, NOW)).containsExactlyInAnyOrder(first, second);
+        assertThat(claims.claimNext("node-a", tenant, 2, NOW, LEASE)).containsExactlyInAnyOrder(first, second);
         for (UUID claimed : List.of(first, second)) {
             RunRecord run = runs.findById(claimed).orElseThrow();
             assertThat(run.state()).isEqualTo(RunState.RUNNING);
@@ -81,8 +82,8 @@ class RunClaimsIntegrationTests {
         assertThat(fixtures.state(pending)).isEqualTo("PENDING_APPROVAL");
         assertThat(fixtures.state(otherTenants)).isEqualTo("APPROVED");
         assertThat(claims.countApproved(tenant)).isEqualTo(1);
-        assertThat(claims.claimNext("node-b", tenant, 5, NOW)).containsExactly(third);
-        assertThat(claims.claimNext("node-b", tenant, 5, NOW)).isEmpty();
+        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE)).containsExactly(third);
+        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE)).isEmpty();
     }
 
     @Test
@@ -92,18 +93,18 @@ class RunClaimsIntegrationTests {
         CountDownLatch commitA = new CountDownLatch(1);
         // Replica A claims inside a transaction that it keeps open, holding the row.
         Future<List<UUID>> a = threads.submit(() -> new TransactionTemplate(transactions).execute(status -> {
-            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW);
+            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW, LEASE);
             claimedByA.countDown();
             await(commitA);
             return claimed;
         }));
         assertThat(claimedByA.await(30, TimeUnit.SECONDS)).isTrue();
         // Replica B claims meanwhile: it must skip the row A holds, not queue behind it.
-        Future<List<UUID>> b = threads.submit(() -> claims.claimNext("node-b", tenant, 1, NOW));
+        Future<List<UUID>> b = threads.submit(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE));
         assertThat(b.get(10, TimeUnit.SECONDS)).as("B, while A holds the run").isEmpty();
         commitA.countDown();
         assertThat(a.get(30, TimeUnit.SECONDS)).containsExactly(run);
-        assertThat(claims.claimNext("node-b", tenant, 1, NOW)).as("B, after A committed").isEmpty();
+        assertThat(claims.claimNext("node-b", tenant, 1, NOW, LEASE)).as("B, after A committed").isEmpty();
         assertThat(runs.findById(run).orElseThrow().claimedBy()).isEqualTo("node-a");
     }
 
@@ -114,13 +115,13 @@ class RunClaimsIntegrationTests {
         CountDownLatch claimedByA = new CountDownLatch(1);
         CountDownLatch commitA = new CountDownLatch(1);
         Future<List<UUID>> a = threads.submit(() -> new TransactionTemplate(transactions).execute(status -> {
-            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW);
+            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW, LEASE);
             claimedByA.countDown();
             await(commitA);
             return claimed;
         }));
         assertThat(claimedByA.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(CompletableFuture.supplyAsync(() -> claims.claimNext("node-b", tenant, 1, NOW), threads)
+        assertThat(CompletableFuture.supplyAsync(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE), threads)
                 .get(10, TimeUnit.SECONDS)).containsExactly(newer);
         commitA.countDown();
         assertThat(a.get(30, TimeUnit.SECONDS)).containsExactly(older);
@@ -132,7 +133,7 @@ class RunClaimsIntegrationTests {
     void aStaleCopyOfAClaimedRunCannotCancelIt() {
         UUID id = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         RunRecord stale = runs.findById(id).orElseThrow();
-        assertThat(claims.claimNext("node-a", tenant, 1, NOW)).containsExactly(id);
+        assertThat(claims.claimNext("node-a", tenant, 1, NOW, LEASE)).containsExactly(id);
         stale.cancelBeforeStart(NOW);
         assertThatThrownBy(() -> runs.save(stale)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
         assertThat(fixtures.state(id)).isEqualTo("RUNNING");
@@ -140,27 +141,39 @@ class RunClaimsIntegrationTests {
     }
 
     @Test
-    void findsTheNodesRunsToCancelAndFailsOnlyItsOwnOrphans() {
+    void findsTheNodesRunsToCancelAndItsOwnRunsAfterARestart() {
         UUID mine = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         UUID cancelled = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(20));
         UUID theirs = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(10));
         String node = "node-" + tenant;
-        claims.claimNext(node, tenant, 2, NOW);
-        claims.claimNext("other-" + tenant, tenant, 1, NOW);
+        claims.claimNext(node, tenant, 2, NOW, LEASE);
+        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE);
         RunRecord toCancel = runs.findById(cancelled).orElseThrow();
         toCancel.requestCancel(NOW);
         runs.save(toCancel);
         assertThat(claims.cancelRequested(node)).containsExactly(cancelled);
         assertThat(claims.cancelRequested("other-" + tenant)).isEmpty();
+        assertThat(claims.runningOn(node)).containsExactlyInAnyOrder(mine, cancelled);
+        assertThat(claims.runningOn("other-" + tenant)).containsExactly(theirs);
+    }
 
-        assertThat(claims.failOrphans(node, "the gateway stopped", NOW)).isEqualTo(2);
-        RunRecord orphan = runs.findById(mine).orElseThrow();
-        assertThat(orphan.state()).isEqualTo(RunState.FAILED);
-        assertThat(orphan.termination()).isEqualTo(Termination.SPAWN_FAILED);
-        assertThat(orphan.failure()).isEqualTo("the gateway stopped");
-        assertThat(orphan.endedAt()).isEqualTo(NOW);
-        assertThat(fixtures.state(theirs)).isEqualTo("RUNNING");
-        assertThat(claims.failOrphans(node, "again", NOW)).isZero();
+    @Test
+    void aClaimHoldsALeaseThatOnlyItsNodeRenewsAndThatRunsOut() {
+        UUID mine = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
+        UUID theirs = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(20));
+        String node = "lease-" + tenant;
+        claims.claimNext(node, tenant, 1, NOW, LEASE);
+        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE);
+        assertThat(runs.findById(mine).orElseThrow().leaseUntil()).isEqualTo(LEASE);
+        assertThat(claims.leaseExpired(LEASE.minusMillis(1), 1000)).doesNotContain(mine, theirs);
+        assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000)).contains(mine, theirs);
+
+        Instant later = LEASE.plusSeconds(30);
+        assertThat(claims.renewLeases(node, List.of(mine, theirs), later)).as("only its own run").isEqualTo(1);
+        assertThat(runs.findById(mine).orElseThrow().leaseUntil()).isEqualTo(later);
+        assertThat(runs.findById(theirs).orElseThrow().leaseUntil()).isEqualTo(LEASE);
+        assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000)).contains(theirs).doesNotContain(mine);
+        assertThat(claims.renewLeases(node, List.of(), later)).isZero();
     }
 
     private static void await(CountDownLatch latch) {

@@ -60,7 +60,8 @@ class RunRecordIntegrationTests {
         APPROVE_BY_HUMANS(r -> r.approveByHumans(NOW)),
         EXPIRE(r -> r.expire(NOW)),
         DENY(r -> r.deny(NOW)),
-        START_ON(r -> r.startOn("node-a", NOW)),
+        START_ON(r -> r.startOn("node-a", NOW, NOW.plusSeconds(30))),
+        INTERRUPT(r -> r.interrupt(NOW, NOW)),
         FAIL_TO_START(r -> r.failToStart("no such file", NOW)),
         FINISH_EXITED(r -> r.finish(3, Termination.EXITED, NOW, NOW, NOW)),
         FINISH_OUTPUT_LIMIT(r -> r.finish(null, Termination.OUTPUT_LIMIT, NOW, NOW, NOW)),
@@ -87,11 +88,14 @@ class RunRecordIntegrationTests {
             Map.entry(Transition.EXPIRE, Map.of(Set.of(RunState.PENDING_APPROVAL), RunState.EXPIRED)),
             Map.entry(Transition.DENY, Map.of(Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL), RunState.DENIED)),
             Map.entry(Transition.START_ON, Map.of()),
-            Map.entry(Transition.FAIL_TO_START, Map.of(Set.of(RunState.RUNNING), RunState.FAILED)),
-            Map.entry(Transition.FINISH_EXITED, Map.of(Set.of(RunState.RUNNING), RunState.COMPLETED)),
-            Map.entry(Transition.FINISH_OUTPUT_LIMIT, Map.of(Set.of(RunState.RUNNING), RunState.COMPLETED)),
-            Map.entry(Transition.FINISH_TIMEOUT, Map.of(Set.of(RunState.RUNNING), RunState.TIMED_OUT)),
-            Map.entry(Transition.FINISH_CANCELLED, Map.of(Set.of(RunState.RUNNING), RunState.CANCELLED)),
+            Map.entry(Transition.INTERRUPT, Map.of(Set.of(RunState.RUNNING), RunState.INTERRUPTED)),
+            // A result is also recorded late, by the replica that executed the run, after another replica
+            // marked it INTERRUPTED: it is what was observed, and replaces the unknown outcome.
+            Map.entry(Transition.FAIL_TO_START, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.FAILED)),
+            Map.entry(Transition.FINISH_EXITED, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.COMPLETED)),
+            Map.entry(Transition.FINISH_OUTPUT_LIMIT, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.COMPLETED)),
+            Map.entry(Transition.FINISH_TIMEOUT, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.TIMED_OUT)),
+            Map.entry(Transition.FINISH_CANCELLED, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.CANCELLED)),
             Map.entry(Transition.CANCEL_BEFORE_START,
                     Map.of(Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL, RunState.APPROVED), RunState.CANCELLED)),
             Map.entry(Transition.REQUEST_CANCEL, Map.of(Set.of(RunState.RUNNING), RunState.RUNNING)));
@@ -160,13 +164,13 @@ class RunRecordIntegrationTests {
     void onlyARunNotYetStoredIsStartedWithoutAClaim() {
         RunRecord fresh = RunRecord.request(newRun(), NOW);
         fresh.approveAutomatically(NOW);
-        fresh.startOn("node-a", NOW);
+        fresh.startOn("node-a", NOW, NOW.plusSeconds(30));
         runs.save(fresh);
         assertThat(fixtures.state(fresh.id())).isEqualTo("RUNNING");
         assertThat(runs.findById(fresh.id()).orElseThrow().claimedBy()).isEqualTo("node-a");
 
         RunRecord stored = runs.findById(stored(RunState.APPROVED)).orElseThrow();
-        assertThatThrownBy(() -> stored.startOn("node-b", NOW)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> stored.startOn("node-b", NOW, NOW.plusSeconds(30))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("claim it through RunClaims");
     }
 
@@ -180,6 +184,24 @@ class RunRecordIntegrationTests {
         denying.deny(NOW);
         assertThatThrownBy(() -> runs.save(denying)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
         assertThat(fixtures.state(id)).isEqualTo("APPROVED");
+    }
+
+    @Test
+    void anInterruptedRunKeepsNoExitCodeAndSaysWhyAndWhen() {
+        UUID id = stored(RunState.RUNNING);
+        Instant ranOut = NOW.minusSeconds(5);
+        new TransactionTemplate(transactions).executeWithoutResult(status -> {
+            RunRecord run = runs.findById(id).orElseThrow();
+            run.interrupt(ranOut, NOW);
+            runs.save(run);
+        });
+        RunRecord interrupted = runs.findById(id).orElseThrow();
+        assertThat(interrupted.state()).isEqualTo(RunState.INTERRUPTED);
+        assertThat(interrupted.state().isTerminal()).isTrue();
+        assertThat(interrupted.termination()).isEqualTo(Termination.LOST);
+        assertThat(interrupted.exitCode()).isNull();
+        assertThat(interrupted.endedAt()).isEqualTo(ranOut);
+        assertThat(interrupted.failure()).contains("node-a").contains("lease");
     }
 
     @Test
@@ -206,9 +228,10 @@ class RunRecordIntegrationTests {
             case CANCELLED -> run.cancelBeforeStart(before);
             default -> {
                 run.approveAutomatically(before);
-                run.startOn("node-a", before);
+                run.startOn("node-a", before, before.plusSeconds(30));
                 switch (state) {
                     case RUNNING -> { }
+                    case INTERRUPTED -> run.interrupt(before, before);
                     case COMPLETED -> run.finish(0, Termination.EXITED, before, before, before);
                     case TIMED_OUT -> run.finish(null, Termination.TIMEOUT, before, before, before);
                     case FAILED -> run.failToStart("no such file", before);
