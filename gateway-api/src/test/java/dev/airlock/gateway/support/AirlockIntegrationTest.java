@@ -12,8 +12,9 @@ import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The gateway with the test tenants ({@code application-test.yaml}) on a real PostgreSQL, its
- * OpenID Connect client registered with the {@link StubIdentityProvider}. Tests with this
- * annotation share one application context, and so one database.
+ * OpenID Connect client registered with the {@link StubIdentityProvider} and the acme tenant's
+ * webhook pointing at the {@link WebhookReceiver}. Tests with this annotation share one
+ * application context, and so one database.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -21,6 +22,6 @@ import org.springframework.test.context.ContextConfiguration;
 @AutoConfigureMockMvc
 @ActiveProfiles("test")
 @Import({TestDatabaseConfiguration.class, TestSecrets.class, MovableClock.Configuration.class})
-@ContextConfiguration(initializers = StubIdentityProvider.Initializer.class)
+@ContextConfiguration(initializers = {StubIdentityProvider.Initializer.class, WebhookReceiver.Initializer.class})
 public @interface AirlockIntegrationTest {
 }

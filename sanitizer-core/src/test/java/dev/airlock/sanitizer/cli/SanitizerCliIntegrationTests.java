@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,6 +34,14 @@ class SanitizerCliIntegrationTests {
 
     /** Every corpus case runs under each: byte by byte, odd sizes that cut sequences, and whole. */
     private static final int[] CHUNKS = {1, 3, 7, 65536};
+
+    private static final Path JAR = Path.of(System.getProperty("airlock.sanitizer.jar", "target/sanitizer-core.jar"));
+
+    /**
+     * The classes a run of the jar loads, archived by a first run (AppCDS) and mapped by every
+     * later one: the tests start the jar some two hundred times, and each start is faster.
+     */
+    private static final Path ARCHIVE = JAR.resolveSibling("sanitizer-cli-tests.jsa");
 
     /** Reads the processes' output; the processes of one case run side by side. */
     private static final ExecutorService THREADS = Executors.newVirtualThreadPerTaskExecutor();
@@ -55,6 +64,19 @@ class SanitizerCliIntegrationTests {
             }
         }
         return cases;
+    }
+
+    @BeforeAll
+    static void archiveTheClassesOfARun() throws Exception {
+        Files.deleteIfExists(ARCHIVE);
+        Process process = start(null, List.of("-XX:ArchiveClassesAtExit=" + ARCHIVE), "--chunk", "3", "--report");
+        try (OutputStream stdin = process.getOutputStream()) {
+            stdin.write("a\u001b[31mb\u001b]0;t\u0007\u200bc\r\n".getBytes(StandardCharsets.UTF_8));
+        }
+        CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()), THREADS);
+        readAll(process.getInputStream());
+        assertThat(process.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        assertThat(process.exitValue()).as(new String(err.get(), StandardCharsets.UTF_8)).isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -127,8 +149,11 @@ class SanitizerCliIntegrationTests {
     }
 
     private static Process start(String heap, String... args) throws IOException {
-        Path jar = Path.of(System.getProperty("airlock.sanitizer.jar", "target/sanitizer-core.jar"));
-        assertThat(Files.isRegularFile(jar)).as("packaged jar %s", jar).isTrue();
+        return start(heap, List.of("-XX:SharedArchiveFile=" + ARCHIVE), args);
+    }
+
+    private static Process start(String heap, List<String> jvmOptions, String... args) throws IOException {
+        assertThat(Files.isRegularFile(JAR)).as("packaged jar %s", JAR).isTrue();
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-XX:TieredStopAtLevel=1");
@@ -136,8 +161,12 @@ class SanitizerCliIntegrationTests {
         if (heap != null) {
             command.set(1, heap);
         }
+        // The JVM's own messages (such as a class archive it cannot map) go to stderr, never
+        // into the output under test.
+        command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:-UsePerfData"));
+        command.addAll(jvmOptions);
         command.add("-jar");
-        command.add(jar.toString());
+        command.add(JAR.toString());
         command.addAll(List.of(args));
         return new ProcessBuilder(command).start();
     }
