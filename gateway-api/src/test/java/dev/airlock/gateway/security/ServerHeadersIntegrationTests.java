@@ -69,6 +69,24 @@ class ServerHeadersIntegrationTests {
     void metricsAreNotExposedWhereNobodyMayReadThem() throws Exception {
         assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
         assertThat(get("/actuator/metrics").statusCode()).isNotEqualTo(200);
-        assertThat(get("/actuator").body()).doesNotContain("metrics");
+        assertThat(get("/actuator/metrics", "Authorization", "Bearer test-scrape-token").statusCode()).isNotEqualTo(200);
+    }
+
+    @Test
+    void prometheusScrapesWithItsTokenOnly() throws Exception {
+        HttpResponse<String> run = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/runs?wait=PT20S"))
+                .header("Authorization", "Bearer " + dev.airlock.gateway.support.AgentApi.ACME)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"echo\",\"arguments\":{\"message\":\"scraped\"}}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(run.statusCode()).as(run.body()).isEqualTo(201);
+        assertThat(get("/actuator/prometheus").statusCode()).isEqualTo(401);
+        assertThat(get("/actuator/prometheus", "Authorization", "Bearer wrong-token").statusCode()).isEqualTo(401);
+        assertThat(get("/actuator/prometheus", "Authorization", "Bearer " + dev.airlock.gateway.support.AgentApi.ACME).statusCode())
+                .isEqualTo(401);
+        HttpResponse<String> scraped = get("/actuator/prometheus", "Authorization", "Bearer test-scrape-token");
+        assertThat(scraped.statusCode()).isEqualTo(200);
+        assertThat(scraped.body()).contains("airlock_runs_ended_total{").contains("tenant=\"acme\"")
+                .contains("airlock_runs_duration_seconds").contains("airlock_approvals_pending{");
     }
 }
