@@ -16,7 +16,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Runs {@link SanitizerBenchmark} with the GC profiler and prints a Markdown table of throughput,
  * the ratios to the baselines measured in the same run, and allocation per input byte.
  *
- * <pre>java [--add-modules jdk.incubator.vector] -jar benchmarks/target/benchmarks.jar [--quick] [corpus...]</pre>
+ * <pre>java [--add-modules jdk.incubator.vector] -jar benchmarks/target/benchmarks.jar [--quick] [--no-regex] [corpus...]</pre>
  *
  * With {@code --add-modules jdk.incubator.vector} the forked benchmark JVM gets the module too, so
  * the sanitizer takes its vector path; without it, the scalar path.
@@ -30,10 +30,11 @@ public final class BenchmarkReport {
     }
 
     public static void main(String[] args) throws RunnerException {
-        boolean quick = args.length > 0 && args[0].equals("--quick");
+        boolean quick = java.util.Arrays.asList(args).contains("--quick");
         String[] corpora = java.util.Arrays.stream(args).filter(a -> !a.startsWith("--")).toArray(String[]::new);
+        boolean noRegex = java.util.Arrays.asList(args).contains("--no-regex");
         ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(SanitizerBenchmark.class.getName() + "\\.")
+                .include(SanitizerBenchmark.class.getName() + (noRegex ? "\\.(sanitizer|sanitizerBefore|byteCopy)$" : "\\."))
                 .addProfiler(GCProfiler.class);
         if (corpora.length > 0) {
             options.param("corpus", corpora);
@@ -73,7 +74,7 @@ public final class BenchmarkReport {
             }
             double[] s = m.get("sanitizer");
             double[] c = m.get("byteCopy");
-            double[] r = m.get("regexStripper");
+            double[] r = m.getOrDefault("regexStripper", new double[] {Double.NaN, Double.NaN, Double.NaN});
             double[] b = m.get("sanitizerBefore");
             System.out.printf("| %s | %.0f ± %.0f | %.0f ± %.0f | %.0f | %.0f | %.2f× | %.1f× | %.2f | %.5f |%n",
                     corpus, s[0], s[1], b[0], b[1], c[0], r[0], s[0] / b[0], s[0] / r[0], s[0] / c[0], s[2]);

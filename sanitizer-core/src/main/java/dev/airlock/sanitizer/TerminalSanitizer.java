@@ -651,6 +651,9 @@ public final class TerminalSanitizer {
                     // Multibyte text: text is copied as it is, so output advances with input.
                     int stop = Math.min(end, i + OUT_CAPACITY - n) - 4;
                     int next = multibyteRun(in, i, stop, o, n);
+                    if (next == i && lastEnd == i) {
+                        next = joinedEmoji(in, i, end, o, n);
+                    }
                     if (next == i) {
                         next = multibyteCharacter(in, i, end, o, n);
                         if (next < 0) {
@@ -741,6 +744,28 @@ public final class TerminalSanitizer {
             }
         }
         return i;
+    }
+
+    /**
+     * A ZERO WIDTH JOINER at {@code in[i]} between the Extended_Pictographic character just written
+     * (ending at {@code i}) and a following one that needs no decision: both copied to
+     * {@code out[n]}, returning the index after them; otherwise {@code i}, for the state machine.
+     */
+    private static int joinedEmoji(byte[] in, int i, int end, byte[] out, int n) {
+        if (i + 7 > end || n + 7 > OUT_CAPACITY || in[i] != (byte) 0xE2 || in[i + 1] != (byte) 0x80
+                || in[i + 2] != (byte) 0x8D || !Character.isExtendedPictographic(codePointBefore(in, i))) {
+            return i;
+        }
+        int w = (int) INTS.get(in, i + 3);
+        int pair = LEAD_PAIRS[w & 0xFFFF];
+        int length = pair & 7;
+        if (length < 2 || (pair & ASCII) != 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+                || (pair & CHECK) != 0 && needsDecision(w, length)
+                || !Character.isExtendedPictographic(codePointBefore(in, i + 3 + length))) {
+            return i;
+        }
+        System.arraycopy(in, i, out, n, 3 + length);
+        return i + 3 + length;
     }
 
     /** Whether the 3- or 4-byte character in the low bytes of {@code w} needs the state machine. */

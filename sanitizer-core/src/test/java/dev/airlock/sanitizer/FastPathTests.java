@@ -31,7 +31,8 @@ class FastPathTests {
         "\u001bXsos\u0007", "\u001b]0;ab\u0018cd", "\u001b]0;a\u001b(B", "\u001b]0;\u00e9\u0007", "\u001b(B", "\u001b#8",
         "\u001b\\", "\u001b", "\u001b ", "\u001b\u001b[m", "\r", "\r\n", "\b", "\u0000", "\u007f", "\u0018", "\u001a",
         "\t", "\n", "\u0085", "\u009b31m", "\u009d0;t\u009c", "\u00a9\u200d\u00a9", "\ud83d\ude00\u200d\ud83d\ude00",
-        "\u203c\u200d\u203c", "a\u200db", "\u2028", "\u2029", "\ufeff", "\ufe0f",
+        "\u203c\u200d\u203c", "a\u200db", "\ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67", "\ud83d\ude00\u200d\u200d\ud83d\ude00",
+        "\ud83d\ude00\u200d\ufe0f\ud83d\ude00", "\ud83d\ude00\u200d\u00a9", "\ud83d\ude00\u200da", "\u00a9\u200d\u0085", "\u2028", "\u2029", "\ufeff", "\ufe0f",
     };
 
     static List<FastPath> paths() {
