@@ -4,7 +4,8 @@ package dev.airlock.sanitizer;
  * Receives bytes produced by a stream stage.
  *
  * <p>The array passed to {@link #write(byte[], int, int)} is reused by the caller as soon as the
- * call returns: copy what you need, never keep a reference to it.
+ * call returns: copy what you need, never keep a reference to it. It may be the caller's own input
+ * (the sanitizer passes long clean runs through uncopied): read it, never modify it.
  */
 @FunctionalInterface
 public interface ByteSink {

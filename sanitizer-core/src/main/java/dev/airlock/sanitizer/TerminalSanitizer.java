@@ -51,8 +51,15 @@ public final class TerminalSanitizer {
     private static final int OUT_CAPACITY = 16 * 1024;
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW_SEVEN = 0x7F7F7F7F7F7F7F7FL;
     private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /** Out-buffer room kept free by the fast path: a 4-byte write and a margin. */
+    private static final int OUT_SLACK = 256;
+
+    /** A clean run at least this long, met with an empty out buffer, goes to the sink from the input. */
+    private static final int DIRECT_RUN = 512;
 
     /**
      * BMP code points the ground fast path leaves to the state machine: C1 controls, invisibles,
@@ -60,8 +67,25 @@ public final class TerminalSanitizer {
      */
     private static final long[] SLOW_BMP = slowCodePoints();
 
+    /**
+     * For the first two bytes {@code b0 | b1 << 8} of a multibyte UTF-8 character: 0 when the fast
+     * path leaves it to the state machine (an invalid pair, or a 2-byte character that needs a
+     * decision), else its length, plus {@link #CHECK} when the 64 (3-byte) or 4096 (4-byte) code
+     * points that start with this pair include one that needs a decision.
+     */
+    private static final byte[] LEAD_PAIRS = leadPairs();
+    private static final int CHECK = 8;
+    /** In {@link #LEAD_PAIRS}: one or two clean ASCII bytes (text between multibyte characters). */
+    private static final int ASCII = 16;
+    /** Clean ASCII pairs after which {@link #multibyteRun} hands a long ASCII run back to the scan. */
+    private static final int ASCII_STREAK = 8;
+    /** Per length: the bits of the third and fourth bytes that must read {@code 10xxxxxx}. */
+    private static final int[] CONTINUATION_MASK = {0, 0, 0, 0xC00000, 0xC0C00000};
+    private static final int[] CONTINUATION_BITS = {0, 0, 0, 0x800000, 0x80800000};
+
     private final ByteSink sink;
     private final OverwriteLine line;
+    private final FastPath fastPath;
     private final byte[] out = new byte[OUT_CAPACITY];
     private int outLength;
 
@@ -97,20 +121,29 @@ public final class TerminalSanitizer {
     private long inputBytes;
     private long outputBytes;
 
-    private TerminalSanitizer(SanitizerPolicy policy, ByteSink sink) {
+    private TerminalSanitizer(SanitizerPolicy policy, ByteSink sink, FastPath fastPath) {
         this.sink = Objects.requireNonNull(sink, "sink");
         Objects.requireNonNull(policy, "policy");
         this.line = policy.crPolicy() == CrPolicy.OVERWRITE ? new OverwriteLine(policy.maxLineCodePoints()) : null;
+        if (fastPath == FastPath.VECTOR && !FastPath.VECTOR_AVAILABLE) {
+            throw new IllegalStateException("the Vector API is not available in this JVM");
+        }
+        this.fastPath = fastPath;
     }
 
     /** A new stream that writes sanitized text to {@code sink}. */
     public static TerminalSanitizer create(SanitizerPolicy policy, ByteSink sink) {
-        return new TerminalSanitizer(policy, sink);
+        return new TerminalSanitizer(policy, sink, FastPath.best());
     }
 
     /** A new stream with the {@linkplain SanitizerPolicy#defaults() default policy}. */
     public static TerminalSanitizer create(ByteSink sink) {
-        return new TerminalSanitizer(SanitizerPolicy.defaults(), sink);
+        return new TerminalSanitizer(SanitizerPolicy.defaults(), sink, FastPath.best());
+    }
+
+    /** A new stream with the given fast path, for tests that compare the paths. */
+    static TerminalSanitizer create(SanitizerPolicy policy, ByteSink sink, FastPath fastPath) {
+        return new TerminalSanitizer(policy, sink, fastPath);
     }
 
     /** Sanitizes a whole input at once. */
@@ -160,7 +193,7 @@ public final class TerminalSanitizer {
         while (i < end) {
             if (utf8Needed == 0) {
                 if (state == GROUND) {
-                    if (line == null && !pendingCr && !pendingJoiner) {
+                    if (line == null && !pendingCr && !pendingJoiner && fastPath != FastPath.NONE) {
                         i = ground(input, i, end);
                         if (i == end) {
                             break;
@@ -552,105 +585,291 @@ public final class TerminalSanitizer {
 
     /**
      * The ground-state fast path: copies text that needs no decision straight to the output
-     * buffer, eight bytes at a time where it can, and removes complete CSI sequences in place.
-     * Returns where the state machine has to take over: any other control, a code point that
-     * needs a decision, or a sequence cut by the end of the chunk. For input it handles, the
-     * result is exactly what the state machine would produce.
+     * buffer, a vector register or eight bytes at a time where it can, and removes complete escape
+     * sequences, CSI sequences and ESC-introduced strings in place. Returns where the state machine
+     * has to take over: any other control, a code point that needs a decision, or a sequence cut by
+     * the end of the chunk. For input it handles, the result (text and counts) is exactly what the
+     * state machine would produce.
      */
     private int ground(byte[] in, int i, int end) {
         final byte[] o = out;
-        // One pass of the outer loop writes at most 7 + 8 + 3 bytes past the check.
-        final int limit = OUT_CAPACITY - 32;
+        final boolean vector = fastPath == FastPath.VECTOR;
         int n = outLength;
-        int last = lastCodePoint;
+        // Where the last character written ends in the input; it is decoded once, on the way out.
+        int lastEnd = -1;
         try {
             while (i < end) {
-                if (n > limit) {
+                if (n > OUT_CAPACITY - OUT_SLACK) {
                     outLength = n;
                     flush();
                     n = 0;
                 }
-                boolean words = false;
-                if (i + 8 <= end) {
-                    long w = (long) LONGS.get(in, i);
-                    long special = specialBytes(w);
-                    if (special == 0) {
-                        LONGS.set(o, n, w);
-                        i += 8;
-                        n += 8;
-                        last = 'a';
+                int run;
+                if (n == 0) {
+                    // Nothing held: a long clean run goes to the sink from the input, uncopied.
+                    run = vector ? VectorScan.cleanLength(in, i, end) : cleanLength(in, i, end);
+                    if (run >= DIRECT_RUN) {
+                        outputBytes += run;
+                        sink.write(in, i, run);
+                        i += run;
+                        lastEnd = i;
                         continue;
                     }
-                    int k = Long.numberOfTrailingZeros(special) >>> 3;
-                    if (k > 0) {
-                        LONGS.set(o, n, w);
-                        i += k;
-                        n += k;
-                        last = 'a';
-                        words = true;
+                    System.arraycopy(in, i, o, 0, run);
+                    if (i + run == end) {
+                        i = end;
+                        n = run;
+                        lastEnd = i;
+                        continue;
+                    }
+                } else {
+                    int max = Math.min(end - i, OUT_CAPACITY - n);
+                    run = vector ? VectorScan.copyClean(in, i, o, n, max) : copyClean(in, i, o, n, max);
+                    if (run == max) {
+                        i += run;
+                        n += run;
+                        lastEnd = i;
+                        continue;
                     }
                 }
-                // After a special byte that ends a clean run, one byte and back to the word test;
-                // when special bytes follow each other, byte by byte through the next eight, as a
-                // word test per byte would chain every step on the latency of the previous load.
-                final int window = Math.min(end, i + (words ? 1 : 8));
-                while (i < window) {
-                    int b = in[i];
-                    if (b >= 0x20 ? b != DEL : (b == LF || b == TAB)) {
-                        o[n++] = (byte) b;
-                        i++;
-                        last = 'a';
-                    } else if (b == ESC) {
-                        int next = endOfControlSequence(in, i, end);
+                if (run > 0) {
+                    i += run;
+                    n += run;
+                    lastEnd = i;
+                    if (n > OUT_CAPACITY - OUT_SLACK) {
+                        continue;
+                    }
+                }
+                int b = in[i];
+                if (b == ESC) {
+                    int next = escapeSequence(in, i, end);
+                    if (next < 0) {
+                        return i;
+                    }
+                    i = next;
+                } else if (b < 0) {
+                    // Multibyte text: text is copied as it is, so output advances with input.
+                    int stop = Math.min(end, i + OUT_CAPACITY - n) - 4;
+                    int next = multibyteRun(in, i, stop, o, n);
+                    if (next == i && lastEnd == i) {
+                        next = joinedEmoji(in, i, end, o, n);
+                    }
+                    if (next == i) {
+                        next = multibyteCharacter(in, i, end, o, n);
                         if (next < 0) {
                             return i;
                         }
-                        csi++;
-                        i = next;
-                    } else if (b < 0) {
-                        int b0 = b & 0xFF;
-                        int cp;
-                        if (b0 >= 0xE0 && b0 <= 0xEF) {
-                            cp = threeByteText(in, i, end, b0);
-                            if (cp < 0) {
-                                return i;
-                            }
-                            o[n] = (byte) b0;
-                            o[n + 1] = in[i + 1];
-                            o[n + 2] = in[i + 2];
-                            n += 3;
-                            i += 3;
-                        } else if (b0 >= 0xC2 && b0 <= 0xDF) {
-                            cp = twoByteText(in, i, end, b0);
-                            if (cp < 0) {
-                                return i;
-                            }
-                            o[n] = (byte) b0;
-                            o[n + 1] = in[i + 1];
-                            n += 2;
-                            i += 2;
-                        } else {
-                            cp = fourByteText(in, i, end, b0);
-                            if (cp < 0) {
-                                return i;
-                            }
-                            o[n] = (byte) b0;
-                            o[n + 1] = in[i + 1];
-                            o[n + 2] = in[i + 2];
-                            o[n + 3] = in[i + 3];
-                            n += 4;
-                            i += 4;
-                        }
-                        last = cp;
-                    } else {
-                        return i;
                     }
+                    n += next - i;
+                    i = next;
+                    lastEnd = i;
+                } else {
+                    return i;
                 }
             }
             return i;
         } finally {
             outLength = n;
-            lastCodePoint = last;
+            if (lastEnd >= 0) {
+                lastCodePoint = codePointBefore(in, lastEnd);
+            }
+        }
+    }
+
+    /** The length of the run of clean bytes (0x20–0x7e, TAB, LF) in {@code in[i..end)}. */
+    private static int cleanLength(byte[] in, int i, int end) {
+        int k = i;
+        for (int last = end - 8; k <= last; k += 8) {
+            long special = specialBytes((long) LONGS.get(in, k));
+            if (special != 0) {
+                return k - i + (Long.numberOfTrailingZeros(special) >>> 3);
+            }
+        }
+        for (; k < end; k++) {
+            byte b = in[k];
+            if (b < 0x20 ? b != LF && b != TAB : b == DEL) {
+                break;
+            }
+        }
+        return k - i;
+    }
+
+    /**
+     * Copies the run of clean bytes (0x20–0x7e, TAB, LF) at {@code in[i]} to {@code out[n]}, at
+     * most {@code max} bytes, eight at a time, and returns its length. Writes nothing past
+     * {@code out[n + max - 1]}.
+     */
+    private static int copyClean(byte[] in, int i, byte[] out, int n, int max) {
+        int k = 0;
+        for (int last = max - 8; k <= last; k += 8) {
+            long w = (long) LONGS.get(in, i + k);
+            LONGS.set(out, n + k, w);
+            long special = specialBytes(w);
+            if (special != 0) {
+                return k + (Long.numberOfTrailingZeros(special) >>> 3);
+            }
+        }
+        for (; k < max; k++) {
+            byte b = in[i + k];
+            if (b < 0x20 ? b != LF && b != TAB : b == DEL) {
+                return k;
+            }
+            out[n + k] = b;
+        }
+        return k;
+    }
+
+    /**
+     * The end of the run of well-formed multibyte characters that need no decision from
+     * {@code in[i]}, with the clean ASCII between them, copied to {@code out[n]}; reads and writes
+     * four bytes at a time, so it stops before {@code stop} + 4. A long ASCII run goes back to the
+     * wider scan.
+     */
+    private static int multibyteRun(byte[] in, int i, int stop, byte[] out, int n) {
+        final int shift = n - i;
+        int ascii = 0;
+        while (i <= stop) {
+            int w = (int) INTS.get(in, i);
+            int pair = LEAD_PAIRS[w & 0xFFFF];
+            int length = pair & 7;
+            if (length == 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+                    || (pair & CHECK) != 0 && needsDecision(w, length)) {
+                break;
+            }
+            INTS.set(out, i + shift, w);
+            i += length;
+            ascii = (pair & ASCII) != 0 ? ascii + 1 : 0;
+            if (ascii == ASCII_STREAK) {
+                break;
+            }
+        }
+        return i;
+    }
+
+    /**
+     * A ZERO WIDTH JOINER at {@code in[i]} between the Extended_Pictographic character just written
+     * (ending at {@code i}) and a following one that needs no decision: both copied to
+     * {@code out[n]}, returning the index after them; otherwise {@code i}, for the state machine.
+     */
+    private static int joinedEmoji(byte[] in, int i, int end, byte[] out, int n) {
+        if (i + 7 > end || n + 7 > OUT_CAPACITY || in[i] != (byte) 0xE2 || in[i + 1] != (byte) 0x80
+                || in[i + 2] != (byte) 0x8D || !Character.isExtendedPictographic(codePointBefore(in, i))) {
+            return i;
+        }
+        int w = (int) INTS.get(in, i + 3);
+        int pair = LEAD_PAIRS[w & 0xFFFF];
+        int length = pair & 7;
+        if (length < 2 || (pair & ASCII) != 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+                || (pair & CHECK) != 0 && needsDecision(w, length)
+                || !Character.isExtendedPictographic(codePointBefore(in, i + 3 + length))) {
+            return i;
+        }
+        System.arraycopy(in, i, out, n, 3 + length);
+        return i + 3 + length;
+    }
+
+    /** Whether the 3- or 4-byte character in the low bytes of {@code w} needs the state machine. */
+    private static boolean needsDecision(int w, int length) {
+        if (length == 3) {
+            int cp = (w & 0x0F) << 12 | (w >>> 2 & 0x0FC0) | (w >>> 16 & 0x3F);
+            return (SLOW_BMP[cp >>> 6] & (1L << cp)) != 0;
+        }
+        int cp = (w & 0x07) << 18 | (w << 4 & 0x3F000) | (w >>> 10 & 0x0FC0) | (w >>> 24 & 0x3F);
+        return InvisibleCodePoints.isInvisible(cp);
+    }
+
+    /**
+     * One multibyte character at {@code in[i]} near the end of the chunk or the buffer, checked
+     * byte by byte and copied to {@code out[n]}: the index after it, or -1 to leave it to the state
+     * machine.
+     */
+    private static int multibyteCharacter(byte[] in, int i, int end, byte[] out, int n) {
+        int b0 = in[i] & 0xFF;
+        int length;
+        if (b0 >= 0xE0 && b0 <= 0xEF) {
+            length = threeByteText(in, i, end, b0) < 0 ? 0 : 3;
+        } else if (b0 >= 0xC2 && b0 <= 0xDF) {
+            length = twoByteText(in, i, end, b0) < 0 ? 0 : 2;
+        } else {
+            length = fourByteText(in, i, end, b0) < 0 ? 0 : 4;
+        }
+        if (length == 0) {
+            return -1;
+        }
+        System.arraycopy(in, i, out, n, length);
+        return i + length;
+    }
+
+    /** The code point of the well-formed character that ends just before {@code in[end]}. */
+    private static int codePointBefore(byte[] in, int end) {
+        int i = end - 1;
+        int b = in[i];
+        if (b >= 0) {
+            return b;
+        }
+        int cp = 0;
+        int shift = 0;
+        while ((b & 0xC0) == 0x80) {
+            cp |= (b & 0x3F) << shift;
+            shift += 6;
+            b = in[--i];
+        }
+        int leadBits = shift == 6 ? 0x1F : shift == 12 ? 0x0F : 0x07;
+        return cp | (b & leadBits) << shift;
+    }
+
+    /**
+     * The index after a complete escape sequence, CSI sequence or ESC-introduced string at the ESC
+     * at {@code i}, counted as the state machine counts it; or -1 when the sequence is incomplete
+     * in this chunk or meets anything the state machine decides (a control, CAN, SUB, a byte from
+     * 0x80 up).
+     */
+    private int escapeSequence(byte[] in, int i, int end) {
+        int j = i + 1;
+        if (j >= end) {
+            return -1;
+        }
+        int b = in[j];
+        switch (b) {
+            case '[' -> {
+                int next = endOfControlSequence(in, i, end);
+                if (next >= 0) {
+                    csi++;
+                }
+                return next;
+            }
+            case ']', 'P', 'X', '^', '_' -> {
+                int payload = j + 1;
+                int k = skipPayload(in, payload, end);
+                int next;
+                if (k < end && in[k] == BEL) {
+                    next = k + 1;
+                } else if (k + 1 < end && in[k] == ESC && in[k + 1] == '\\') {
+                    next = k + 2;
+                } else {
+                    return -1;
+                }
+                switch (b) {
+                    case ']' -> osc++;
+                    case 'P' -> dcs++;
+                    default -> sosPmApc++;
+                }
+                stringPayloadBytes += k - payload;
+                return next;
+            }
+            default -> {
+                while (b >= 0x20 && b < 0x30) {
+                    if (++j >= end) {
+                        return -1;
+                    }
+                    b = in[j];
+                }
+                if (b < 0x30 || b > 0x7E) {
+                    return -1;
+                }
+                esc++;
+                return j + 1;
+            }
         }
     }
 
@@ -718,6 +937,43 @@ public final class TerminalSanitizer {
         return InvisibleCodePoints.isInvisible(cp) ? -1 : cp;
     }
 
+    private static byte[] leadPairs() {
+        byte[] pairs = new byte[1 << 16];
+        for (int b0 = 0; b0 < 0x80; b0++) {
+            if (b0 >= 0x20 && b0 != DEL || b0 == LF || b0 == TAB) {
+                for (int b1 = 0; b1 < 0x100; b1++) {
+                    boolean clean = b1 >= 0x20 && b1 < DEL || b1 == LF || b1 == TAB;
+                    pairs[b0 | b1 << 8] = (byte) (ASCII | (clean ? 2 : 1));
+                }
+            }
+        }
+        for (int b0 = 0xC2; b0 <= 0xF4; b0++) {
+            int low = b0 == 0xE0 ? 0xA0 : b0 == 0xF0 ? 0x90 : 0x80;
+            int high = b0 == 0xED ? 0x9F : b0 == 0xF4 ? 0x8F : 0xBF;
+            for (int b1 = low; b1 <= high; b1++) {
+                int value;
+                if (b0 <= 0xDF) {
+                    int cp = (b0 & 0x1F) << 6 | (b1 & 0x3F);
+                    value = (SLOW_BMP[cp >>> 6] & (1L << cp)) == 0 ? 2 : 0;
+                } else if (b0 <= 0xEF) {
+                    int first = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6;
+                    value = SLOW_BMP[first >>> 6] == 0 ? 3 : 3 | CHECK;
+                } else {
+                    int first = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12;
+                    value = 4;
+                    for (int cp = first; cp < first + 0x1000; cp++) {
+                        if (InvisibleCodePoints.isInvisible(cp)) {
+                            value = 4 | CHECK;
+                            break;
+                        }
+                    }
+                }
+                pairs[b0 | b1 << 8] = (byte) value;
+            }
+        }
+        return pairs;
+    }
+
     private static long[] slowCodePoints() {
         long[] bits = InvisibleCodePoints.bitmap(0xFFFF);
         for (int cp = 0; cp < 0xA0; cp++) {
@@ -730,15 +986,17 @@ public final class TerminalSanitizer {
     }
 
     /**
-     * A mask whose lowest set bit is the high bit of the first byte of {@code w} (little-endian)
-     * that is below 0x20, is DEL or is 0x80 and above; zero when there is none. Bits above the
-     * lowest one may be false alarms, as borrows only travel upward.
+     * A mask with the high bit set in each byte of {@code w} that is not clean text: below 0x20
+     * but for TAB and LF, DEL, or 0x80 and above. Exact per byte (no carry crosses a byte), so
+     * that TAB and LF can be taken out of the controls.
      */
     private static long specialBytes(long w) {
-        long below = (w - 0x2020202020202020L) & ~w;
-        long v = w ^ 0x7F7F7F7F7F7F7F7FL;
-        long delete = (v - ONES) & ~v;
-        return (below | w | delete) & HIGH_BITS;
+        long low = w & LOW_SEVEN;
+        long atLeastSpace = low + 0x6060606060606060L;
+        long notTab = (low ^ 0x0909090909090909L) + LOW_SEVEN;
+        long notLineFeed = (low ^ 0x0A0A0A0A0A0A0A0AL) + LOW_SEVEN;
+        long delete = low + 0x0101010101010101L;
+        return (w | ~atLeastSpace & notTab & notLineFeed | delete) & HIGH_BITS;
     }
 
     /** The end of the run from {@code i} of ASCII payload bytes that cannot end a control string. */

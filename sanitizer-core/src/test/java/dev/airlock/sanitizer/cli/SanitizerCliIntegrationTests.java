@@ -96,6 +96,18 @@ class SanitizerCliIntegrationTests {
         softly.assertAll();
     }
 
+    /** The same cases with the Vector API, as the CLI runs when it is launched with the incubator module. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corpus")
+    void sanitizesCorpusCaseWithTheVectorApi(String name, String input, String expected) {
+        byte[] raw = AuditView.decode(input);
+        for (int chunk : new int[] {7, 65536}) {
+            Run run = run(List.of("--add-modules", "jdk.incubator.vector"), raw, "--chunk", String.valueOf(chunk));
+            assertThat(run.status()).as("--chunk %d exit status: %s", chunk, run.err()).isZero();
+            assertThat(AuditView.encode(run.out())).as("--chunk %d", chunk).isEqualTo(expected);
+        }
+    }
+
     @Test
     void unescapesNotationIntoBytesThatSanitizeAsExpected() throws Exception {
         Run raw = run("\\x1b]0;APPROVED\\x07ok \\xe2\\x80\\xaeexe\\x0a".getBytes(StandardCharsets.US_ASCII), "--unescape");
@@ -134,8 +146,14 @@ class SanitizerCliIntegrationTests {
     }
 
     private static Run run(byte[] input, String... args) {
+        return run(List.of(), input, args);
+    }
+
+    private static Run run(List<String> jvmOptions, byte[] input, String... args) {
         try {
-            Process process = start(null, args);
+            List<String> options = new ArrayList<>(List.of("-XX:SharedArchiveFile=" + ARCHIVE));
+            options.addAll(jvmOptions);
+            Process process = start(null, options, args);
             CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()), THREADS);
             CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()), THREADS);
             try (OutputStream stdin = process.getOutputStream()) {

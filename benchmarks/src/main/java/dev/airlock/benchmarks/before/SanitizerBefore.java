@@ -1,0 +1,772 @@
+package dev.airlock.benchmarks.before;
+
+import dev.airlock.sanitizer.ByteSink;
+import dev.airlock.sanitizer.CrPolicy;
+import dev.airlock.sanitizer.RemovalReport;
+import dev.airlock.sanitizer.SanitizerPolicy;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * Streaming sanitizer that turns untrusted terminal output into inert UTF-8 text.
+ *
+ * <p>Feed raw bytes with {@link #write(byte[], int, int)} in chunks of any size and call
+ * {@link #finish()} once at the end; the sanitized text goes to the {@link ByteSink} given at
+ * creation. The output for any split of the input equals the output for the whole input, and
+ * memory stays bounded whatever the input.
+ *
+ * <p>The rules, in order: bytes are decoded as UTF-8 first (each maximal invalid subpart becomes
+ * one U+FFFD, so a stray byte 0x80–0x9f is invalid text, never a control); escape sequences,
+ * CSI and string controls (OSC, DCS, SOS, PM, APC, introduced by ESC or by their C1 code point)
+ * are removed whole, string payloads skipped in place up to BEL or ST; CAN and SUB abort a
+ * sequence; an ESC or C1 control inside a sequence ends it and starts the next; C0 controls
+ * inside an escape or control sequence act as they do outside it; TAB and LF are kept, CR and BS
+ * follow the {@link CrPolicy}, other C0 controls and DEL are dropped; invisible code points are
+ * removed, U+2028 and U+2029 become LF, and ZERO WIDTH JOINER is kept only between two
+ * Extended_Pictographic characters.
+ *
+ * <p>An instance is for one stream and one thread; it is cheap to create.
+ */
+public final class SanitizerBefore {
+
+    private static final int GROUND = 0;
+    private static final int ESCAPE = 1;
+    private static final int ESCAPE_INTERMEDIATE = 2;
+    private static final int CSI = 3;
+    private static final int STRING = 4;
+
+    /** Stands for an invalid UTF-8 subpart in the code point stream. */
+    private static final int INVALID = -1;
+
+    private static final int ESC = 0x1B;
+    private static final int BEL = 0x07;
+    private static final int BS = 0x08;
+    private static final int TAB = 0x09;
+    private static final int LF = 0x0A;
+    private static final int CR = 0x0D;
+    private static final int CAN = 0x18;
+    private static final int SUB = 0x1A;
+    private static final int DEL = 0x7F;
+
+    private static final int OUT_CAPACITY = 16 * 1024;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+
+    /**
+     * BMP code points the ground fast path leaves to the state machine: C1 controls, invisibles,
+     * the joiner and the line and paragraph separators.
+     */
+    private static final long[] SLOW_BMP = slowCodePoints();
+
+    private final ByteSink sink;
+    private final OverwriteLine line;
+    private final byte[] out = new byte[OUT_CAPACITY];
+    private int outLength;
+
+    private int state = GROUND;
+    /** Whether the current ESC ended a control string, so that a following {@code \} is its ST. */
+    private boolean escapeEndsString;
+
+    private int utf8Needed;
+    private int utf8Seen;
+    private int utf8CodePoint;
+    private int utf8Lower = 0x80;
+    private int utf8Upper = 0xBF;
+
+    private boolean pendingCr;
+    private boolean pendingJoiner;
+    private int lastCodePoint = LF;
+    private boolean finished;
+
+    private long esc;
+    private long csi;
+    private long osc;
+    private long dcs;
+    private long sosPmApc;
+    private long c0;
+    private long c1;
+    private long del;
+    private long cr;
+    private long bs;
+    private long invisible;
+    private long invalidUtf8;
+    private long unterminatedStrings;
+    private long stringPayloadBytes;
+    private long inputBytes;
+    private long outputBytes;
+
+    private SanitizerBefore(SanitizerPolicy policy, ByteSink sink) {
+        this.sink = Objects.requireNonNull(sink, "sink");
+        Objects.requireNonNull(policy, "policy");
+        this.line = policy.crPolicy() == CrPolicy.OVERWRITE ? new OverwriteLine(policy.maxLineCodePoints()) : null;
+    }
+
+    /** A new stream that writes sanitized text to {@code sink}. */
+    public static SanitizerBefore create(SanitizerPolicy policy, ByteSink sink) {
+        return new SanitizerBefore(policy, sink);
+    }
+
+    /** A new stream with the {@linkplain SanitizerPolicy#defaults() default policy}. */
+    public static SanitizerBefore create(ByteSink sink) {
+        return new SanitizerBefore(SanitizerPolicy.defaults(), sink);
+    }
+
+    /** Sanitizes a whole input at once. */
+    public static Result sanitize(byte[] input, SanitizerPolicy policy) {
+        ByteArrayOutputStream text = new ByteArrayOutputStream(input.length);
+        SanitizerBefore sanitizer = create(policy, text::write);
+        sanitizer.write(input, 0, input.length);
+        sanitizer.finish();
+        return new Result(text.toString(StandardCharsets.UTF_8), sanitizer.report());
+    }
+
+    /** Sanitizes a whole input at once with the default policy and returns the text. */
+    public static String sanitize(byte[] input) {
+        return sanitize(input, SanitizerPolicy.defaults()).text();
+    }
+
+    /**
+     * The sanitized text of a whole input and what was removed from it.
+     *
+     * @param text   the inert text
+     * @param report what was removed
+     */
+    public record Result(String text, RemovalReport report) {
+    }
+
+    /** Feeds all of {@code input}. */
+    public void write(byte[] input) {
+        write(input, 0, input.length);
+    }
+
+    /**
+     * Feeds {@code length} bytes of {@code input} from {@code offset}. Sanitized text reaches the
+     * sink before this method returns, except what depends on bytes not yet seen (an incomplete
+     * UTF-8 character, a CR that may precede LF, a joiner, the current line under
+     * {@link CrPolicy#OVERWRITE}).
+     *
+     * @throws IllegalStateException after {@link #finish()}
+     */
+    public void write(byte[] input, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, input.length);
+        if (finished) {
+            throw new IllegalStateException("write after finish");
+        }
+        inputBytes += length;
+        int i = offset;
+        final int end = offset + length;
+        while (i < end) {
+            if (utf8Needed == 0) {
+                if (state == GROUND) {
+                    if (line == null && !pendingCr && !pendingJoiner) {
+                        i = ground(input, i, end);
+                        if (i == end) {
+                            break;
+                        }
+                    }
+                } else if (state == STRING) {
+                    int payloadEnd = skipPayload(input, i, end);
+                    stringPayloadBytes += payloadEnd - i;
+                    i = payloadEnd;
+                    if (i == end) {
+                        break;
+                    }
+                } else if (state == CSI) {
+                    i = skipParameters(input, i, end);
+                    if (i == end) {
+                        break;
+                    }
+                }
+            }
+            int b = input[i++] & 0xFF;
+            if (utf8Needed == 0) {
+                if (b < 0x80) {
+                    onCodePoint(b, 1);
+                } else if (b >= 0xC2 && b <= 0xDF) {
+                    startSequence(b & 0x1F, 1);
+                } else if (b >= 0xE0 && b <= 0xEF) {
+                    startSequence(b & 0x0F, 2);
+                    if (b == 0xE0) {
+                        utf8Lower = 0xA0;
+                    } else if (b == 0xED) {
+                        utf8Upper = 0x9F;
+                    }
+                } else if (b >= 0xF0 && b <= 0xF4) {
+                    startSequence(b & 0x07, 3);
+                    if (b == 0xF0) {
+                        utf8Lower = 0x90;
+                    } else if (b == 0xF4) {
+                        utf8Upper = 0x8F;
+                    }
+                } else {
+                    onCodePoint(INVALID, 1);
+                }
+            } else if (b < utf8Lower || b > utf8Upper) {
+                int seen = utf8Seen;
+                resetSequence();
+                onCodePoint(INVALID, seen);
+                i--;
+            } else {
+                utf8CodePoint = (utf8CodePoint << 6) | (b & 0x3F);
+                utf8Seen++;
+                utf8Lower = 0x80;
+                utf8Upper = 0xBF;
+                if (--utf8Needed == 0) {
+                    int codePoint = utf8CodePoint;
+                    int seen = utf8Seen;
+                    utf8Seen = 0;
+                    onCodePoint(codePoint, seen);
+                }
+            }
+        }
+        flush();
+    }
+
+    /**
+     * Ends the input: an incomplete UTF-8 character becomes U+FFFD, an open control string is
+     * reported as unterminated, and everything held back is written to the sink. Further calls
+     * do nothing.
+     */
+    public void finish() {
+        if (finished) {
+            return;
+        }
+        if (utf8Needed > 0) {
+            int seen = utf8Seen;
+            resetSequence();
+            onCodePoint(INVALID, seen);
+        }
+        switch (state) {
+            case STRING -> unterminatedStrings++;
+            case ESCAPE, ESCAPE_INTERMEDIATE -> esc++;
+            default -> { }
+        }
+        state = GROUND;
+        dropPendingJoiner();
+        if (line == null) {
+            if (pendingCr) {
+                pendingCr = false;
+                put(LF);
+            }
+        } else {
+            writeLine(false);
+        }
+        flush();
+        finished = true;
+    }
+
+    /** What has been removed so far; complete after {@link #finish()}. */
+    public RemovalReport report() {
+        return new RemovalReport(esc, csi, osc, dcs, sosPmApc, c0, c1, del, cr, bs, invisible, invalidUtf8,
+                unterminatedStrings, stringPayloadBytes, inputBytes, outputBytes);
+    }
+
+    // ---- the control-sequence state machine, fed one code point at a time ----
+
+    private void onCodePoint(int cp, int byteCount) {
+        if (cp == ESC) {
+            onEscape();
+        } else if (cp == CAN || cp == SUB) {
+            abortSequence();
+            c0++;
+        } else if (cp >= 0x80 && cp <= 0x9F) {
+            onC1(cp);
+        } else {
+            switch (state) {
+                case GROUND -> ground(cp);
+                case ESCAPE -> escape(cp, false);
+                case ESCAPE_INTERMEDIATE -> escape(cp, true);
+                case CSI -> controlSequence(cp);
+                default -> controlString(cp, byteCount);
+            }
+        }
+    }
+
+    private void onEscape() {
+        if (state == ESCAPE || state == ESCAPE_INTERMEDIATE) {
+            esc++;
+        }
+        escapeEndsString = state == STRING;
+        state = ESCAPE;
+    }
+
+    private void abortSequence() {
+        if (state == ESCAPE || state == ESCAPE_INTERMEDIATE) {
+            esc++;
+        }
+        state = GROUND;
+    }
+
+    private void onC1(int cp) {
+        boolean inString = state == STRING;
+        abortSequence();
+        switch (cp) {
+            case 0x9B -> enterControlSequence();
+            case 0x9D -> enterString(cp);
+            case 0x90 -> enterString(cp);
+            case 0x98, 0x9E, 0x9F -> enterString(cp);
+            case 0x9C -> {
+                if (!inString) {
+                    c1++;
+                }
+            }
+            default -> c1++;
+        }
+    }
+
+    private void enterControlSequence() {
+        csi++;
+        state = CSI;
+    }
+
+    private void enterString(int introducer) {
+        switch (introducer) {
+            case 0x9D, ']' -> osc++;
+            case 0x90, 'P' -> dcs++;
+            default -> sosPmApc++;
+        }
+        state = STRING;
+    }
+
+    private void ground(int cp) {
+        if (cp >= 0x20 && cp < DEL || cp == LF || cp == TAB) {
+            text(cp);
+        } else if (cp >= 0xA0) {
+            unicode(cp);
+        } else if (cp == INVALID) {
+            invalidUtf8++;
+            text(0xFFFD);
+        } else {
+            control(cp);
+        }
+    }
+
+    /** A C0 control or DEL, outside a sequence or inside one, where it acts the same. */
+    private void control(int cp) {
+        switch (cp) {
+            case LF, TAB -> text(cp);
+            case CR -> carriageReturn();
+            case BS -> backspace();
+            case DEL -> del++;
+            default -> c0++;
+        }
+    }
+
+    private void escape(int cp, boolean intermediate) {
+        if (cp == INVALID || cp >= 0xA0) {
+            esc++;
+            state = GROUND;
+            ground(cp);
+            return;
+        }
+        if (cp < 0x20 || cp == DEL) {
+            control(cp);
+            return;
+        }
+        if (cp < 0x30) {
+            state = ESCAPE_INTERMEDIATE;
+            return;
+        }
+        if (!intermediate) {
+            switch (cp) {
+                case '[' -> {
+                    enterControlSequence();
+                    return;
+                }
+                case ']', 'P', 'X', '^', '_' -> {
+                    enterString(cp);
+                    return;
+                }
+                case '\\' -> {
+                    if (!escapeEndsString) {
+                        esc++;
+                    }
+                    state = GROUND;
+                    return;
+                }
+                default -> { }
+            }
+        }
+        esc++;
+        state = GROUND;
+    }
+
+    private void controlSequence(int cp) {
+        if (cp == INVALID || cp >= 0xA0) {
+            state = GROUND;
+            ground(cp);
+        } else if (cp < 0x20 || cp == DEL) {
+            control(cp);
+        } else if (cp >= 0x40) {
+            state = GROUND;
+        }
+    }
+
+    private void controlString(int cp, int byteCount) {
+        if (cp == BEL) {
+            state = GROUND;
+        } else {
+            stringPayloadBytes += byteCount;
+        }
+    }
+
+    // ---- the text stage: Unicode rule, CR policy, joiners ----
+
+    private void unicode(int cp) {
+        if (cp == 0x2028 || cp == 0x2029) {
+            text(LF);
+        } else if (cp == InvisibleCodePoints.ZERO_WIDTH_JOINER) {
+            if (!pendingJoiner && Character.isExtendedPictographic(lastCodePoint)) {
+                pendingJoiner = true;
+            } else {
+                invisible++;
+            }
+        } else if (InvisibleCodePoints.isInvisible(cp)) {
+            invisible++;
+        } else {
+            text(cp);
+        }
+    }
+
+    private void text(int cp) {
+        if (pendingJoiner) {
+            pendingJoiner = false;
+            if (Character.isExtendedPictographic(cp)) {
+                emit(InvisibleCodePoints.ZERO_WIDTH_JOINER);
+            } else {
+                invisible++;
+            }
+        }
+        if (pendingCr) {
+            pendingCr = false;
+            put(LF);
+            if (cp == LF) {
+                lastCodePoint = LF;
+                return;
+            }
+        }
+        emit(cp);
+        lastCodePoint = cp;
+    }
+
+    private void emit(int cp) {
+        if (line == null) {
+            put(cp);
+        } else if (cp == LF) {
+            writeLine(true);
+        } else {
+            if (line.isFull()) {
+                writeLine(false);
+            }
+            line.put(cp);
+        }
+    }
+
+    private void carriageReturn() {
+        cr++;
+        dropPendingJoiner();
+        lastCodePoint = CR;
+        if (line == null) {
+            pendingCr = true;
+        } else {
+            line.carriageReturn();
+        }
+    }
+
+    private void backspace() {
+        bs++;
+        if (line != null) {
+            dropPendingJoiner();
+            line.backspace();
+        }
+    }
+
+    private void dropPendingJoiner() {
+        if (pendingJoiner) {
+            pendingJoiner = false;
+            invisible++;
+        }
+    }
+
+    private void writeLine(boolean newline) {
+        for (int k = 0, n = line.length(); k < n; k++) {
+            put(line.cell(k));
+        }
+        line.clear();
+        if (newline) {
+            put(LF);
+        }
+    }
+
+    // ---- output buffer ----
+
+    private void put(int cp) {
+        if (outLength + 4 > OUT_CAPACITY) {
+            flush();
+        }
+        byte[] o = out;
+        int n = outLength;
+        if (cp < 0x80) {
+            o[n++] = (byte) cp;
+        } else if (cp < 0x800) {
+            o[n++] = (byte) (0xC0 | (cp >>> 6));
+            o[n++] = (byte) (0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            o[n++] = (byte) (0xE0 | (cp >>> 12));
+            o[n++] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+            o[n++] = (byte) (0x80 | (cp & 0x3F));
+        } else {
+            o[n++] = (byte) (0xF0 | (cp >>> 18));
+            o[n++] = (byte) (0x80 | ((cp >>> 12) & 0x3F));
+            o[n++] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+            o[n++] = (byte) (0x80 | (cp & 0x3F));
+        }
+        outLength = n;
+    }
+
+    private void flush() {
+        if (outLength > 0) {
+            outputBytes += outLength;
+            int n = outLength;
+            outLength = 0;
+            sink.write(out, 0, n);
+        }
+    }
+
+    private void startSequence(int bits, int needed) {
+        utf8CodePoint = bits;
+        utf8Needed = needed;
+        utf8Seen = 1;
+    }
+
+    private void resetSequence() {
+        utf8Needed = 0;
+        utf8Seen = 0;
+        utf8Lower = 0x80;
+        utf8Upper = 0xBF;
+    }
+
+    // ---- fast paths over runs of bytes that need no decision ----
+
+    /**
+     * The ground-state fast path: copies text that needs no decision straight to the output
+     * buffer, eight bytes at a time where it can, and removes complete CSI sequences in place.
+     * Returns where the state machine has to take over: any other control, a code point that
+     * needs a decision, or a sequence cut by the end of the chunk. For input it handles, the
+     * result is exactly what the state machine would produce.
+     */
+    private int ground(byte[] in, int i, int end) {
+        final byte[] o = out;
+        // One pass of the outer loop writes at most 7 + 8 + 3 bytes past the check.
+        final int limit = OUT_CAPACITY - 32;
+        int n = outLength;
+        int last = lastCodePoint;
+        try {
+            while (i < end) {
+                if (n > limit) {
+                    outLength = n;
+                    flush();
+                    n = 0;
+                }
+                boolean words = false;
+                if (i + 8 <= end) {
+                    long w = (long) LONGS.get(in, i);
+                    long special = specialBytes(w);
+                    if (special == 0) {
+                        LONGS.set(o, n, w);
+                        i += 8;
+                        n += 8;
+                        last = 'a';
+                        continue;
+                    }
+                    int k = Long.numberOfTrailingZeros(special) >>> 3;
+                    if (k > 0) {
+                        LONGS.set(o, n, w);
+                        i += k;
+                        n += k;
+                        last = 'a';
+                        words = true;
+                    }
+                }
+                // After a special byte that ends a clean run, one byte and back to the word test;
+                // when special bytes follow each other, byte by byte through the next eight, as a
+                // word test per byte would chain every step on the latency of the previous load.
+                final int window = Math.min(end, i + (words ? 1 : 8));
+                while (i < window) {
+                    int b = in[i];
+                    if (b >= 0x20 ? b != DEL : (b == LF || b == TAB)) {
+                        o[n++] = (byte) b;
+                        i++;
+                        last = 'a';
+                    } else if (b == ESC) {
+                        int next = endOfControlSequence(in, i, end);
+                        if (next < 0) {
+                            return i;
+                        }
+                        csi++;
+                        i = next;
+                    } else if (b < 0) {
+                        int b0 = b & 0xFF;
+                        int cp;
+                        if (b0 >= 0xE0 && b0 <= 0xEF) {
+                            cp = threeByteText(in, i, end, b0);
+                            if (cp < 0) {
+                                return i;
+                            }
+                            o[n] = (byte) b0;
+                            o[n + 1] = in[i + 1];
+                            o[n + 2] = in[i + 2];
+                            n += 3;
+                            i += 3;
+                        } else if (b0 >= 0xC2 && b0 <= 0xDF) {
+                            cp = twoByteText(in, i, end, b0);
+                            if (cp < 0) {
+                                return i;
+                            }
+                            o[n] = (byte) b0;
+                            o[n + 1] = in[i + 1];
+                            n += 2;
+                            i += 2;
+                        } else {
+                            cp = fourByteText(in, i, end, b0);
+                            if (cp < 0) {
+                                return i;
+                            }
+                            o[n] = (byte) b0;
+                            o[n + 1] = in[i + 1];
+                            o[n + 2] = in[i + 2];
+                            o[n + 3] = in[i + 3];
+                            n += 4;
+                            i += 4;
+                        }
+                        last = cp;
+                    } else {
+                        return i;
+                    }
+                }
+            }
+            return i;
+        } finally {
+            outLength = n;
+            lastCodePoint = last;
+        }
+    }
+
+    /** The index after a complete {@code ESC [ params final} at {@code i}, or -1. */
+    private static int endOfControlSequence(byte[] in, int i, int end) {
+        int j = i + 1;
+        if (j >= end || in[j] != '[') {
+            return -1;
+        }
+        j++;
+        while (j < end) {
+            int b = in[j];
+            if (b >= 0x40 && b <= 0x7E) {
+                return j + 1;
+            }
+            if (b < 0x20 || b > 0x3F) {
+                return -1;
+            }
+            j++;
+        }
+        return -1;
+    }
+
+    // The three decoders below return the code point of a well-formed sequence at i that is
+    // complete in this chunk and needs no decision, or -1 to leave it to the state machine.
+
+    private static int twoByteText(byte[] in, int i, int end, int b0) {
+        if (i + 1 >= end) {
+            return -1;
+        }
+        int b1 = in[i + 1];
+        if ((b1 & 0xC0) != 0x80) {
+            return -1;
+        }
+        int cp = (b0 & 0x1F) << 6 | (b1 & 0x3F);
+        return (SLOW_BMP[cp >>> 6] & (1L << cp)) == 0 ? cp : -1;
+    }
+
+    private static int threeByteText(byte[] in, int i, int end, int b0) {
+        if (i + 2 >= end) {
+            return -1;
+        }
+        int b1 = in[i + 1] & 0xFF;
+        int b2 = in[i + 2];
+        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80
+                || b0 == 0xE0 && b1 < 0xA0 || b0 == 0xED && b1 > 0x9F) {
+            return -1;
+        }
+        int cp = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
+        return (SLOW_BMP[cp >>> 6] & (1L << cp)) == 0 ? cp : -1;
+    }
+
+    private static int fourByteText(byte[] in, int i, int end, int b0) {
+        if (b0 < 0xF0 || b0 > 0xF4 || i + 3 >= end) {
+            return -1;
+        }
+        int b1 = in[i + 1] & 0xFF;
+        int b2 = in[i + 2];
+        int b3 = in[i + 3];
+        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80 || (b3 & 0xC0) != 0x80
+                || b0 == 0xF0 && b1 < 0x90 || b0 == 0xF4 && b1 > 0x8F) {
+            return -1;
+        }
+        int cp = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F);
+        return InvisibleCodePoints.isInvisible(cp) ? -1 : cp;
+    }
+
+    private static long[] slowCodePoints() {
+        long[] bits = InvisibleCodePoints.bitmap(0xFFFF);
+        for (int cp = 0; cp < 0xA0; cp++) {
+            bits[cp >>> 6] |= 1L << cp;
+        }
+        for (int cp : new int[] {InvisibleCodePoints.ZERO_WIDTH_JOINER, 0x2028, 0x2029}) {
+            bits[cp >>> 6] |= 1L << cp;
+        }
+        return bits;
+    }
+
+    /**
+     * A mask whose lowest set bit is the high bit of the first byte of {@code w} (little-endian)
+     * that is below 0x20, is DEL or is 0x80 and above; zero when there is none. Bits above the
+     * lowest one may be false alarms, as borrows only travel upward.
+     */
+    private static long specialBytes(long w) {
+        long below = (w - 0x2020202020202020L) & ~w;
+        long v = w ^ 0x7F7F7F7F7F7F7F7FL;
+        long delete = (v - ONES) & ~v;
+        return (below | w | delete) & HIGH_BITS;
+    }
+
+    /** The end of the run from {@code i} of ASCII payload bytes that cannot end a control string. */
+    private static int skipPayload(byte[] a, int i, int end) {
+        while (i < end) {
+            int b = a[i];
+            if (b < 0 || b == ESC || b == BEL || b == CAN || b == SUB) {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    /** The end of the run from {@code i} of CSI parameter and intermediate bytes (0x20–0x3f). */
+    private static int skipParameters(byte[] a, int i, int end) {
+        while (i < end) {
+            int b = a[i];
+            if (b < 0x20 || b > 0x3F) {
+                return i;
+            }
+            i++;
+        }
+        return i;
+    }
+}
