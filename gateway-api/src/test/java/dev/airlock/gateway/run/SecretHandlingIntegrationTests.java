@@ -73,6 +73,15 @@ class SecretHandlingIntegrationTests {
         assertThat(output.getAll()).doesNotContain(almost);
     }
 
+    private void failSignIn(String user, String password, String address) {
+        mvc.post().uri("/login").param("username", user).param("password", password)
+                .with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
+                .with(request -> {
+                    request.setRemoteAddr(address);
+                    return request;
+                }).exchange();
+    }
+
     @Test
     void keysTokensAndPasswordsNeverReachTheLogOrAnError(CapturedOutput output) {
         AgentApi api = new AgentApi(mvc);
@@ -82,18 +91,8 @@ class SecretHandlingIntegrationTests {
         assertThat(refused.body().toString()).doesNotContain(wrongKey);
         AgentApi.Response badToken = api.get("alp_made-up-token-77", "/api/v1/runs/00000000-0000-0000-0000-000000000000");
         assertThat(badToken.body().toString()).doesNotContain("made-up-token-77");
-        mvc.post().uri("/login").param("username", "alice").param("password", "wrong-password-5bd1")
-                .with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
-                .with(request -> {
-                    request.setRemoteAddr("10.44.0.1");
-                    return request;
-                }).exchange();
-        mvc.post().uri("/login").param("username", "alice-password-typed-as-name").param("password", "x")
-                .with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
-                .with(request -> {
-                    request.setRemoteAddr("10.44.0.2");
-                    return request;
-                }).exchange();
+        failSignIn("alice", "wrong-password-5bd1", "10.44.0.1");
+        failSignIn("alice-password-typed-as-name", "x", "10.44.0.2");
         JsonNode run = api.run(ACME, "secret", "{}").body();
         assertThat(run.toString()).doesNotContain(TestSecrets.API_TOKEN);
         assertThat(output.getAll()).doesNotContain(wrongKey).doesNotContain("made-up-token-77").doesNotContain("wrong-password-5bd1")
