@@ -1,5 +1,6 @@
 package dev.airlock.gateway.tool;
 
+import dev.airlock.gateway.capture.SandboxPolicy;
 import java.util.List;
 import java.util.Map;
 
@@ -20,8 +21,14 @@ import java.util.Map;
  * @param workingDir        or null
  * @param env               extra environment
  * @param secrets           child variable → gateway variable
+ * @param sandbox           the sandbox settings; null in definitions recorded before sandboxes existed
  */
 public record ToolSnapshot(String name, List<String> argv, Map<String, Map<String, Object>> parameters,
         String approval, int approvers, String approvalTimeout, boolean approveReasonRequired, String timeout, long maxRetainedBytes,
-        long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets) {
+        long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox) {
+
+    /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */
+    public SandboxPolicy sandboxOrDefaults() {
+        return sandbox == null ? SandboxPolicy.DEFAULTS : sandbox;
+    }
 }

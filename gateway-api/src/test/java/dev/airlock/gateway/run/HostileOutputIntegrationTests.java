@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.Sha256;
+import dev.airlock.gateway.support.ToolInputs;
 import dev.airlock.sanitizer.AuditView;
 import dev.airlock.sanitizer.Fence;
 import dev.airlock.sanitizer.RemovalReport;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,8 +34,7 @@ class HostileOutputIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @TempDir
-    static Path files;
+    static Path files = ToolInputs.directory("hostile-output");
 
     static List<String[]> corpus() throws IOException {
         try (InputStream in = HostileOutputIntegrationTests.class.getResourceAsStream("/terminal-output.tsv")) {

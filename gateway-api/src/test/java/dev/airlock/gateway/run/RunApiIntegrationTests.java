@@ -42,7 +42,7 @@ class RunApiIntegrationTests {
         assertThat(echo.path("parameters").path("required").get(0).asString()).isEqualTo("message");
         assertThat(api.get(GLOBEX, "/api/v1/tools").body().valueStream().map(t -> t.path("name").asString()).toList())
                 .as("another tenant's tools stay out of sight")
-                .containsExactly("echo");
+                .containsExactly("echo", "hold-secret");
     }
 
     @Test
@@ -57,6 +57,7 @@ class RunApiIntegrationTests {
         assertThat(run.path("approval").path("status").asString()).isEqualTo("NOT_REQUIRED");
         assertThat(run.path("process").path("exitCode").asInt()).isZero();
         assertThat(run.path("process").path("termination").asString()).isEqualTo("EXITED");
+        assertThat(run.path("process").path("sandbox").asString()).isEqualTo("bubblewrap");
         JsonNode stdout = run.path("stdout");
         assertThat(stdout.path("text").asString()).isEqualTo("hello\n");
         assertThat(stdout.path("fenced").asString()).isEqualTo("""

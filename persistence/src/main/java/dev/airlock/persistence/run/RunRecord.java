@@ -67,6 +67,9 @@ public class RunRecord extends StoredOnce<UUID> {
 
     private String failure;
 
+    @Enumerated(EnumType.STRING)
+    private SandboxKind sandbox;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
@@ -184,14 +187,17 @@ public class RunRecord extends StoredOnce<UUID> {
      *
      * @param exitCode    the exit code if the supervisor observed one, else null
      * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED})
+     * @param sandbox     what the process was isolated by
      */
-    public void finish(Integer exitCode, Termination termination, Instant startedAt, Instant endedAt, Instant now) {
+    public void finish(Integer exitCode, Termination termination, SandboxKind sandbox, Instant startedAt, Instant endedAt,
+            Instant now) {
         require(RunState.RUNNING);
         if (termination == Termination.SPAWN_FAILED) {
             throw new IllegalArgumentException("use failToStart for a spawn failure");
         }
         this.exitCode = exitCode;
         this.termination = termination;
+        this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
         this.startedAt = startedAt;
         this.endedAt = endedAt;
         moveTo(switch (termination) {
@@ -296,6 +302,11 @@ public class RunRecord extends StoredOnce<UUID> {
 
     public String failure() {
         return failure;
+    }
+
+    /** What the process was isolated by; null if no process was started. */
+    public SandboxKind sandbox() {
+        return sandbox;
     }
 
     public Instant createdAt() {
