@@ -13,8 +13,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Everything under {@code airlock.*}. Platform teams keep it in YAML in git and load it with
- * {@code --spring.config.additional-location}; secret values never appear here, only the names
- * of the gateway's environment variables that hold them.
+ * {@code --spring.config.additional-location}; secret values never appear here, only where the
+ * gateway finds them (its environment variables or files).
  *
  * @param dataDir  where the embedded PostgreSQL keeps its data (and nothing else yet)
  * @param nodeId   this replica's name in run claims; defaults to the host name
@@ -229,7 +229,8 @@ public record AirlockProperties(
      * @param maxObservedBytes  per stream; past it the process tree is killed
      * @param workingDir        the child's working directory; a fresh empty one per run if unset
      * @param env               extra environment variables for the child
-     * @param secrets           child environment name → name of the gateway environment variable holding the value
+     * @param secrets           child environment name → where the value comes from: {@code env:VARIABLE},
+     *                          {@code file:/path}, or a plain gateway environment variable name
      * @param sandbox           what the run may reach and use inside its sandbox
      */
     public record Tool(

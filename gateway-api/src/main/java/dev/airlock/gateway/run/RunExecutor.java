@@ -7,6 +7,7 @@ import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.Cancellation;
 import dev.airlock.gateway.capture.ProcessSpec;
 import dev.airlock.gateway.capture.ProcessSupervisor;
+import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.limits.TenantLimits;
@@ -174,14 +175,14 @@ public class RunExecutor implements SmartInitializingSingleton, DisposableBean, 
         environment.put("PATH", properties.capture().path());
         Map<String, String> injected = new TreeMap<>();
         for (Map.Entry<String, String> secret : tool.secrets().entrySet()) {
-            var value = secrets.find(secret.getValue());
-            if (value.isEmpty()) {
+            try {
+                injected.put(secret.getKey(), SecretReference.parse(secret.getValue()).read(secrets));
+            } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
                 Instant now = clock.instant();
-                record(runId, CaptureResult.spawnFailed(now, now, "secret " + secret.getKey() + " is not available (gateway variable "
-                        + secret.getValue() + " is not set)"));
+                record(runId, CaptureResult.spawnFailed(now, now, "secret " + secret.getKey() + " is not available ("
+                        + e.getMessage() + ")"));
                 return;
             }
-            injected.put(secret.getKey(), value.get());
         }
         environment.putAll(injected);
         ProcessSpec spec = new ProcessSpec(runId, tool.name(), argv, tool.workingDir() == null ? null : Path.of(tool.workingDir()),

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * @param maxObservedBytes  per stream, bytes after which the process tree is killed
  * @param workingDir        the working directory, or null for a fresh empty one per run
  * @param env               extra child environment
- * @param secrets           child environment name → gateway environment variable holding the value
+ * @param secrets           child environment name → where the value comes from ({@code env:}, {@code file:} or a variable name)
  * @param sandbox           what its runs may reach and use in their sandbox
  */
 public record Tool(String tenant, String name, String description, ArgvTemplate argv,

@@ -2,6 +2,7 @@ package dev.airlock.gateway.tool;
 
 import dev.airlock.approval.policy.ToolPolicy;
 import dev.airlock.gateway.capture.SandboxPolicy;
+import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.config.InvalidConfigurationException;
 import java.nio.file.Path;
@@ -108,9 +109,12 @@ public final class ToolCompiler {
         });
         config.secrets().forEach((n, v) -> {
             requireEnvName(n, key + ".secrets." + n);
-            if (v == null || !ENV_NAME.matcher(v).matches()) {
+            try {
+                SecretReference.parse(v);
+            } catch (IllegalArgumentException e) {
                 throw new InvalidConfigurationException(key + ".secrets." + n,
-                        "must name the gateway environment variable that holds the secret");
+                        "must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable ("
+                                + e.getMessage() + ")");
             }
             if (config.env().containsKey(n)) {
                 throw new InvalidConfigurationException(key + ".secrets." + n, "also set in env");

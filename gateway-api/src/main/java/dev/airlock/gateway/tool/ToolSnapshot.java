@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * A tool definition as recorded with every run requested under it (and what execution reads
- * back). Secrets appear only as the names of the variables that hold them.
+ * back). Secrets appear only as where their values come from, never as values.
  *
  * @param name              the tool
  * @param argv              the argv template
@@ -20,7 +20,7 @@ import java.util.Map;
  * @param maxObservedBytes  per stream
  * @param workingDir        or null
  * @param env               extra environment
- * @param secrets           child variable → gateway variable
+ * @param secrets           child variable → where the value comes from ({@code env:NAME}, {@code file:/path} or {@code NAME})
  * @param sandbox           the sandbox settings; null in definitions recorded before sandboxes existed
  */
 public record ToolSnapshot(String name, List<String> argv, Map<String, Map<String, Object>> parameters,

@@ -244,6 +244,32 @@ class SandboxIntegrationTests {
     }
 
     @Test
+    void readsAFileSecretWhenTheRunStartsAndNamesTheFileWhenItIsGone() throws Exception {
+        Path file = Path.of(System.getProperty("user.dir"), "target", "test-secrets", "file-token").toAbsolutePath();
+        Files.createDirectories(file.getParent());
+        try {
+            Files.writeString(file, "file-secret-one\n");
+            JsonNode first = run("file-secret", "{}");
+            assertThat(stdout(first)).isEqualTo("token=[REDACTED:FILE_TOKEN]\n");
+            assertThat(first.path("stdout").path("sha256").asString()).isEqualTo(Sha256.hex("token=file-secret-one\n"));
+
+            Files.writeString(file, "file-secret-two");
+            assertThat(api.run(ACME, "file-secret", "{}").body().path("stdout").path("sha256").asString())
+                    .as("read again when the next run starts").isEqualTo(Sha256.hex("token=file-secret-two\n"));
+
+            Files.delete(file);
+            JsonNode failed = api.run(ACME, "file-secret", "{}").body();
+            assertThat(failed.path("state").asString()).isEqualTo("FAILED");
+            assertThat(failed.path("process").path("termination").asString()).isEqualTo("SPAWN_FAILED");
+            assertThat(failed.path("process").path("failure").asString())
+                    .isEqualTo("secret FILE_TOKEN is not available (file " + file + " does not exist)");
+            assertThat(failed.toString()).doesNotContain("file-secret-one", "file-secret-two");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
     void recordsTheSandboxInTheRunStartedAuditEvent() {
         String runId = run("echo", "{\"message\":\"audited\"}").path("runId").asString();
         String details = jdbc.sql("SELECT details FROM airlock.audit_events WHERE run_id = :run AND type = 'run.started'")

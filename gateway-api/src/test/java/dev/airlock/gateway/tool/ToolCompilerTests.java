@@ -83,7 +83,9 @@ class ToolCompilerTests {
             program as parameter         | argv[0]                     | {repo}        | airlock.tenants.acme.tools.git-log.argv[0]: the program itself cannot be a parameter
             zero timeout                 | timeout                     | PT0S          | airlock.tenants.acme.tools.git-log.timeout: must be a positive duration
             observed below retained      | max-observed-bytes          | 1KB           | airlock.tenants.acme.tools.git-log.max-observed-bytes: must be at least max-retained-bytes
-            bad secret variable          | secrets.TOKEN               | not a var     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must name the gateway environment variable
+            bad secret variable          | secrets.TOKEN               | not a var     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable
+            relative secret file         | secrets.TOKEN               | file:token    | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must be env:VARIABLE, file:/absolute/path
+            unknown secret source        | secrets.TOKEN               | vault:a/b     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must be env:VARIABLE, file:/absolute/path
             relative read-only path      | sandbox.read-only-paths[0]  | srv/data      | airlock.tenants.acme.tools.git-log.sandbox.read-only-paths[0]: must be an absolute path
             read-only path with ..       | sandbox.read-only-paths[0]  | /srv/../etc   | airlock.tenants.acme.tools.git-log.sandbox.read-only-paths[0]: must be a normalized path
             writable root                | sandbox.writable-paths[0]   | /             | airlock.tenants.acme.tools.git-log.sandbox.writable-paths[0]: must not be the root directory
@@ -113,6 +115,14 @@ class ToolCompilerTests {
         assertThatThrownBy(() -> ToolCompiler.compile("acme", "git-log", atRoot, "airlock.tenants.acme.tools.git-log"))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith("airlock.tenants.acme.tools.git-log.working-dir: must not be the root directory");
+    }
+
+    @Test
+    void acceptsEverySecretSourceExistingConfigurationsUse() {
+        Tool tool = ToolCompiler.compile(bind(Map.of(TOOL + "secrets.A", "GITHUB_TOKEN", TOOL + "secrets.B", "env:GITHUB_TOKEN",
+                TOOL + "secrets.C", "file:/run/secrets/github-token"))).find("acme", "git-log").orElseThrow();
+        assertThat(tool.secrets()).containsExactlyInAnyOrderEntriesOf(Map.of("A", "GITHUB_TOKEN", "B", "env:GITHUB_TOKEN",
+                "C", "file:/run/secrets/github-token"));
     }
 
     @Test
