@@ -1,8 +1,14 @@
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -13,9 +19,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Load client for gateway-load.sh. Measures, in one process: a bare ProcessBuilder spawn loop
- * (the baseline) and the gateway running a trivial tool, both with the same concurrency, then
- * one run with a large output. Only talks to the gateway on localhost.
+ * Load client for gateway-load.sh. Measures, in one process and with the same concurrency: a
+ * bare ProcessBuilder spawn loop of {@code true} (the baseline), the same spawn inside the
+ * gateway's own sandbox (the command line the gateway used for a run of tool {@code hold}, read
+ * from /proc, with {@code true} as the program), and the gateway running tool {@code true}. Only
+ * talks to the gateway on localhost; must run as the gateway's user (or root) to read /proc.
  *
  * Usage: java LoadClient.java BASE_URL AGENTS RUNS_PER_AGENT
  */
@@ -27,25 +35,122 @@ public class LoadClient {
         int perAgent = Integer.parseInt(args[2]);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-        // Warm-up: both paths, so that neither measurement pays for JIT compilation.
-        measure("warm-up spawn", agents, perAgent / 4 + 1, LoadClient::spawnTrue);
+        List<String> sandboxed = sandboxedTrue(http, base);
+        System.err.println("sandboxed spawn: " + (sandboxed == null ? "none (the gateway runs without a sandbox)"
+                : String.join(" ", sandboxed)));
+
+        // Warm-up: every path, so that no measurement pays for JIT compilation.
+        measure("warm-up spawn", agents, perAgent / 4 + 1, () -> spawn(List.of("true")));
+        if (sandboxed != null) {
+            measure("warm-up sandboxed spawn", agents, perAgent / 4 + 1, () -> spawn(sandboxed));
+        }
         measure("warm-up gateway", agents, perAgent / 4 + 1, () -> runTrue(http, base));
 
-        Result spawn = measure("bare spawn", agents, perAgent, LoadClient::spawnTrue);
+        Result spawn = measure("bare spawn", agents, perAgent, () -> spawn(List.of("true")));
+        Result sandbox = sandboxed == null ? null : measure("bare sandboxed spawn", agents, perAgent, () -> spawn(sandboxed));
         Result gateway = measure("gateway", agents, perAgent, () -> runTrue(http, base));
 
         System.out.println();
         System.out.printf("| %d concurrent agents, %d runs each | runs/s | p50 ms | p99 ms |%n", agents, perAgent);
         System.out.println("|---|---:|---:|---:|");
         System.out.println(spawn.row("bare ProcessBuilder spawn of `true`"));
+        if (sandbox != null) {
+            System.out.println(sandbox.row("bare spawn of `true` in the gateway's bubblewrap sandbox"));
+        }
         System.out.println(gateway.row("gateway run of tool `true` (?wait)"));
-        System.out.printf("| gateway / bare | %.2f× | +%.2f ms | +%.2f ms |%n",
-                gateway.perSecond / spawn.perSecond, gateway.p50 - spawn.p50, gateway.p99 - spawn.p99);
+        if (sandbox != null) {
+            System.out.println(sandbox.versus("sandboxed / bare", spawn));
+            System.out.println(gateway.versus("gateway / sandboxed", sandbox));
+        }
+        System.out.println(gateway.versus("gateway / bare", spawn));
+    }
+
+    /**
+     * The gateway's sandbox command line for {@code true}: starts tool {@code hold} (a sleep),
+     * reads its bubblewrap command line and host user from /proc, and swaps in a working
+     * directory of our own and {@code /usr/bin/true} as the program. Null without a sandbox.
+     */
+    static List<String> sandboxedTrue(HttpClient http, String base) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/v1/runs"))
+                .header("Authorization", "Bearer load-agent-key")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"hold\",\"arguments\":{}}"))
+                .build();
+        Matcher id = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+        if (!id.find()) {
+            throw new IllegalStateException("could not start tool hold");
+        }
+        byte[] marker = ("AIRLOCK_RUN_ID=" + id.group(1)).getBytes(StandardCharsets.UTF_8);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (var entries = Files.list(Path.of("/proc"))) {
+                for (Path dir : (Iterable<Path>) entries::iterator) {
+                    try {
+                        if (!dir.getFileName().toString().matches("[0-9]+") || !Files.readString(dir.resolve("comm")).strip().equals("bwrap")
+                                || !holds(Files.readAllBytes(dir.resolve("environ")), marker)) {
+                            continue;
+                        }
+                        List<String> argv = new ArrayList<>(Arrays.asList(new String(Files.readAllBytes(dir.resolve("cmdline")),
+                                StandardCharsets.UTF_8).split("\0")));
+                        String uid = field(dir, "Uid:");
+                        String gid = field(dir, "Gid:");
+                        return withTrue(argv, uid, gid);
+                    } catch (IOException e) {
+                        // The process went while we read it; look again.
+                    }
+                }
+            }
+            Thread.sleep(20);
+        }
+        return null;
+    }
+
+    static List<String> withTrue(List<String> argv, String uid, String gid) throws IOException {
+        Path dir = Files.createTempDirectory("airlock-load-");
+        dir.toFile().deleteOnExit();
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> command = new ArrayList<>();
+        if (!uid.equals(Long.toString((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")))) {
+            // The gateway runs as root and starts sandboxes as an unprivileged host user, through setpriv.
+            Files.setAttribute(dir, "unix:uid", Integer.parseInt(uid));
+            Files.setAttribute(dir, "unix:gid", Integer.parseInt(gid));
+            command.addAll(List.of("setpriv", "--reuid=" + uid, "--regid=" + gid, "--clear-groups", "--no-new-privs", "--"));
+        }
+        int chdir = argv.indexOf("--chdir");
+        String workingDir = argv.get(chdir + 1);
+        int program = argv.lastIndexOf("--") + 1;
+        for (String arg : argv.subList(0, program)) {
+            command.add(arg.equals(workingDir) ? dir.toString() : arg);
+        }
+        command.add("/usr/bin/true");
+        return command;
+    }
+
+    static String field(Path dir, String name) throws IOException {
+        return Files.readAllLines(dir.resolve("status")).stream().filter(l -> l.startsWith(name)).findFirst()
+                .orElseThrow().split("\\s+")[1];
+    }
+
+    static boolean holds(byte[] environ, byte[] entry) {
+        int start = 0;
+        for (int i = 0; i <= environ.length; i++) {
+            if (i == environ.length || environ[i] == 0) {
+                if (Arrays.equals(environ, start, i, entry, 0, entry.length)) {
+                    return true;
+                }
+                start = i + 1;
+            }
+        }
+        return false;
     }
 
     record Result(double perSecond, double p50, double p99) {
         String row(String name) {
             return String.format("| %s | %.0f | %.2f | %.2f |", name, perSecond, p50, p99);
+        }
+
+        String versus(String name, Result base) {
+            return String.format("| %s | %.2f× | %+.2f ms | %+.2f ms |", name, perSecond / base.perSecond, p50 - base.p50, p99 - base.p99);
         }
     }
 
@@ -81,12 +186,15 @@ public class LoadClient {
         return r;
     }
 
-    static void spawnTrue() throws Exception {
-        Process p = new ProcessBuilder("true").redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    static void spawn(List<String> command) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        builder.environment().clear();
+        builder.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        Process p = builder.start();
         p.getInputStream().readAllBytes();
-        p.getErrorStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
         if (p.waitFor() != 0) {
-            throw new IllegalStateException("true failed");
+            throw new IllegalStateException(command.get(0) + " failed: " + new String(err, StandardCharsets.UTF_8));
         }
     }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Load benchmark of the gateway on this machine (see docs/benchmarks.md).
 # Starts the gateway jar on embedded PostgreSQL in a temporary data directory, on localhost,
-# then measures in one client process: a bare ProcessBuilder spawn loop and the gateway running
-# a trivial tool with the same concurrency, and one run with 1 GiB of output (with the gateway's
-# heap sampled by jstat). Every loop is bounded; the gateway is stopped at the end.
+# then measures in one client process, with the same concurrency: a bare ProcessBuilder spawn
+# loop of `true`, the same spawn in the gateway's own bubblewrap sandbox (its exact command line,
+# read from /proc), and the gateway running a trivial tool; then one run with 1 GiB of output
+# (with the gateway's heap sampled by jstat). Every loop is bounded; the gateway is stopped at
+# the end. Needs bubblewrap (the gateway's default sandbox); run it as the user the gateway runs as.
 #
 # Usage: benchmarks/load/gateway-load.sh [AGENTS] [RUNS_PER_AGENT]
 # Environment: SKIP_BIG=1 skips the 1 GiB run; GATEWAY_OPTS adds JVM options to the gateway

@@ -6,13 +6,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The process supervisor and the secret source it reads injected secrets from. */
+/** The sandbox, the process supervisor and the secret source it reads injected secrets from. */
 @Configuration(proxyBeanMethods = false)
 class CaptureConfiguration {
 
+    /** Checked when it is made: with {@code bubblewrap} and no working bwrap the gateway does not start. */
+    @Bean(destroyMethod = "close")
+    Sandbox sandbox(AirlockProperties properties) {
+        return Sandbox.of(properties.sandbox(), properties.capture().path());
+    }
+
     @Bean
-    ProcessSupervisor processSupervisor(Clock clock, AirlockProperties properties) {
-        return new ProcessSupervisor(clock, properties.capture().drainTimeout());
+    ProcessSupervisor processSupervisor(Clock clock, AirlockProperties properties, Sandbox sandbox) {
+        return new ProcessSupervisor(clock, properties.capture().drainTimeout(), sandbox);
     }
 
     @Bean

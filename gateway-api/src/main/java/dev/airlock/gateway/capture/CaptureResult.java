@@ -1,5 +1,6 @@
 package dev.airlock.gateway.capture;
 
+import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
 import java.time.Instant;
 
@@ -11,14 +12,16 @@ import java.time.Instant;
  * @param exitCode     the exit code, only when the process exited by itself
  * @param termination  why it stopped
  * @param failure      why it could not start, for {@link Termination#SPAWN_FAILED}
+ * @param sandbox      what the process was isolated by; null if none was started
  * @param stdout       standard output
  * @param stderr       standard error
  */
 public record CaptureResult(Instant startedAt, Instant endedAt, Integer exitCode, Termination termination,
-        String failure, StreamResult stdout, StreamResult stderr) {
+        String failure, SandboxKind sandbox, StreamResult stdout, StreamResult stderr) {
 
-    static CaptureResult spawnFailed(Instant startedAt, Instant endedAt, String failure) {
-        return new CaptureResult(startedAt, endedAt, null, Termination.SPAWN_FAILED, failure, StreamResult.empty(),
+    /** The result of a run whose process could not be started. */
+    public static CaptureResult spawnFailed(Instant startedAt, Instant endedAt, String failure) {
+        return new CaptureResult(startedAt, endedAt, null, Termination.SPAWN_FAILED, failure, null, StreamResult.empty(),
                 StreamResult.empty());
     }
 }

@@ -19,9 +19,10 @@ import java.util.UUID;
  * @param maxRetainedBytes  per stream, bytes kept for the transcript and the raw artifact
  * @param maxObservedBytes  per stream, bytes after which the process tree is killed
  * @param redactor          the secrets injected into the environment, to redact from transcripts
+ * @param sandbox           what the run may reach and use when it runs in a sandbox
  */
 public record ProcessSpec(UUID runId, String source, List<String> argv, Path workingDir, Map<String, String> environment,
-        Duration timeout, long maxRetainedBytes, long maxObservedBytes, SecretRedactor redactor) {
+        Duration timeout, long maxRetainedBytes, long maxObservedBytes, SecretRedactor redactor, SandboxPolicy sandbox) {
 
     /** The environment variable that marks every process of a run. */
     public static final String RUN_ID_VARIABLE = "AIRLOCK_RUN_ID";
@@ -29,5 +30,6 @@ public record ProcessSpec(UUID runId, String source, List<String> argv, Path wor
     public ProcessSpec {
         argv = List.copyOf(argv);
         environment = Map.copyOf(environment);
+        java.util.Objects.requireNonNull(sandbox, "sandbox");
     }
 }

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -12,7 +14,10 @@ import java.util.stream.Stream;
 /**
  * Kills every process of a run: the descendants of its process, deepest first, then the process,
  * then any process still carrying the run's {@code AIRLOCK_RUN_ID} in its environment (on Linux,
- * from {@code /proc}), which catches children that were reparented when their parent exited.
+ * from {@code /proc}), which catches children that were reparented when their parent exited. In
+ * a bubblewrap sandbox the descendants include the sandbox's init, whose death ends its whole
+ * PID namespace. A killed process can take a moment to go (an init tears down its namespace
+ * first), so callers wait for what was killed with {@link #awaitGone}.
  */
 final class ProcessTree {
 
@@ -21,26 +26,41 @@ final class ProcessTree {
     private ProcessTree() {
     }
 
-    /** Kills {@code root} and everything below it, then whatever else carries {@code marker}. */
-    static void kill(ProcessHandle root, String marker) {
-        List<ProcessHandle> descendants = new ArrayList<>(root.descendants().toList());
-        descendants.sort(Comparator.comparingInt(ProcessTree::depth).reversed());
-        descendants.forEach(ProcessHandle::destroyForcibly);
-        root.destroyForcibly();
-        killMarked(marker);
+    /**
+     * One process as it was when it was signalled.
+     *
+     * @param pid       its pid
+     * @param startTime its start time from {@code /proc/<pid>/stat}, to tell it from a later process with its pid
+     */
+    record Member(long pid, long startTime) {
+    }
+
+    /**
+     * Kills {@code root} and everything below it, then whatever else carries {@code marker};
+     * returns what it signalled.
+     */
+    static List<Member> kill(ProcessHandle root, String marker) {
+        List<Member> killed = new ArrayList<>();
+        root.descendants()
+                .map(handle -> new Ranked(handle, depth(handle)))
+                .sorted(Comparator.comparingInt(Ranked::depth).reversed())
+                .forEach(ranked -> signal(ranked.handle(), killed));
+        signal(root, killed);
+        killed.addAll(killMarked(marker));
+        return killed;
     }
 
     /**
      * Kills every process whose environment holds {@code marker} (an entry such as
-     * {@code AIRLOCK_RUN_ID=...}); returns how many it found.
+     * {@code AIRLOCK_RUN_ID=...}); returns what it signalled.
      */
-    static int killMarked(String marker) {
+    static List<Member> killMarked(String marker) {
+        List<Member> killed = new ArrayList<>();
         if (!Files.isDirectory(PROC)) {
-            return 0;
+            return killed;
         }
         byte[] needle = (marker + "\0").getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
-        int killed = 0;
         try (Stream<Path> entries = Files.list(PROC)) {
             for (Path entry : (Iterable<Path>) entries::iterator) {
                 String name = entry.getFileName().toString();
@@ -54,14 +74,87 @@ final class ProcessTree {
                     continue;
                 }
                 if (contains(environ, needle)) {
-                    ProcessHandle.of(Long.parseLong(name)).ifPresent(ProcessHandle::destroyForcibly);
-                    killed++;
+                    ProcessHandle.of(Long.parseLong(name)).ifPresent(handle -> signal(handle, killed));
                 }
             }
         } catch (IOException e) {
             return killed;
         }
         return killed;
+    }
+
+    /**
+     * The first child of {@code parent} (for bubblewrap: the init of the run's PID namespace, which
+     * becomes reapable only once every other process of the namespace is gone), waiting for it
+     * to appear at most {@code timeout}; empty if the parent ended first.
+     */
+    static List<Member> firstChild(ProcessHandle parent, Duration timeout) throws InterruptedException {
+        Path children = PROC.resolve(Long.toString(parent.pid())).resolve("task").resolve(Long.toString(parent.pid()))
+                .resolve("children");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String listed;
+            try {
+                listed = Files.readString(children, StandardCharsets.US_ASCII).strip();
+            } catch (IOException e) {
+                return List.of();
+            }
+            if (!listed.isEmpty()) {
+                long pid = Long.parseLong(listed.split(" ")[0]);
+                long startTime = startTime(pid);
+                return startTime < 0 ? List.of() : List.of(new Member(pid, startTime));
+            }
+            if (!parent.isAlive()) {
+                return List.of();
+            }
+            Thread.sleep(Duration.ofNanos(200_000));
+        }
+        return List.of();
+    }
+
+    /**
+     * Waits until every process of {@code members} has gone (ended, or a zombie waiting to be
+     * reaped), at most {@code timeout}; true if they all went.
+     */
+    static boolean awaitGone(Collection<Member> members, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pause = 1;
+        while (members.stream().anyMatch(ProcessTree::running)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(pause);
+            pause = Math.min(pause * 2, 50);
+        }
+        return true;
+    }
+
+    private static void signal(ProcessHandle handle, List<Member> killed) {
+        long startTime = startTime(handle.pid());
+        if (startTime >= 0 && handle.destroyForcibly()) {
+            killed.add(new Member(handle.pid(), startTime));
+        }
+    }
+
+    private static boolean running(Member member) {
+        String[] fields = stat(member.pid());
+        return fields != null && Long.parseLong(fields[19]) == member.startTime() && !fields[0].equals("Z")
+                && !fields[0].equals("X");
+    }
+
+    private static long startTime(long pid) {
+        String[] fields = stat(pid);
+        return fields == null ? -1 : Long.parseLong(fields[19]);
+    }
+
+    /** The fields of {@code /proc/<pid>/stat} after the command name (state first), or null if it is gone. */
+    private static String[] stat(long pid) {
+        try {
+            String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
+            return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static boolean contains(byte[] environ, byte[] needle) {
@@ -78,6 +171,9 @@ final class ProcessTree {
             return true;
         }
         return false;
+    }
+
+    private record Ranked(ProcessHandle handle, int depth) {
     }
 
     private static int depth(ProcessHandle handle) {

@@ -3,8 +3,9 @@ package dev.airlock.gateway.capture;
 import java.util.Optional;
 
 /**
- * Where the gateway finds secret values by name: its own environment by default, a secret
- * store in a deployment that has one. Values are read when a run starts and never logged.
+ * Where the gateway finds the values of {@code env:} secrets by name: its own environment by
+ * default, a secret store in a deployment that has one. Values are read when a run starts and
+ * never logged. ({@code file:} secrets are read by {@link SecretReference}.)
  */
 @FunctionalInterface
 public interface SecretSource {

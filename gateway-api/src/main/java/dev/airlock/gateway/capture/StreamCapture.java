@@ -23,7 +23,14 @@ final class StreamCapture implements Runnable {
 
     private static final int CHUNK = 64 * 1024;
 
-    private final InputStream in;
+    /** Opens the stream to read, on the capture's own thread (opening a named pipe waits for its writer). */
+    @FunctionalInterface
+    interface Source {
+        InputStream open() throws IOException;
+    }
+
+    private final Source source;
+    private volatile InputStream in;
     private final long maxRetained;
     private final long maxObserved;
     private final Runnable onLimit;
@@ -40,9 +47,10 @@ final class StreamCapture implements Runnable {
     private boolean eof;
     private boolean limitReached;
     private boolean sealed;
+    private boolean abandoned;
 
-    StreamCapture(InputStream in, long maxRetained, long maxObserved, SecretRedactor redactor, Runnable onLimit) {
-        this.in = in;
+    StreamCapture(Source source, long maxRetained, long maxObserved, SecretRedactor redactor, Runnable onLimit) {
+        this.source = source;
         this.maxRetained = maxRetained;
         this.maxObserved = maxObserved;
         this.onLimit = onLimit;
@@ -54,18 +62,25 @@ final class StreamCapture implements Runnable {
     @Override
     public void run() {
         byte[] buffer = new byte[CHUNK];
-        try {
+        try (InputStream stream = source.open()) {
+            in = stream;
+            synchronized (this) {
+                if (abandoned) {
+                    return;
+                }
+            }
             int n;
-            while ((n = in.read(buffer)) >= 0) {
+            while ((n = stream.read(buffer)) >= 0) {
                 if (!accept(buffer, n)) {
                     return;
                 }
             }
             synchronized (this) {
-                eof = !sealed;
+                // Closing an abandoned pipe can make the blocked read return -1: that is not its end.
+                eof = !sealed && !abandoned;
             }
         } catch (IOException e) {
-            // The pipe was closed under us after the drain deadline: EOF stays unseen.
+            // The pipe could not be opened, or was closed under us after the drain deadline: EOF stays unseen.
         } finally {
             ended.countDown();
         }
@@ -95,10 +110,17 @@ final class StreamCapture implements Runnable {
         return ended.await(millis, TimeUnit.MILLISECONDS);
     }
 
-    /** Closes the pipe from this side, for a stream whose writer outlived every deadline. */
+    /** Closes the pipe from this side, for a stream whose writer outlived every deadline; its end stays unseen. */
     void abandon() {
+        synchronized (this) {
+            abandoned = true;
+        }
+        InputStream stream = in;
+        if (stream == null) {
+            return;
+        }
         try {
-            in.close();
+            stream.close();
         } catch (IOException ignored) {
             // Nothing more can be read either way.
         }

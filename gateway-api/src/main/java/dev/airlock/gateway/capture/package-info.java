@@ -1,6 +1,6 @@
 /**
- * Runs an action's process through pipes and observes it: bounded capture of each stream,
- * SHA-256 of everything observed, streaming sanitization and redaction, time and output limits,
- * and killing the whole process tree when a limit is reached or the run is cancelled.
+ * Runs an action's process in its own sandbox through pipes and observes it: bounded capture of
+ * each stream, SHA-256 of everything observed, streaming sanitization and redaction, time and
+ * output limits, and killing the whole process tree when a limit is reached or the run is cancelled.
  */
 package dev.airlock.gateway.capture;

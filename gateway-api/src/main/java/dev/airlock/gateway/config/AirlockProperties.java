@@ -1,6 +1,7 @@
 package dev.airlock.gateway.config;
 
 import dev.airlock.approval.policy.ApprovalMode;
+import dev.airlock.persistence.run.SandboxKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,8 +13,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Everything under {@code airlock.*}. Platform teams keep it in YAML in git and load it with
- * {@code --spring.config.additional-location}; secret values never appear here, only the names
- * of the gateway's environment variables that hold them.
+ * {@code --spring.config.additional-location}; secret values never appear here, only where the
+ * gateway finds them (its environment variables or files).
  *
  * @param dataDir  where the embedded PostgreSQL keeps its data (and nothing else yet)
  * @param nodeId   this replica's name in run claims; defaults to the host name
@@ -32,6 +33,7 @@ import org.springframework.util.unit.DataSize;
  * @param metrics  who may scrape {@code /actuator/prometheus}
  * @param migrateOnly apply the database migrations and stop (the migration step of a deployment)
  * @param roles    the sides this replica runs: {@code agent-api}, {@code console}, or both (the default)
+ * @param sandbox  how every tool's process is isolated
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -51,7 +53,8 @@ public record AirlockProperties(
         @DefaultValue Database database,
         @DefaultValue Metrics metrics,
         @DefaultValue("false") boolean migrateOnly,
-        @DefaultValue({"agent-api", "console"}) List<Side> roles) {
+        @DefaultValue({"agent-api", "console"}) List<Side> roles,
+        @DefaultValue Sandbox sandbox) {
 
     public AirlockProperties {
         if (roles.isEmpty()) {
@@ -263,6 +266,49 @@ public record AirlockProperties(
     }
 
     /**
+     * How every tool's process is isolated (see docs/sandbox.md).
+     *
+     * @param mode      {@code bubblewrap} (each run in its own namespaces, with limits) or {@code none}
+     * @param bwrapPath the bubblewrap executable; found on the gateway's PATH when unset
+     * @param hostUid   when the gateway runs as root: the unprivileged host user the sandbox runs as
+     * @param hostGid   when the gateway runs as root: the unprivileged host group the sandbox runs as
+     */
+    public record Sandbox(
+            @DefaultValue("bubblewrap") SandboxKind mode,
+            Path bwrapPath,
+            @DefaultValue("65534") int hostUid,
+            @DefaultValue("65534") int hostGid) {
+    }
+
+    /**
+     * One tool's sandbox: what it may reach beyond its working directory and what it may use.
+     *
+     * @param network        whether the run shares the host's network (otherwise it has only a loopback of its own)
+     * @param readOnlyPaths  absolute host paths mounted read-only at the same place
+     * @param writablePaths  absolute host paths mounted read-write at the same place
+     * @param maxProcesses   processes of the run at once, the sandbox's own init included (RLIMIT_NPROC)
+     * @param maxMemory      data memory of each process (RLIMIT_DATA)
+     * @param maxFileSize    the largest file a process may write (RLIMIT_FSIZE)
+     * @param maxOpenFiles   open files of each process (RLIMIT_NOFILE)
+     * @param tmpSize        the size of the run's private {@code /tmp}, and of its {@code /dev/shm}
+     */
+    public record ToolSandbox(
+            @DefaultValue("false") boolean network,
+            List<String> readOnlyPaths,
+            List<String> writablePaths,
+            @DefaultValue("256") int maxProcesses,
+            @DefaultValue("1GB") DataSize maxMemory,
+            @DefaultValue("1GB") DataSize maxFileSize,
+            @DefaultValue("1024") int maxOpenFiles,
+            @DefaultValue("256MB") DataSize tmpSize) {
+
+        public ToolSandbox {
+            readOnlyPaths = readOnlyPaths == null ? List.of() : readOnlyPaths;
+            writablePaths = writablePaths == null ? List.of() : writablePaths;
+        }
+    }
+
+    /**
      * One tenant.
      *
      * @param limits         concurrency and rate limits
@@ -314,7 +360,9 @@ public record AirlockProperties(
      * @param maxObservedBytes  per stream; past it the process tree is killed
      * @param workingDir        the child's working directory; a fresh empty one per run if unset
      * @param env               extra environment variables for the child
-     * @param secrets           child environment name → name of the gateway environment variable holding the value
+     * @param secrets           child environment name → where the value comes from: {@code env:VARIABLE},
+     *                          {@code file:/path}, or a plain gateway environment variable name
+     * @param sandbox           what the run may reach and use inside its sandbox
      */
     public record Tool(
             String description,
@@ -329,7 +377,8 @@ public record AirlockProperties(
             @DefaultValue("64MB") DataSize maxObservedBytes,
             Path workingDir,
             Map<String, String> env,
-            Map<String, String> secrets) {
+            Map<String, String> secrets,
+            @DefaultValue ToolSandbox sandbox) {
 
         public Tool {
             argv = argv == null ? List.of() : argv;

@@ -47,8 +47,10 @@ public record Envelope(String runId, String tenant, String agent, String tool, S
      * @param startedAt   when the process started
      * @param endedAt     when it ended
      * @param failure     why Airlock could not run it, for SPAWN_FAILED
+     * @param sandbox     what the process was isolated by: bubblewrap or none; null if no process was started
      */
-    public record ProcessFacts(Integer exitCode, String termination, Instant startedAt, Instant endedAt, String failure) {
+    public record ProcessFacts(Integer exitCode, String termination, Instant startedAt, Instant endedAt, String failure,
+            String sandbox) {
     }
 
     /**

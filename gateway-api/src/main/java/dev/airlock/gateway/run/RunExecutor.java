@@ -7,6 +7,7 @@ import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.Cancellation;
 import dev.airlock.gateway.capture.ProcessSpec;
 import dev.airlock.gateway.capture.ProcessSupervisor;
+import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.limits.TenantLimits;
@@ -15,7 +16,7 @@ import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
-import dev.airlock.persistence.run.Termination;
+import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.sanitizer.SecretRedactor;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
@@ -113,6 +114,11 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         this.node = properties.nodeId() != null ? properties.nodeId() : hostName();
     }
 
+    /** What this replica's runs are isolated by. */
+    public SandboxKind sandbox() {
+        return supervisor.sandbox();
+    }
+
     /** This replica's name in run claims. */
     public String node() {
         return node;
@@ -188,7 +194,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
         if (execution.approvalRequired()) {
-            String digest = ActionRendering.of(execution.tenant(), tool, argv).digest();
+            String digest = ActionRendering.of(execution.tenant(), tool, argv, supervisor.sandbox()).digest();
             boolean approved = approvals.find(runId, java.util.Set.of(execution.tenant()))
                     .filter(v -> v.request().status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED)
                     .filter(v -> v.request().digest().equals(digest))
@@ -196,8 +202,8 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
             if (!approved) {
                 Instant now = clock.instant();
                 log.error("Run {}: the action to execute is not the approved action; refusing to run it", runId);
-                record(execution, tool.name(), new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
-                        "the action differs from the action humans approved", null, null));
+                record(execution, tool.name(), CaptureResult.spawnFailed(now, now,
+                        "the action differs from the action humans approved"));
                 return;
             }
         }
@@ -205,20 +211,19 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         environment.put("PATH", properties.capture().path());
         Map<String, String> injected = new TreeMap<>();
         for (Map.Entry<String, String> secret : tool.secrets().entrySet()) {
-            var value = secrets.find(secret.getValue());
-            if (value.isEmpty()) {
+            try {
+                injected.put(secret.getKey(), SecretReference.parse(secret.getValue()).read(secrets));
+            } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
                 Instant now = clock.instant();
-                record(execution, tool.name(), new CaptureResult(now, now, null, Termination.SPAWN_FAILED,
-                        "secret " + secret.getKey() + " is not available (gateway variable " + secret.getValue()
-                                + " is not set)", null, null));
+                record(execution, tool.name(), CaptureResult.spawnFailed(now, now, "secret " + secret.getKey()
+                        + " is not available (" + e.getMessage() + ")"));
                 return;
             }
-            injected.put(secret.getKey(), value.get());
         }
         environment.putAll(injected);
         ProcessSpec spec = new ProcessSpec(runId, tool.name(), argv, tool.workingDir() == null ? null : Path.of(tool.workingDir()),
                 environment, Duration.parse(tool.timeout()), tool.maxRetainedBytes(), tool.maxObservedBytes(),
-                SecretRedactor.of(injected));
+                SecretRedactor.of(injected), tool.sandboxOrDefaults());
         log.debug("Run {} starting: {} {}", runId, tool.name(), argv.get(0));
         CaptureResult result = supervisor.run(spec, cancellation);
         // The process has ended: its slot is free before the result is recorded, so that whoever

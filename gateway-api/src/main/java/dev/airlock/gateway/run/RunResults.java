@@ -63,7 +63,8 @@ class RunResults {
             return;
         }
         String artifact = RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
-        audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool()), result.startedAt());
+        audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool(), "sandbox", result.sandbox().key()),
+                result.startedAt());
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
                 "termination", result.termination().name(),
                 "stdoutSha256", result.stdout().sha256(),
@@ -73,7 +74,7 @@ class RunResults {
             finished.put("exitCode", result.exitCode().toString());
         }
         audit.append(run.tenant(), "run.finished", runId, "airlock", finished, result.endedAt());
-        run.finish(result.exitCode(), result.termination(), result.startedAt(), result.endedAt(), now);
+        run.finish(result.exitCode(), result.termination(), result.sandbox(), result.startedAt(), result.endedAt(), now);
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
         save(runId, StreamName.STDERR, result.stderr(), now);

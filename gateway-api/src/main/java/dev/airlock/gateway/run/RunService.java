@@ -139,7 +139,8 @@ public class RunService {
                 audit.append(agent.tenant(), "run.requested", saved.id(), "agent:" + agent.agent(), Map.of(
                         "tool", tool.name(), "request", requestSha256, "state", saved.state().name()), saved.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
-                    ActionRendering action = ActionRendering.of(agent.tenant(), tool.snapshot(), checked.argv());
+                    ActionRendering action = ActionRendering.of(agent.tenant(), tool.snapshot(), checked.argv(),
+                            executor.sandbox());
                     approvals.open(saved.id(), agent.tenant(), tool.name(), agent.agent(), owner(agent), action.text(),
                             action.digest(), tool.policy());
                 }

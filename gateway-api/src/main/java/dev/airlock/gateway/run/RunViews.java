@@ -51,7 +51,7 @@ public class RunViews {
     /** What Airlock observed of the run's process. */
     public static Envelope.ProcessFacts process(RunRecord run) {
         return new Envelope.ProcessFacts(run.exitCode(), run.termination() == null ? null : run.termination().name(),
-                run.startedAt(), run.endedAt(), run.failure());
+                run.startedAt(), run.endedAt(), run.failure(), run.sandbox() == null ? null : run.sandbox().key());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.tool;
 
 import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.gateway.capture.SandboxPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -22,11 +23,12 @@ import java.util.TreeMap;
  * @param maxObservedBytes  per stream, bytes after which the process tree is killed
  * @param workingDir        the working directory, or null for a fresh empty one per run
  * @param env               extra child environment
- * @param secrets           child environment name → gateway environment variable holding the value
+ * @param secrets           child environment name → where the value comes from ({@code env:}, {@code file:} or a variable name)
+ * @param sandbox           what its runs may reach and use in their sandbox
  */
 public record Tool(String tenant, String name, String description, ArgvTemplate argv,
         Map<String, ToolParameter> parameters, ToolPolicy policy, Duration timeout, long maxRetainedBytes,
-        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets) {
+        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox) {
 
     /** What the run records as the definition it was requested under. Holds no secret values. */
     public ToolSnapshot snapshot() {
@@ -34,7 +36,7 @@ public record Tool(String tenant, String name, String description, ArgvTemplate 
         parameters.forEach((n, p) -> schemas.put(n, p.jsonSchema()));
         return new ToolSnapshot(name, argv.source(), schemas, policy.mode().name(), policy.approvers(),
                 policy.approvalTimeout().toString(), policy.approveReasonRequired(), timeout.toString(), maxRetainedBytes, maxObservedBytes,
-                workingDir == null ? null : workingDir.toString(), new TreeMap<>(env), new TreeMap<>(secrets));
+                workingDir == null ? null : workingDir.toString(), new TreeMap<>(env), new TreeMap<>(secrets), sandbox);
     }
 
     /** The JSON Schema of the tool's arguments object. */

@@ -1,8 +1,11 @@
 package dev.airlock.gateway.tool;
 
 import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.gateway.capture.SandboxPolicy;
+import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.config.InvalidConfigurationException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Compiles the configured tools of every tenant into a {@link ToolCatalog}, failing fast with the
@@ -105,16 +109,60 @@ public final class ToolCompiler {
         });
         config.secrets().forEach((n, v) -> {
             requireEnvName(n, key + ".secrets." + n);
-            if (v == null || !ENV_NAME.matcher(v).matches()) {
+            try {
+                SecretReference.parse(v);
+            } catch (IllegalArgumentException e) {
                 throw new InvalidConfigurationException(key + ".secrets." + n,
-                        "must name the gateway environment variable that holds the secret");
+                        "must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable ("
+                                + e.getMessage() + ")");
             }
             if (config.env().containsKey(n)) {
                 throw new InvalidConfigurationException(key + ".secrets." + n, "also set in env");
             }
         });
+        Path workingDir = config.workingDir() == null ? null : config.workingDir().toAbsolutePath().normalize();
+        if (workingDir != null && workingDir.getNameCount() == 0) {
+            throw new InvalidConfigurationException(key + ".working-dir",
+                    "must not be the root directory (the sandbox mounts the working directory read-write)");
+        }
         return new Tool(tenant, name, config.description(), argv, Map.copyOf(parameters), policy, config.timeout(),
-                retained, observed, config.workingDir(), Map.copyOf(config.env()), Map.copyOf(config.secrets()));
+                retained, observed, workingDir, Map.copyOf(config.env()), Map.copyOf(config.secrets()),
+                sandbox(config.sandbox(), key + ".sandbox"));
+    }
+
+    private static SandboxPolicy sandbox(AirlockProperties.ToolSandbox config, String key) {
+        for (String list : List.of("read-only-paths", "writable-paths")) {
+            List<String> paths = list.equals("read-only-paths") ? config.readOnlyPaths() : config.writablePaths();
+            for (int i = 0; i < paths.size(); i++) {
+                String problem = SandboxPolicy.mountProblem(paths.get(i));
+                if (problem != null) {
+                    throw new InvalidConfigurationException(key + "." + list + "[" + i + "]", problem);
+                }
+            }
+        }
+        for (int i = 0; i < config.writablePaths().size(); i++) {
+            if (config.readOnlyPaths().contains(config.writablePaths().get(i))) {
+                throw new InvalidConfigurationException(key + ".writable-paths[" + i + "]", "is also in read-only-paths");
+            }
+        }
+        if (config.maxProcesses() < 2) {
+            throw new InvalidConfigurationException(key + ".max-processes",
+                    "must be at least 2 (the sandbox's init counts as one)");
+        }
+        if (config.maxOpenFiles() < 1) {
+            throw new InvalidConfigurationException(key + ".max-open-files", "must be at least 1");
+        }
+        requirePositive(config.maxMemory(), key + ".max-memory");
+        requirePositive(config.maxFileSize(), key + ".max-file-size");
+        requirePositive(config.tmpSize(), key + ".tmp-size");
+        return new SandboxPolicy(config.network(), config.readOnlyPaths(), config.writablePaths(), config.maxProcesses(),
+                config.maxMemory().toBytes(), config.maxFileSize().toBytes(), config.maxOpenFiles(), config.tmpSize().toBytes());
+    }
+
+    private static void requirePositive(DataSize size, String key) {
+        if (size == null || size.toBytes() <= 0) {
+            throw new InvalidConfigurationException(key, "must be a positive size such as 512MB");
+        }
     }
 
     private static ToolParameter parameter(String name, AirlockProperties.Parameter spec, String key) {

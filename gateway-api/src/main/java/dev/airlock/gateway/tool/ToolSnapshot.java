@@ -1,11 +1,12 @@
 package dev.airlock.gateway.tool;
 
+import dev.airlock.gateway.capture.SandboxPolicy;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A tool definition as recorded with every run requested under it (and what execution reads
- * back). Secrets appear only as the names of the variables that hold them.
+ * back). Secrets appear only as where their values come from, never as values.
  *
  * @param name              the tool
  * @param argv              the argv template
@@ -19,9 +20,15 @@ import java.util.Map;
  * @param maxObservedBytes  per stream
  * @param workingDir        or null
  * @param env               extra environment
- * @param secrets           child variable → gateway variable
+ * @param secrets           child variable → where the value comes from ({@code env:NAME}, {@code file:/path} or {@code NAME})
+ * @param sandbox           the sandbox settings; null in definitions recorded before sandboxes existed
  */
 public record ToolSnapshot(String name, List<String> argv, Map<String, Map<String, Object>> parameters,
         String approval, int approvers, String approvalTimeout, boolean approveReasonRequired, String timeout, long maxRetainedBytes,
-        long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets) {
+        long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox) {
+
+    /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */
+    public SandboxPolicy sandboxOrDefaults() {
+        return sandbox == null ? SandboxPolicy.DEFAULTS : sandbox;
+    }
 }

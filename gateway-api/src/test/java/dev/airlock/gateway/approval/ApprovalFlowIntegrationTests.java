@@ -66,7 +66,9 @@ class ApprovalFlowIntegrationTests {
         JsonNode pending = request("alice", runId);
         assertThat(pending.path("action").valueStream().map(JsonNode::asString).toList()).containsExactly(
                 "tenant: acme", "tool: deploy", "argv[0]: echo", "argv[1]: deploying", "argv[2]: billing",
-                "working-dir: (a fresh empty directory)", "timeout: PT30S");
+                "working-dir: (a fresh empty directory)", "timeout: PT30S", "sandbox: bubblewrap",
+                "sandbox network: none (a loopback of its own)",
+                "sandbox limits: processes 256, memory 1073741824 B, file size 1073741824 B, open files 1024, tmp 268435456 B");
         String digest = pending.path("summary").path("digest").asString();
         assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null).body()
                 .valueStream().map(a -> a.path("runId").asString()).toList()).contains(runId);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.MovableClock;
+import dev.airlock.gateway.support.ToolInputs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -50,8 +50,7 @@ class AuditorIntegrationTests {
         return new AgentApi(mvc);
     }
 
-    @TempDir
-    static Path files;
+    static Path files = ToolInputs.directory("auditor");
 
     /** Requests a run of an approval-required tool in acme, has alice approve it, and waits for it to finish. */
     private JsonNode approvedRun(String tool, String arguments) {

@@ -2,51 +2,89 @@ package dev.airlock.gateway.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.support.HostProcesses;
+import dev.airlock.gateway.support.HostProcesses.HostProcess;
 import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
 import dev.airlock.sanitizer.SecretRedactor;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The supervisor on real processes, without Spring or a database. */
+/**
+ * The supervisor on real processes, without Spring or a database, in bubblewrap and without a
+ * sandbox. Which processes a run had, and whether they are gone, is read from the host's
+ * {@code /proc} by the test itself.
+ */
 class ProcessSupervisorTests {
 
-    private final ProcessSupervisor supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500));
+    private static final String PATH = "/usr/local/bin:/usr/bin:/bin";
+    private static final Map<SandboxKind, ProcessSupervisor> SUPERVISORS = new EnumMap<>(SandboxKind.class);
+    private static Sandbox bubblewrap;
+
+    @BeforeAll
+    static void startSandboxes() {
+        bubblewrap = Sandbox.of(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534), PATH);
+        SUPERVISORS.put(SandboxKind.BUBBLEWRAP, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), bubblewrap));
+        SUPERVISORS.put(SandboxKind.NONE, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), Sandbox.none()));
+    }
+
+    @AfterAll
+    static void closeSandboxes() {
+        bubblewrap.close();
+    }
 
     private static ProcessSpec spec(UUID runId, List<String> argv, Duration timeout, long retained, long observed,
             Map<String, String> secrets) {
         Map<String, String> env = new java.util.HashMap<>(secrets);
-        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
-        return new ProcessSpec(runId, "test", argv, null, env, timeout, retained, observed, SecretRedactor.of(secrets));
+        env.put("PATH", PATH);
+        return new ProcessSpec(runId, "test", argv, null, env, timeout, retained, observed, SecretRedactor.of(secrets),
+                SandboxPolicy.DEFAULTS);
     }
 
-    private CaptureResult run(String script) {
-        return supervisor.run(spec(UUID.randomUUID(), List.of("sh", "-c", script), Duration.ofSeconds(20), 1 << 20, 1 << 24,
-                Map.of()), new Cancellation());
+    private static ProcessSpec script(UUID runId, String script, Duration timeout) {
+        return spec(runId, List.of("sh", "-c", script), timeout, 1 << 20, 1 << 24, Map.of());
     }
 
-    @Test
-    void givesTheChildOnlyTheConfiguredEnvironmentAndAnEmptyStandardInput() {
+    private static String marker(UUID runId) {
+        return ProcessSpec.RUN_ID_VARIABLE + "=" + runId;
+    }
+
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void givesTheChildOnlyTheConfiguredEnvironmentAndAnEmptyStandardInput(SandboxKind sandbox) {
         UUID runId = UUID.randomUUID();
-        CaptureResult result = supervisor.run(spec(runId, List.of("sh", "-c", "env | sort; cat; echo stdin-done"),
-                Duration.ofSeconds(20), 1 << 20, 1 << 24, Map.of()), new Cancellation());
+        CaptureResult result = SUPERVISORS.get(sandbox).run(script(runId, "env | sort; cat; echo stdin-done",
+                Duration.ofSeconds(20)), new Cancellation());
         String out = result.stdout().text();
-        assertThat(out).contains("PATH=/usr/local/bin:/usr/bin:/bin", "AIRLOCK_RUN_ID=" + runId, "stdin-done");
+        assertThat(out).contains("PATH=" + PATH, "AIRLOCK_RUN_ID=" + runId, "stdin-done");
         assertThat(out.lines().filter(l -> l.contains("=") && !l.startsWith("PWD=") && !l.startsWith("SHLVL=")
                 && !l.startsWith("_=")).toList()).hasSize(2);
+        assertThat(result.sandbox()).isEqualTo(sandbox);
     }
 
-    @Test
-    void hashesEveryObservedByteButKeepsOnlyTheRetainedPrefix() {
-        CaptureResult result = supervisor.run(spec(UUID.randomUUID(), List.of("seq", "100000"), Duration.ofSeconds(20), 1000,
-                1 << 24, Map.of()), new Cancellation());
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void hashesEveryObservedByteButKeepsOnlyTheRetainedPrefix(SandboxKind sandbox) {
+        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(), List.of("seq", "100000"),
+                Duration.ofSeconds(20), 1000, 1 << 24, Map.of()), new Cancellation());
         StringBuilder expected = new StringBuilder();
         for (int i = 1; i <= 100000; i++) {
             expected.append(i).append('\n');
@@ -61,76 +99,228 @@ class ProcessSupervisorTests {
         assertThat(result.stdout().text()).startsWith("1\n2\n3\n").hasSize(1000);
     }
 
-    @Test
-    void killsTheWholeTreeOnTimeout() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void killsTheWholeTreeOnTimeout(SandboxKind sandbox) throws Exception {
         UUID runId = UUID.randomUUID();
-        CaptureResult result = supervisor.run(spec(runId, List.of("sh", "-c", "sleep 60 & sleep 60 & wait"),
-                Duration.ofMillis(500), 1 << 20, 1 << 24, Map.of()), new Cancellation());
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(sandbox).run(
+                script(runId, "sleep 61 & sleep 62 & wait", Duration.ofSeconds(2)), new Cancellation()));
+        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker(runId),
+                HostProcesses.sleeping("61").and(HostProcesses.sleeping("62")), Duration.ofSeconds(10));
+
+        CaptureResult result = running.get(30, TimeUnit.SECONDS);
+
+        assertThat(HostProcesses.stillAlive(tree)).as("processes of the run after it ended").isEmpty();
+        assertThat(tree).extracting(HostProcess::comm).contains("sh", "sleep", "sleep");
         assertThat(result.termination()).isEqualTo(Termination.TIMEOUT);
         assertThat(result.exitCode()).isNull();
-        assertThat(ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + runId)).isZero();
     }
 
-    @Test
-    void killsAGrandchildThatKeepsThePipeOpen() {
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void killsAGrandchildThatKeepsThePipeOpen(SandboxKind sandbox) throws Exception {
         UUID runId = UUID.randomUUID();
-        CaptureResult result = supervisor.run(spec(runId, List.of("sh", "-c", "sleep 60 & echo started"),
-                Duration.ofSeconds(20), 1 << 20, 1 << 24, Map.of()), new Cancellation());
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(sandbox).run(
+                script(runId, "sleep 63 & echo started; sleep 2", Duration.ofSeconds(20)), new Cancellation()));
+        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("63"), Duration.ofSeconds(10));
+
+        CaptureResult result = running.get(30, TimeUnit.SECONDS);
+
+        assertThat(HostProcesses.stillAlive(tree)).as("processes of the run after it ended").isEmpty();
         assertThat(result.termination()).isEqualTo(Termination.EXITED);
         assertThat(result.exitCode()).isZero();
         assertThat(result.stdout().text()).isEqualTo("started\n");
         assertThat(result.stdout().eof()).isTrue();
         assertThat(Duration.between(result.startedAt(), result.endedAt())).isLessThan(Duration.ofSeconds(20));
-        assertThat(ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + runId)).isZero();
     }
 
-    @Test
-    void stopsAStreamPastItsObservedLimit() {
-        CaptureResult result = supervisor.run(spec(UUID.randomUUID(), List.of("yes"), Duration.ofSeconds(20), 4096,
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void stopsAStreamPastItsObservedLimit(SandboxKind sandbox) {
+        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(), List.of("yes"), Duration.ofSeconds(20), 4096,
                 256 * 1024, Map.of()), new Cancellation());
         assertThat(result.termination()).isEqualTo(Termination.OUTPUT_LIMIT);
         assertThat(result.stdout().observedBytes()).isGreaterThan(256 * 1024);
         assertThat(result.stdout().retainedBytes()).isEqualTo(4096);
     }
 
-    @Test
-    void reportsSpawnFailureWithoutThrowing() {
-        CaptureResult result = supervisor.run(spec(UUID.randomUUID(), List.of("/no/such/program"), Duration.ofSeconds(5),
-                1024, 1024, Map.of()), new Cancellation());
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void reportsSpawnFailureWithoutThrowing(SandboxKind sandbox) {
+        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(), List.of("/no/such/program"),
+                Duration.ofSeconds(5), 1024, 1024, Map.of()), new Cancellation());
         assertThat(result.termination()).isEqualTo(Termination.SPAWN_FAILED);
         assertThat(result.failure()).startsWith("cannot start '/no/such/program'");
     }
 
-    @Test
-    void cancelsARunningProcess() throws Exception {
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void cancelsARunningProcess(SandboxKind sandbox) throws Exception {
+        UUID runId = UUID.randomUUID();
         Cancellation cancellation = new Cancellation();
-        CompletableFuture<CaptureResult> result = CompletableFuture.supplyAsync(() -> supervisor.run(
-                spec(UUID.randomUUID(), List.of("sh", "-c", "echo begun; sleep 60"), Duration.ofSeconds(60), 1024, 1 << 20,
-                        Map.of()), cancellation));
-        Thread.sleep(300);
+        CompletableFuture<CaptureResult> result = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(sandbox).run(
+                script(runId, "echo begun; sleep 64", Duration.ofSeconds(60)), cancellation));
+        // The sleep runs only after the echo has written its line: the process has really started.
+        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("64"), Duration.ofSeconds(10));
+
         cancellation.cancel();
         CaptureResult ended = result.get(20, TimeUnit.SECONDS);
+
+        assertThat(HostProcesses.stillAlive(tree)).as("processes of the run after it ended").isEmpty();
         assertThat(ended.termination()).isEqualTo(Termination.CANCELLED);
         assertThat(ended.exitCode()).isNull();
+        assertThat(ended.stdout().text()).isEqualTo("begun\n");
+    }
+
+    @Test
+    void abandonsAStreamThatALeftoverOutsideTheTreeKeepsOpen() throws Exception {
+        // Without a sandbox, a process that leaves the tree and clears its environment cannot be
+        // found: the pipe is given up after the second drain deadline, with its end unseen.
+        UUID runId = UUID.randomUUID();
+        String leftover = "AIRLOCK_TEST_LEFTOVER=" + UUID.randomUUID();
+        try {
+            CaptureResult result = SUPERVISORS.get(SandboxKind.NONE).run(script(runId,
+                    "env -i " + leftover + " sleep 65 & echo started", Duration.ofSeconds(20)), new Cancellation());
+
+            assertThat(HostProcesses.withEnvironment(leftover)).as("the leftover outlived the run").hasSize(1);
+            assertThat(result.termination()).isEqualTo(Termination.EXITED);
+            assertThat(result.exitCode()).isZero();
+            assertThat(result.stdout().text()).isEqualTo("started\n");
+            assertThat(result.stdout().eof()).isFalse();
+            assertThat(result.stderr().eof()).isFalse();
+        } finally {
+            HostProcesses.withEnvironment(leftover).forEach(p -> ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly));
+        }
+    }
+
+    @Test
+    void theSandboxTakesALeftoverThatClearedItsEnvironmentWithIt() throws Exception {
+        // The same leftover in bubblewrap lives in the run's PID namespace and dies with it: the
+        // streams end and nothing is abandoned.
+        UUID runId = UUID.randomUUID();
+        String leftover = "AIRLOCK_TEST_LEFTOVER=" + UUID.randomUUID();
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(SandboxKind.BUBBLEWRAP)
+                .run(script(runId, "env -i " + leftover + " sleep 66 & echo started; sleep 2", Duration.ofSeconds(20)),
+                        new Cancellation()));
+        List<HostProcess> seen = HostProcesses.awaitWithEnvironment(leftover, HostProcesses.sleeping("66"), Duration.ofSeconds(10));
+
+        CaptureResult result = running.get(30, TimeUnit.SECONDS);
+
+        assertThat(HostProcesses.stillAlive(seen)).isEmpty();
+        assertThat(result.stdout().text()).isEqualTo("started\n");
+        assertThat(result.stdout().eof()).isTrue();
+        assertThat(result.stderr().eof()).isTrue();
     }
 
     @Test
     void redactsASecretWrittenInPiecesAcrossReads() {
-        Map<String, String> secrets = Map.of("TOKEN", "s3cr3t-VALUE-1234");
-        CaptureResult result = supervisor.run(spec(UUID.randomUUID(),
-                List.of("sh", "-c", "printf 'a s3cr3t-'; sleep 0.3; printf 'VALUE'; sleep 0.3; printf '%s\\n' '-1234 b'; echo \"$TOKEN\" >&2"),
-                Duration.ofSeconds(20), 1 << 20, 1 << 24, secrets), new Cancellation());
-        assertThat(result.stdout().text()).isEqualTo("a [REDACTED:TOKEN] b\n");
-        assertThat(result.stderr().text()).isEqualTo("[REDACTED:TOKEN]\n");
-        assertThat(result.stdout().redactions()).isEqualTo(1);
-        assertThat(new String(result.stdout().raw(), StandardCharsets.UTF_8)).isEqualTo("a [REDACTED:TOKEN] b\n");
-        assertThat(result.stdout().rawRedactions()).isEqualTo(1);
+        // Fed to the capture directly, one piece per read, so the split is certain.
+        ScriptedStream pieces = new ScriptedStream("a s3cr3t-", "VALUE", "-1234 b\n");
+        StreamCapture capture = new StreamCapture(() -> pieces, 1 << 20, 1 << 24,
+                SecretRedactor.of(Map.of("TOKEN", "s3cr3t-VALUE-1234")), () -> { });
+
+        capture.run();
+        StreamResult result = capture.seal();
+
+        assertThat(pieces.reads()).as("reads with data").isEqualTo(3);
+        assertThat(result.text()).isEqualTo("a [REDACTED:TOKEN] b\n");
+        assertThat(result.redactions()).isEqualTo(1);
+        // The raw artifact keeps what the tool printed, except the value Airlock injected.
+        assertThat(new String(result.raw(), StandardCharsets.UTF_8)).isEqualTo("a [REDACTED:TOKEN] b\n");
+        assertThat(result.rawRedactions()).isEqualTo(1);
+        assertThat(result.eof()).isTrue();
     }
 
     @Test
-    void keepsStdoutAndStderrApart() {
-        CaptureResult result = run("echo one; echo two >&2; echo three");
+    void anAbandonedStreamKeepsItsEndUnseenEvenIfClosingItEndsTheRead() throws Exception {
+        // Closing a pipe under a blocked read can make that read return -1, as the end would.
+        CountDownLatch reading = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        InputStream held = new InputStream() {
+            @Override
+            public int read() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws java.io.IOException {
+                reading.countDown();
+                try {
+                    closed.await();
+                } catch (InterruptedException e) {
+                    throw new java.io.InterruptedIOException();
+                }
+                return -1;
+            }
+
+            @Override
+            public void close() {
+                closed.countDown();
+            }
+        };
+        StreamCapture capture = new StreamCapture(() -> held, 1024, 1024, SecretRedactor.of(Map.of()), () -> { });
+        Thread.ofVirtual().start(capture);
+        assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
+
+        capture.abandon();
+
+        assertThat(capture.awaitEnd(10_000)).isTrue();
+        assertThat(capture.seal().eof()).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void redactsAnInjectedSecretFromBothStreams(SandboxKind sandbox) {
+        Map<String, String> secrets = Map.of("TOKEN", "s3cr3t-VALUE-1234");
+        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(),
+                List.of("sh", "-c", "echo \"a $TOKEN b\"; echo \"$TOKEN\" >&2"), Duration.ofSeconds(20), 1 << 20, 1 << 24, secrets),
+                new Cancellation());
+        assertThat(result.stdout().text()).isEqualTo("a [REDACTED:TOKEN] b\n");
+        assertThat(result.stderr().text()).isEqualTo("[REDACTED:TOKEN]\n");
+    }
+
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void keepsStdoutAndStderrApart(SandboxKind sandbox) {
+        CaptureResult result = SUPERVISORS.get(sandbox).run(script(UUID.randomUUID(), "echo one; echo two >&2; echo three",
+                Duration.ofSeconds(20)), new Cancellation());
         assertThat(result.stdout().text()).isEqualTo("one\nthree\n");
         assertThat(result.stderr().text()).isEqualTo("two\n");
+    }
+
+    /** An input stream that returns each of its pieces in one read of its own, and counts them. */
+    private static final class ScriptedStream extends InputStream {
+
+        private final Deque<byte[]> pieces = new ArrayDeque<>();
+        private int reads;
+
+        ScriptedStream(String... pieces) {
+            for (String piece : pieces) {
+                this.pieces.add(piece.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+
+        @Override
+        public int read() {
+            throw new UnsupportedOperationException("the capture reads in chunks");
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) {
+            byte[] piece = pieces.poll();
+            if (piece == null) {
+                return -1;
+            }
+            if (piece.length > length) {
+                throw new IllegalStateException("a piece larger than the capture's buffer");
+            }
+            System.arraycopy(piece, 0, buffer, offset, piece.length);
+            reads++;
+            return piece.length;
+        }
+
+        int reads() {
+            return reads;
+        }
     }
 }

@@ -58,7 +58,7 @@ class ClusterIntegrationTests {
 
     @BeforeAll
     static void startFirst() throws IOException {
-        first = start("first", work.resolve("marks"), null);
+        first = start("first", toolDir("marks"), null);
         url = "jdbc:postgresql://localhost:" + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
     }
 
@@ -68,6 +68,18 @@ class ClusterIntegrationTests {
         if (first != null) {
             first.close();
         }
+    }
+
+    /**
+     * A working directory the sandboxed tools may write their marks into: sandboxes of a gateway
+     * running as root execute as an unprivileged host user, which the JUnit temporary directory
+     * (owner only) would shut out.
+     */
+    private static Path toolDir(String name) throws IOException {
+        Path dir = Path.of(System.getProperty("user.dir"), "target", "tool-work", name + "-" + UUID.randomUUID()).toAbsolutePath();
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        return dir;
     }
 
     private static ConfigurableApplicationContext start(String node, Path marks, String datasourceUrl, String... extra)
@@ -114,7 +126,7 @@ class ClusterIntegrationTests {
 
     @Test
     void threeInstancesExecuteEachOf200ApprovedRunsExactlyOnce() throws Exception {
-        Path marks = work.resolve("marks-200");
+        Path marks = toolDir("marks-200");
         ConfigurableApplicationContext second = start("second", marks, url);
         ConfigurableApplicationContext third = start("third", marks, url);
         others.add(second);
@@ -201,7 +213,7 @@ class ClusterIntegrationTests {
 
     @Test
     void aReplicaKilledMidRunLeavesItInterruptedAndItNeverRunsAgain() throws Exception {
-        Path marks = work.resolve("marks-killed");
+        Path marks = toolDir("marks-killed");
         int port = freePort();
         Process victim = replica("victim", marks, port);
         HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":60}");
@@ -233,7 +245,7 @@ class ClusterIntegrationTests {
 
     @Test
     void sigtermDrainsARunInFlightAndRecordsItsResult() throws Exception {
-        Path marks = work.resolve("marks-drained");
+        Path marks = toolDir("marks-drained");
         int port = freePort();
         Process replica = replica("drained", marks, port);
         HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":3}");
@@ -256,7 +268,7 @@ class ClusterIntegrationTests {
         int pgPort = freePort();
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
                 .setPort(pgPort).setServerConfig("fsync", "on").start();
-        Path marks = work.resolve("marks-outage");
+        Path marks = toolDir("marks-outage");
         ConfigurableApplicationContext instance = start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
         others.add(instance);
         int port = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));

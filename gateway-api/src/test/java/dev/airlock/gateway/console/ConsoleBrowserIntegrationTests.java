@@ -6,6 +6,7 @@ import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.Browser;
 import dev.airlock.gateway.support.TestDatabaseConfiguration;
 import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.gateway.support.ToolInputs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -47,8 +47,7 @@ class ConsoleBrowserIntegrationTests {
     @LocalServerPort
     int port;
 
-    @TempDir
-    static Path files;
+    static Path files = ToolInputs.directory("console-browser");
 
     @BeforeAll
     static void startBrowser() {

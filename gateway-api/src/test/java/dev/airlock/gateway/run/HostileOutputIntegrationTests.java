@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.Sha256;
+import dev.airlock.gateway.support.ToolInputs;
 import dev.airlock.sanitizer.AuditView;
 import dev.airlock.sanitizer.Fence;
 import java.io.IOException;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,8 +39,7 @@ class HostileOutputIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @TempDir
-    static Path files;
+    static Path files = ToolInputs.directory("hostile-output");
 
     static List<Arguments> corpus() throws IOException {
         Map<String, Map<String, Long>> removals = new LinkedHashMap<>();

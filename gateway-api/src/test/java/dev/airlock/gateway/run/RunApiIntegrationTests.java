@@ -7,10 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import dev.airlock.gateway.support.HostProcesses;
+import dev.airlock.gateway.support.HostProcesses.HostProcess;
 import dev.airlock.gateway.support.Sha256;
 import dev.airlock.gateway.support.TestSecrets;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,7 +46,7 @@ class RunApiIntegrationTests {
         assertThat(echo.path("parameters").path("required").get(0).asString()).isEqualTo("message");
         assertThat(api.get(GLOBEX, "/api/v1/tools").body().valueStream().map(t -> t.path("name").asString()).toList())
                 .as("another tenant's tools stay out of sight")
-                .containsExactly("echo");
+                .containsExactly("echo", "hold-secret");
     }
 
     @Test
@@ -57,6 +61,7 @@ class RunApiIntegrationTests {
         assertThat(run.path("approval").path("status").asString()).isEqualTo("NOT_REQUIRED");
         assertThat(run.path("process").path("exitCode").asInt()).isZero();
         assertThat(run.path("process").path("termination").asString()).isEqualTo("EXITED");
+        assertThat(run.path("process").path("sandbox").asString()).isEqualTo("bubblewrap");
         JsonNode stdout = run.path("stdout");
         assertThat(stdout.path("text").asString()).isEqualTo("hello\n");
         assertThat(stdout.path("fenced").asString()).isEqualTo("""
@@ -88,20 +93,36 @@ class RunApiIntegrationTests {
         assertThat(stdout.path("text").asString()).startsWith("flood\nflood\n").doesNotContain("truncated");
     }
 
+    /** Starts a run without waiting and returns, once its process shows on the host, the run id and its processes. */
+    private Started startAndSee(String tool, String arguments, Predicate<List<HostProcess>> until) throws InterruptedException {
+        AgentApi.Response started = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
+        assertThat(started.status()).isEqualTo(201);
+        String id = started.text("runId");
+        return new Started(id, HostProcesses.awaitWithEnvironment("AIRLOCK_RUN_ID=" + id, until, Duration.ofSeconds(15)));
+    }
+
+    private record Started(String id, List<HostProcess> processes) {
+    }
+
     @Test
-    void killsARunThatOutlivesItsTimeout() {
-        JsonNode run = api.run(ACME, "sleep", "{\"seconds\":20}").body();
+    void killsARunThatOutlivesItsTimeout() throws Exception {
+        Started started = startAndSee("sleep", "{\"seconds\":20}", HostProcesses.sleeping("20"));
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + started.id() + "?wait=PT20S").body();
+        assertThat(HostProcesses.stillAlive(started.processes())).as("processes of the run after it ended").isEmpty();
         assertThat(run.path("state").asString()).isEqualTo("TIMED_OUT");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("TIMEOUT");
         assertThat(run.path("process").path("exitCode").isNull()).isTrue();
     }
 
     @Test
-    void aGrandchildHoldingThePipeOpenDoesNotHangTheRun() {
-        JsonNode run = api.run(ACME, "grandchild", "{}").body();
+    void aGrandchildHoldingThePipeOpenDoesNotHangTheRun() throws Exception {
+        Started started = startAndSee("grandchild", "{}", HostProcesses.sleeping("30"));
+        JsonNode run = api.get(ACME, "/api/v1/runs/" + started.id() + "?wait=PT20S").body();
+        assertThat(HostProcesses.stillAlive(started.processes())).as("processes of the run after it ended").isEmpty();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(run.path("process").path("exitCode").asInt()).isZero();
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("started\n");
+        assertThat(run.path("stdout").path("eof").asBoolean()).isTrue();
     }
 
     @Test
@@ -124,14 +145,16 @@ class RunApiIntegrationTests {
 
     @Test
     void cancelsARunningRun() throws Exception {
-        AgentApi.Response started = api.post(ACME, "/api/v1/runs", "{\"tool\":\"slow\",\"arguments\":{}}");
-        assertThat(started.status()).isEqualTo(201);
-        String id = started.text("runId");
+        // The tool sleeps only after it has printed: once the sleep shows on the host, it has really started.
+        Started started = startAndSee("slow", "{}", HostProcesses.sleeping("30"));
+        String id = started.id();
         AgentApi.Response cancelled = api.post(ACME, "/api/v1/runs/" + id + "/cancel", "");
         assertThat(cancelled.status()).isEqualTo(200);
         JsonNode run = api.get(ACME, "/api/v1/runs/" + id + "?wait=PT10S").body();
+        assertThat(HostProcesses.stillAlive(started.processes())).as("processes of the run after it ended").isEmpty();
         assertThat(run.path("state").asString()).isEqualTo("CANCELLED");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("CANCELLED");
+        assertThat(run.path("stdout").path("text").asString()).isEqualTo("begun\n");
 
         AgentApi.Response again = api.post(ACME, "/api/v1/runs/" + id + "/cancel", "");
         assertThat(again.status()).isEqualTo(409);

@@ -14,10 +14,13 @@ public class TestSecrets {
     /** The value of the test secret AIRLOCK_TEST_API_TOKEN. */
     public static final String API_TOKEN = "tok-3f9a1c7e-secret-value";
 
+    /** The value of the test secret AIRLOCK_TEST_GLOBEX_TOKEN, injected into a tool of tenant globex. */
+    public static final String GLOBEX_TOKEN = "globex-tok-77d2e0b4-secret-value";
+
     @Bean
     @Primary
     SecretSource testSecretSource() {
-        Map<String, String> values = Map.of("AIRLOCK_TEST_API_TOKEN", API_TOKEN);
+        Map<String, String> values = Map.of("AIRLOCK_TEST_API_TOKEN", API_TOKEN, "AIRLOCK_TEST_GLOBEX_TOKEN", GLOBEX_TOKEN);
         return name -> Optional.ofNullable(values.get(name));
     }
 }

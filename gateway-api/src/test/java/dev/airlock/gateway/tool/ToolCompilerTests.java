@@ -3,16 +3,19 @@ package dev.airlock.gateway.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.config.InvalidConfigurationException;
 import dev.airlock.gateway.problem.InvalidRequest;
 import dev.airlock.gateway.tenant.AgentDirectory;
+import dev.airlock.persistence.run.SandboxKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
@@ -80,7 +83,17 @@ class ToolCompilerTests {
             program as parameter         | argv[0]                     | {repo}        | airlock.tenants.acme.tools.git-log.argv[0]: the program itself cannot be a parameter
             zero timeout                 | timeout                     | PT0S          | airlock.tenants.acme.tools.git-log.timeout: must be a positive duration
             observed below retained      | max-observed-bytes          | 1KB           | airlock.tenants.acme.tools.git-log.max-observed-bytes: must be at least max-retained-bytes
-            bad secret variable          | secrets.TOKEN               | not a var     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must name the gateway environment variable
+            bad secret variable          | secrets.TOKEN               | not a var     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable
+            relative secret file         | secrets.TOKEN               | file:token    | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must be env:VARIABLE, file:/absolute/path
+            unknown secret source        | secrets.TOKEN               | vault:a/b     | airlock.tenants.acme.tools.git-log.secrets.TOKEN: must be env:VARIABLE, file:/absolute/path
+            relative read-only path      | sandbox.read-only-paths[0]  | srv/data      | airlock.tenants.acme.tools.git-log.sandbox.read-only-paths[0]: must be an absolute path
+            read-only path with ..       | sandbox.read-only-paths[0]  | /srv/../etc   | airlock.tenants.acme.tools.git-log.sandbox.read-only-paths[0]: must be a normalized path
+            writable root                | sandbox.writable-paths[0]   | /             | airlock.tenants.acme.tools.git-log.sandbox.writable-paths[0]: must not be the root directory
+            one process                  | sandbox.max-processes       | 1             | airlock.tenants.acme.tools.git-log.sandbox.max-processes: must be at least 2
+            no open files                | sandbox.max-open-files      | 0             | airlock.tenants.acme.tools.git-log.sandbox.max-open-files: must be at least 1
+            no memory                    | sandbox.max-memory          | 0B            | airlock.tenants.acme.tools.git-log.sandbox.max-memory: must be a positive size
+            no file size                 | sandbox.max-file-size       | 0B            | airlock.tenants.acme.tools.git-log.sandbox.max-file-size: must be a positive size
+            no tmp                       | sandbox.tmp-size            | 0B            | airlock.tenants.acme.tools.git-log.sandbox.tmp-size: must be a positive size
             no approvers                 | approvers                   | 0             | airlock.tenants.acme.tools.git-log: approvers must be at least 1
             bad reason policy            | reason                      | sometimes     | airlock.tenants.acme.tools.git-log.reason: must be required or optional
             """)
@@ -89,6 +102,54 @@ class ToolCompilerTests {
                 .as(what)
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void refusesTheRootDirectoryAsAWorkingDirectory() {
+        // Bound from text, "/" becomes a class-path location (Spring's PathEditor), so the record is built here.
+        AirlockProperties.Tool bound = bind(Map.of()).tenants().get("acme").tools().get("git-log");
+        AirlockProperties.Tool atRoot = new AirlockProperties.Tool(bound.description(), bound.argv(), bound.parameters(),
+                bound.approval(), bound.approvers(), bound.approvalTimeout(), bound.reason(), bound.timeout(),
+                bound.maxRetainedBytes(), bound.maxObservedBytes(), java.nio.file.Path.of("/"), bound.env(), bound.secrets(),
+                bound.sandbox());
+        assertThatThrownBy(() -> ToolCompiler.compile("acme", "git-log", atRoot, "airlock.tenants.acme.tools.git-log"))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith("airlock.tenants.acme.tools.git-log.working-dir: must not be the root directory");
+    }
+
+    @Test
+    void acceptsEverySecretSourceExistingConfigurationsUse() {
+        Tool tool = ToolCompiler.compile(bind(Map.of(TOOL + "secrets.A", "GITHUB_TOKEN", TOOL + "secrets.B", "env:GITHUB_TOKEN",
+                TOOL + "secrets.C", "file:/run/secrets/github-token"))).find("acme", "git-log").orElseThrow();
+        assertThat(tool.secrets()).containsExactlyInAnyOrderEntriesOf(Map.of("A", "GITHUB_TOKEN", "B", "env:GITHUB_TOKEN",
+                "C", "file:/run/secrets/github-token"));
+    }
+
+    @Test
+    void givesAToolWithoutSandboxSettingsTheDocumentedDefaults() {
+        Tool tool = ToolCompiler.compile(bind(Map.of())).find("acme", "git-log").orElseThrow();
+        assertThat(tool.sandbox()).isEqualTo(SandboxPolicy.DEFAULTS);
+        assertThat(tool.sandbox()).isEqualTo(new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024,
+                256L << 20));
+        assertThat(bind(Map.of()).sandbox()).isEqualTo(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534));
+    }
+
+    @Test
+    void bindsAToolsSandboxSettings() {
+        Tool tool = ToolCompiler.compile(bind(Map.of(TOOL + "sandbox.network", "true",
+                TOOL + "sandbox.read-only-paths[0]", "/srv/reference", TOOL + "sandbox.writable-paths[0]", "/srv/cache",
+                TOOL + "sandbox.max-processes", "32", TOOL + "sandbox.max-memory", "512MB", TOOL + "sandbox.max-file-size", "10MB",
+                TOOL + "sandbox.max-open-files", "64", TOOL + "sandbox.tmp-size", "16MB"))).find("acme", "git-log").orElseThrow();
+        assertThat(tool.sandbox()).isEqualTo(new SandboxPolicy(true, List.of("/srv/reference"), List.of("/srv/cache"), 32,
+                512L << 20, 10L << 20, 64, 16L << 20));
+    }
+
+    @Test
+    void stopsTheStartOnASandboxModeItDoesNotKnow() {
+        assertThat(bind(Map.of("airlock.sandbox.mode", "none")).sandbox().mode()).isEqualTo(SandboxKind.NONE);
+        assertThatThrownBy(() -> bind(Map.of("airlock.sandbox.mode", "firejail")))
+                .isInstanceOf(BindException.class)
+                .hasMessageContaining("airlock.sandbox.mode");
     }
 
     @Test

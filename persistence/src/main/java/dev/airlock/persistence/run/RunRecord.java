@@ -70,6 +70,9 @@ public class RunRecord extends StoredOnce<UUID> {
 
     private String failure;
 
+    @Enumerated(EnumType.STRING)
+    private SandboxKind sandbox;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
@@ -210,8 +213,10 @@ public class RunRecord extends StoredOnce<UUID> {
      * for longer than the lease) is still what was observed, and replaces the unknown outcome.
      *
      * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED} or {@link Termination#LOST})
+     * @param sandbox     what the process was isolated by
      */
-    public void finish(Integer exitCode, Termination termination, Instant startedAt, Instant endedAt, Instant now) {
+    public void finish(Integer exitCode, Termination termination, SandboxKind sandbox, Instant startedAt, Instant endedAt,
+            Instant now) {
         require(RunState.RUNNING, RunState.INTERRUPTED);
         if (termination == Termination.SPAWN_FAILED || termination == Termination.LOST) {
             throw new IllegalArgumentException("use failToStart for a spawn failure and interrupt for a lost run");
@@ -219,6 +224,7 @@ public class RunRecord extends StoredOnce<UUID> {
         this.failure = null;
         this.exitCode = exitCode;
         this.termination = termination;
+        this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
         this.startedAt = startedAt;
         this.endedAt = endedAt;
         moveTo(switch (termination) {
@@ -328,6 +334,11 @@ public class RunRecord extends StoredOnce<UUID> {
 
     public String failure() {
         return failure;
+    }
+
+    /** What the process was isolated by; null if no process was started. */
+    public SandboxKind sandbox() {
+        return sandbox;
     }
 
     public Instant createdAt() {

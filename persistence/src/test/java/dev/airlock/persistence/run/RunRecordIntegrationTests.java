@@ -63,10 +63,10 @@ class RunRecordIntegrationTests {
         START_ON(r -> r.startOn("node-a", NOW, NOW.plusSeconds(30))),
         INTERRUPT(r -> r.interrupt(NOW, NOW)),
         FAIL_TO_START(r -> r.failToStart("no such file", NOW)),
-        FINISH_EXITED(r -> r.finish(3, Termination.EXITED, NOW, NOW, NOW)),
-        FINISH_OUTPUT_LIMIT(r -> r.finish(null, Termination.OUTPUT_LIMIT, NOW, NOW, NOW)),
-        FINISH_TIMEOUT(r -> r.finish(null, Termination.TIMEOUT, NOW, NOW, NOW)),
-        FINISH_CANCELLED(r -> r.finish(null, Termination.CANCELLED, NOW, NOW, NOW)),
+        FINISH_EXITED(r -> r.finish(3, Termination.EXITED, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW)),
+        FINISH_OUTPUT_LIMIT(r -> r.finish(null, Termination.OUTPUT_LIMIT, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW)),
+        FINISH_TIMEOUT(r -> r.finish(null, Termination.TIMEOUT, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW)),
+        FINISH_CANCELLED(r -> r.finish(null, Termination.CANCELLED, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW)),
         CANCEL_BEFORE_START(r -> r.cancelBeforeStart(NOW)),
         REQUEST_CANCEL(r -> r.requestCancel(NOW));
 
@@ -232,8 +232,8 @@ class RunRecordIntegrationTests {
                 switch (state) {
                     case RUNNING -> { }
                     case INTERRUPTED -> run.interrupt(before, before);
-                    case COMPLETED -> run.finish(0, Termination.EXITED, before, before, before);
-                    case TIMED_OUT -> run.finish(null, Termination.TIMEOUT, before, before, before);
+                    case COMPLETED -> run.finish(0, Termination.EXITED, SandboxKind.BUBBLEWRAP, before, before, before);
+                    case TIMED_OUT -> run.finish(null, Termination.TIMEOUT, SandboxKind.BUBBLEWRAP, before, before, before);
                     case FAILED -> run.failToStart("no such file", before);
                     default -> throw new IllegalArgumentException(state.name());
                 }

@@ -1,0 +1,74 @@
+package dev.airlock.gateway.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.airlock.gateway.AirlockApplication;
+import dev.airlock.gateway.config.InvalidConfigurationException;
+import dev.airlock.gateway.run.RunService;
+import dev.airlock.gateway.run.RunViews;
+import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.gateway.tenant.AgentIdentity;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.SandboxKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The sandbox setting at start-up: with {@code bubblewrap} and no working bwrap the gateway does
+ * not start, and says what to install and which setting to change; with {@code none} it starts,
+ * warns, and every run says it had no sandbox.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class SandboxStartupIntegrationTests {
+
+    @TempDir
+    Path dataDir;
+
+    private ConfigurableApplicationContext start(String... arguments) {
+        String[] all = new String[arguments.length + 2];
+        all[0] = "--airlock.data-dir=" + dataDir;
+        all[1] = "--server.port=0";
+        System.arraycopy(arguments, 0, all, 2, arguments.length);
+        return new SpringApplicationBuilder(AirlockApplication.class, TestSecrets.class).profiles("test").run(all);
+    }
+
+    @Test
+    void refusesToStartWhenBubblewrapIsMissing(CapturedOutput output) {
+        assertThatThrownBy(() -> start("--airlock.sandbox.bwrap-path=/nonexistent/bwrap").close())
+                .rootCause()
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
+                    assertThat(e.key()).isEqualTo("airlock.sandbox.bwrap-path");
+                    assertThat(e.problem()).startsWith("'/nonexistent/bwrap' is not an executable file.")
+                            .contains("Install the package 'bubblewrap'", "airlock.sandbox.mode=none");
+                });
+        assertThat(output.getAll()).contains("APPLICATION FAILED TO START",
+                "Invalid Airlock configuration at 'airlock.sandbox.bwrap-path': '/nonexistent/bwrap' is not an executable file.",
+                "Install the package 'bubblewrap' (apt-get install bubblewrap)");
+    }
+
+    @Test
+    void runsWithoutASandboxWhenTheModeIsNoneAndSaysSo(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = start("--airlock.sandbox.mode=none")) {
+            AgentIdentity agent = new AgentIdentity("acme", "build-bot");
+            RunService runs = context.getBean(RunService.class);
+            RunRecord run = runs.submit(agent, "identity", Map.of(), null).run();
+            RunRecord ended = runs.await(agent, run.id(), Duration.ofSeconds(20));
+
+            assertThat(ended.sandbox()).isEqualTo(SandboxKind.NONE);
+            assertThat(RunViews.process(ended).sandbox()).isEqualTo("none");
+            assertThat(output.getAll()).contains("airlock.sandbox.mode is 'none': tools run as the gateway's own user");
+            String text = context.getBean(RunViews.class).transcript(ended, dev.airlock.persistence.run.StreamName.STDOUT);
+            assertThat(text).as("the same tool that sees an unprivileged sandbox sees the host")
+                    .doesNotContain("Uid:\t65534\t65534\t65534\t65534").doesNotContain("\nairlock\n");
+        }
+    }
+}
