@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
@@ -30,8 +29,8 @@ class ApprovalWebhookIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @TempDir
-    static Path files;
+    /** Inside the directory the test tools' sandboxes mount read-only. */
+    static Path files = dev.airlock.gateway.support.ToolInputs.directory("webhooks");
 
     @Test
     void announcesTheRequestTheDecisionAndTheEndRetryingAFailingReceiverAndNeverSendsOutput() throws Exception {
