@@ -29,6 +29,7 @@ import org.springframework.util.unit.DataSize;
  * @param login    throttling of password guessing
  * @param tokens   personal access tokens
  * @param database the embedded PostgreSQL
+ * @param mcp      the Model Context Protocol endpoint for agents
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -45,7 +46,8 @@ public record AirlockProperties(
         @DefaultValue Audit audit,
         @DefaultValue Login login,
         @DefaultValue Tokens tokens,
-        @DefaultValue Database database) {
+        @DefaultValue Database database,
+        @DefaultValue Mcp mcp) {
 
     public AirlockProperties {
         tenants = tenants == null ? Map.of() : tenants;
@@ -158,6 +160,56 @@ public record AirlockProperties(
      *                      work on a power cut; for throw-away test and benchmark databases only
      */
     public record Database(@DefaultValue("false") boolean unsafeNoFsync) {
+    }
+
+    /**
+     * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,
+     * under the same keys, policies and limits, as through the REST API.
+     *
+     * @param enabled        whether {@code /mcp} is served at all
+     * @param callWait       how long a {@code tools/call} (and {@code airlock_status}) waits for its run before answering
+     * @param maxText        characters of transcript text one call returns before the rest is left to {@code airlock_output}
+     * @param allowedOrigins browser origins ({@code scheme://host[:port]}) that may call {@code /mcp}; a request with any
+     *                       other {@code Origin} header is refused, one without it is not a browser's and is let through
+     */
+    public record Mcp(@DefaultValue("true") boolean enabled, @DefaultValue("PT50S") Duration callWait,
+            @DefaultValue("20000") int maxText, List<String> allowedOrigins) {
+
+        public Mcp {
+            if (callWait == null || callWait.isNegative() || callWait.isZero() || callWait.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be positive and at most PT10M");
+            }
+            if (callWait.toMillis() % 1000 != 0) {
+                throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be whole seconds");
+            }
+            if (maxText < 1) {
+                throw new InvalidConfigurationException("airlock.mcp.max-text", "must be at least 1");
+            }
+            List<String> origins = new java.util.ArrayList<>();
+            for (int i = 0; allowedOrigins != null && i < allowedOrigins.size(); i++) {
+                origins.add(origin(allowedOrigins.get(i), "airlock.mcp.allowed-origins[" + i + "]"));
+            }
+            allowedOrigins = List.copyOf(origins);
+        }
+
+        /** The origin as browsers serialize it (lower case), or a configuration error naming {@code key}. */
+        private static String origin(String value, String key) {
+            String origin = value == null ? "" : value.strip().toLowerCase(java.util.Locale.ROOT);
+            java.net.URI uri;
+            try {
+                uri = new java.net.URI(origin);
+            } catch (java.net.URISyntaxException e) {
+                uri = null;
+            }
+            boolean bare = uri != null && uri.getScheme() != null && uri.getHost() != null && uri.getRawUserInfo() == null
+                    && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null && !origin.contains("*");
+            if (!bare) {
+                throw new InvalidConfigurationException(key, "'" + value
+                        + "' is not an origin: write scheme://host[:port] as browsers send it, without path, slash or wildcard");
+            }
+            return origin;
+        }
     }
 
     /**
@@ -276,6 +328,7 @@ public record AirlockProperties(
      * @param workingDir        the child's working directory; a fresh empty one per run if unset
      * @param env               extra environment variables for the child
      * @param secrets           child environment name → name of the gateway environment variable holding the value
+     * @param annotations       hints for MCP clients about what the tool does, or null for none
      */
     public record Tool(
             String description,
@@ -290,7 +343,8 @@ public record AirlockProperties(
             @DefaultValue("64MB") DataSize maxObservedBytes,
             Path workingDir,
             Map<String, String> env,
-            Map<String, String> secrets) {
+            Map<String, String> secrets,
+            Annotations annotations) {
 
         public Tool {
             argv = argv == null ? List.of() : argv;
@@ -298,6 +352,20 @@ public record AirlockProperties(
             env = env == null ? Map.of() : env;
             secrets = secrets == null ? Map.of() : secrets;
         }
+    }
+
+    /**
+     * What an MCP client may tell its user or model about a tool (the MCP tool annotations). They
+     * are hints for clients only: Airlock's policy, not these, decides what runs. Unset hints are
+     * left out, and clients then assume the cautious defaults (not read-only, destructive, not
+     * idempotent, open world).
+     *
+     * @param readOnlyHint    the tool changes nothing
+     * @param destructiveHint the tool may destroy or overwrite (meaningful only when not read-only)
+     * @param idempotentHint  repeating a call with the same arguments has no further effect (only when not read-only)
+     * @param openWorldHint   the tool reaches systems outside the tenant's own (the internet, other services)
+     */
+    public record Annotations(Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
     }
 
     /**

@@ -23,10 +23,12 @@ import java.util.TreeMap;
  * @param workingDir        the working directory, or null for a fresh empty one per run
  * @param env               extra child environment
  * @param secrets           child environment name → gateway environment variable holding the value
+ * @param annotations       hints for MCP clients, {@link ToolAnnotations#NONE} when none are configured
  */
 public record Tool(String tenant, String name, String description, ArgvTemplate argv,
         Map<String, ToolParameter> parameters, ToolPolicy policy, Duration timeout, long maxRetainedBytes,
-        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets) {
+        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets,
+        ToolAnnotations annotations) {
 
     /** What the run records as the definition it was requested under. Holds no secret values. */
     public ToolSnapshot snapshot() {

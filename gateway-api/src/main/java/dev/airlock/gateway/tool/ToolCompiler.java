@@ -20,6 +20,8 @@ import java.util.regex.PatternSyntaxException;
 public final class ToolCompiler {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+    /** Names with this prefix belong to the MCP endpoint's built-in tools ({@code airlock_status}, ...). */
+    public static final String RESERVED_PREFIX = "airlock_";
     private static final Pattern PARAMETER_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
@@ -69,6 +71,10 @@ public final class ToolCompiler {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "tool names use a-z, 0-9, '.', '_' and '-'");
         }
+        if (name.startsWith(RESERVED_PREFIX)) {
+            throw new InvalidConfigurationException(key, "tool names starting with '" + RESERVED_PREFIX
+                    + "' are reserved for Airlock's built-in MCP tools");
+        }
         Map<String, ToolParameter> parameters = new LinkedHashMap<>();
         new TreeMap<>(config.parameters()).forEach((p, spec) ->
                 parameters.put(p, parameter(p, spec, key + ".parameters." + p)));
@@ -114,7 +120,26 @@ public final class ToolCompiler {
             }
         });
         return new Tool(tenant, name, config.description(), argv, Map.copyOf(parameters), policy, config.timeout(),
-                retained, observed, config.workingDir(), Map.copyOf(config.env()), Map.copyOf(config.secrets()));
+                retained, observed, config.workingDir(), Map.copyOf(config.env()), Map.copyOf(config.secrets()),
+                annotations(config.annotations(), key + ".annotations"));
+    }
+
+    private static ToolAnnotations annotations(AirlockProperties.Annotations config, String key) {
+        if (config == null) {
+            return ToolAnnotations.NONE;
+        }
+        if (Boolean.TRUE.equals(config.readOnlyHint())) {
+            // The protocol gives these two hints meaning only for tools that change something.
+            if (config.destructiveHint() != null) {
+                throw new InvalidConfigurationException(key + ".destructive-hint", "a read-only tool destroys nothing; leave it out");
+            }
+            if (config.idempotentHint() != null) {
+                throw new InvalidConfigurationException(key + ".idempotent-hint",
+                        "applies only to tools that change something; leave it out for a read-only tool");
+            }
+        }
+        return new ToolAnnotations(config.readOnlyHint(), config.destructiveHint(), config.idempotentHint(),
+                config.openWorldHint());
     }
 
     private static ToolParameter parameter(String name, AirlockProperties.Parameter spec, String key) {
