@@ -102,6 +102,7 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
     public Mono<Void> handleNotification(McpTransportContext context, McpSchema.JSONRPCNotification notification) {
         return Mono.fromRunnable(() -> {
             try {
+                log.debug("MCP notification {}", printable(notification.method()));
                 if ("notifications/cancelled".equals(notification.method())) {
                     cancelled(agent(context), notification.params());
                 }
