@@ -27,8 +27,9 @@ class DemoBanner {
                   List tools:  curl -s -H 'Authorization: Bearer demo-agent-key' {}/api/v1/tools
                   Run a tool:  curl -s -H 'Authorization: Bearer demo-agent-key' -H 'Content-Type: application/json' \\
                                  -d '{{"tool":"colors","arguments":{{}}}}' '{}/api/v1/runs?wait=PT10S'
+                  MCP:         claude mcp add --transport http airlock {}/mcp --header 'Authorization: Bearer demo-agent-key'
                   Approvals:   sign in to {}/console as demo-approver / demo-approver-password (demo only)
                   API document: {}/swagger-ui.html
-                """, base, base, base, base, base);
+                """, base, base, base, base, base, base);
     }
 }
