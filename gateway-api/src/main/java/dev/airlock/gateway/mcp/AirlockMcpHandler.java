@@ -162,7 +162,7 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
         if (!(params instanceof Map<?, ?> map) || map.get("requestId") == null) {
             return;
         }
-        calls.cancelled(new InFlightCalls.Key(agent, idText(map.get("requestId"))), map.get("reason"));
+        calls.cancelled(new InFlightCalls.Key(agent, idText(map.get("requestId"))));
     }
 
     /** A request id as JSON text, so that the number 7 and the string "7" stay apart. */

@@ -33,11 +33,9 @@ final class McpToolList {
     };
 
     private final Map<String, List<McpSchema.Tool>> byTenant = new LinkedHashMap<>();
-    private final BuiltInTools builtIns;
 
     McpToolList(ToolCatalog catalog, Iterable<String> tenants, BuiltInTools builtIns, McpJsonMapper mapper,
             JsonSchemaValidator validator) {
-        this.builtIns = builtIns;
         Map<String, Object> envelope = envelopeSchema(mapper);
         Map<String, Object> excerpt = schema(mapper, "excerpt.schema.json");
         List<McpSchema.Tool> airlock = builtIns.tools(envelope, excerpt);

@@ -108,7 +108,7 @@ final class ToolCalls {
     }
 
     /** Cancels the run of the one call in flight under {@code key}, if there is exactly one. */
-    void cancelled(InFlightCalls.Key key, Object reason) {
+    void cancelled(InFlightCalls.Key key) {
         var call = inFlight.sole(key);
         if (call.isEmpty()) {
             int count = inFlight.count(key);
