@@ -95,6 +95,28 @@ class ArchitectureTests {
     }
 
     @Test
+    void theMcpEndpointReachesRunsOnlyThroughTheAgentSideServices() {
+        noClasses().that().resideInAPackage("dev.airlock.gateway.mcp..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "dev.airlock.persistence.artifact..", "dev.airlock.approval.grant..", "dev.airlock.approval.request..",
+                        "dev.airlock.persistence.approval..", "dev.airlock.persistence.audit..", "dev.airlock.persistence.token..",
+                        "dev.airlock.persistence.retention..", "dev.airlock.gateway.human..", "dev.airlock.gateway.console..",
+                        "dev.airlock.gateway.audit..", "dev.airlock.gateway.approval..", "dev.airlock.gateway.capture..")
+                .because("agents reach runs through RunService, RunViews and OutputExcerpts only, as over REST: never raw"
+                        + " bytes, approvals, grants, tokens or people")
+                .check(AIRLOCK);
+        noClasses().that().resideInAPackage("dev.airlock.gateway.mcp..")
+                .should().dependOnClassesThat().haveSimpleNameEndingWith("Repository")
+                .because("the MCP endpoint reads no table itself; the run pipeline does")
+                .check(AIRLOCK);
+        classes().that().resideInAPackage("dev.airlock.gateway.mcp..").and().haveSimpleName("ToolCalls")
+                .should().dependOnClassesThat().haveFullyQualifiedName(dev.airlock.gateway.run.RunService.class.getName())
+                .as("the rules above look at the package that really runs tools, through the REST API's RunService")
+                .allowEmptyShould(false)
+                .check(AIRLOCK);
+    }
+
+    @Test
     void onlyRawAccessOpensGrants() {
         noClasses().that().resideOutsideOfPackage("dev.airlock.approval.grant..")
                 .and().doNotHaveFullyQualifiedName(dev.airlock.gateway.audit.RawAccess.class.getName())

@@ -34,6 +34,7 @@ import org.springframework.util.unit.DataSize;
  * @param migrateOnly apply the database migrations and stop (the migration step of a deployment)
  * @param roles    the sides this replica runs: {@code agent-api}, {@code console}, or both (the default)
  * @param sandbox  how every tool's process is isolated
+ * @param mcp      the Model Context Protocol endpoint for agents
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -54,7 +55,8 @@ public record AirlockProperties(
         @DefaultValue Metrics metrics,
         @DefaultValue("false") boolean migrateOnly,
         @DefaultValue({"agent-api", "console"}) List<Side> roles,
-        @DefaultValue Sandbox sandbox) {
+        @DefaultValue Sandbox sandbox,
+        @DefaultValue Mcp mcp) {
 
     public AirlockProperties {
         if (roles.isEmpty()) {
@@ -200,6 +202,56 @@ public record AirlockProperties(
      *                      work on a power cut; for throw-away test and benchmark databases only
      */
     public record Database(@DefaultValue("false") boolean unsafeNoFsync) {
+    }
+
+    /**
+     * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,
+     * under the same keys, policies and limits, as through the REST API.
+     *
+     * @param enabled        whether {@code /mcp} is served at all
+     * @param callWait       how long a {@code tools/call} (and {@code airlock_status}) waits for its run before answering
+     * @param maxText        characters of transcript text one call returns before the rest is left to {@code airlock_output}
+     * @param allowedOrigins browser origins ({@code scheme://host[:port]}) that may call {@code /mcp}; a request with any
+     *                       other {@code Origin} header is refused, one without it is not a browser's and is let through
+     */
+    public record Mcp(@DefaultValue("true") boolean enabled, @DefaultValue("PT50S") Duration callWait,
+            @DefaultValue("20000") int maxText, List<String> allowedOrigins) {
+
+        public Mcp {
+            if (callWait == null || callWait.isNegative() || callWait.isZero() || callWait.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be positive and at most PT10M");
+            }
+            if (callWait.toMillis() % 1000 != 0) {
+                throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be whole seconds");
+            }
+            if (maxText < 1) {
+                throw new InvalidConfigurationException("airlock.mcp.max-text", "must be at least 1");
+            }
+            List<String> origins = new java.util.ArrayList<>();
+            for (int i = 0; allowedOrigins != null && i < allowedOrigins.size(); i++) {
+                origins.add(origin(allowedOrigins.get(i), "airlock.mcp.allowed-origins[" + i + "]"));
+            }
+            allowedOrigins = List.copyOf(origins);
+        }
+
+        /** The origin as browsers serialize it (lower case), or a configuration error naming {@code key}. */
+        private static String origin(String value, String key) {
+            String origin = value == null ? "" : value.strip().toLowerCase(java.util.Locale.ROOT);
+            java.net.URI uri;
+            try {
+                uri = new java.net.URI(origin);
+            } catch (java.net.URISyntaxException e) {
+                uri = null;
+            }
+            boolean bare = uri != null && uri.getScheme() != null && uri.getHost() != null && uri.getRawUserInfo() == null
+                    && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null && !origin.contains("*");
+            if (!bare) {
+                throw new InvalidConfigurationException(key, "'" + value
+                        + "' is not an origin: write scheme://host[:port] as browsers send it, without path, slash or wildcard");
+            }
+            return origin;
+        }
     }
 
     /**
@@ -363,6 +415,7 @@ public record AirlockProperties(
      * @param secrets           child environment name → where the value comes from: {@code env:VARIABLE},
      *                          {@code file:/path}, or a plain gateway environment variable name
      * @param sandbox           what the run may reach and use inside its sandbox
+     * @param annotations       hints for MCP clients about what the tool does, or null for none
      */
     public record Tool(
             String description,
@@ -378,7 +431,8 @@ public record AirlockProperties(
             Path workingDir,
             Map<String, String> env,
             Map<String, String> secrets,
-            @DefaultValue ToolSandbox sandbox) {
+            @DefaultValue ToolSandbox sandbox,
+            Annotations annotations) {
 
         public Tool {
             argv = argv == null ? List.of() : argv;
@@ -386,6 +440,20 @@ public record AirlockProperties(
             env = env == null ? Map.of() : env;
             secrets = secrets == null ? Map.of() : secrets;
         }
+    }
+
+    /**
+     * What an MCP client may tell its user or model about a tool (the MCP tool annotations). They
+     * are hints for clients only: Airlock's policy, not these, decides what runs. Unset hints are
+     * left out, and clients then assume the cautious defaults (not read-only, destructive, not
+     * idempotent, open world).
+     *
+     * @param readOnlyHint    the tool changes nothing
+     * @param destructiveHint the tool may destroy or overwrite (meaningful only when not read-only)
+     * @param idempotentHint  repeating a call with the same arguments has no further effect (only when not read-only)
+     * @param openWorldHint   the tool reaches systems outside the tenant's own (the internet, other services)
+     */
+    public record Annotations(Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
     }
 
     /**

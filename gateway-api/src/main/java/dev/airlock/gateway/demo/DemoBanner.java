@@ -20,15 +20,17 @@ class DemoBanner {
         int port = event.getApplicationContext() instanceof WebServerApplicationContext web
                 ? web.getWebServer().getPort() : 8080;
         String base = "http://localhost:" + port;
+        // Built with replace, not as a log pattern: the JSON's braces would pass for placeholders.
         log.info("""
 
-                Airlock demo is ready on {}
+                Airlock demo is ready on BASE
                   Demo agent key (demo only): demo-agent-key
-                  List tools:  curl -s -H 'Authorization: Bearer demo-agent-key' {}/api/v1/tools
+                  List tools:  curl -s -H 'Authorization: Bearer demo-agent-key' BASE/api/v1/tools
                   Run a tool:  curl -s -H 'Authorization: Bearer demo-agent-key' -H 'Content-Type: application/json' \\
-                                 -d '{{"tool":"colors","arguments":{{}}}}' '{}/api/v1/runs?wait=PT10S'
-                  Approvals:   sign in to {}/console as demo-approver / demo-approver-password (demo only)
-                  API document: {}/swagger-ui.html
-                """, base, base, base, base, base);
+                                 -d '{"tool":"colors","arguments":{}}' 'BASE/api/v1/runs?wait=PT10S'
+                  MCP:         claude mcp add --transport http airlock BASE/mcp --header 'Authorization: Bearer demo-agent-key'
+                  Approvals:   sign in to BASE/console as demo-approver / demo-approver-password (demo only)
+                  API document: BASE/swagger-ui.html
+                """.replace("BASE", base));
     }
 }

@@ -8,12 +8,20 @@ public final class Refused extends ApiProblem {
 
     private static final long serialVersionUID = 1L;
 
-    private Refused(String detail) {
+    private final UUID runId;
+
+    private Refused(String detail, UUID runId) {
         super(HttpStatus.FORBIDDEN, "tool-denied", "Tool denied by policy", detail);
+        this.runId = runId;
     }
 
     public static Refused byPolicy(String tool, UUID runId) {
-        return (Refused) new Refused("Policy denies tool '" + tool + "'. The refusal is recorded as run " + runId + ".")
+        return (Refused) new Refused("Policy denies tool '" + tool + "'. The refusal is recorded as run " + runId + ".", runId)
                 .with("runId", runId.toString());
+    }
+
+    /** The DENIED run that records the refusal. */
+    public UUID runId() {
+        return runId;
     }
 }

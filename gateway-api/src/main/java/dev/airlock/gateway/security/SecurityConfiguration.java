@@ -19,9 +19,15 @@ import org.springframework.security.web.servlet.util.matcher.PathPatternRequestM
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
+import java.util.List;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.CorsConfigurationSource;
+import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
+import org.springframework.web.filter.CorsFilter;
 
 /**
- * Three filter chains: the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}), stateless
+ * Four filter chains: the MCP endpoint ({@code /mcp}), stateless with bearer agent keys only
+ * after the Origin rule; the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}), stateless
  * with bearer agent keys only; the humans' console and approver API, with form login, sessions,
  * CSRF and a strict Content-Security-Policy (an agent key opens nothing there); and everything
  * else, where only health probes and the API document are public.
@@ -35,11 +41,52 @@ class SecurityConfiguration {
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     /** The agent side's paths. */
-    static final String[] AGENT_PATHS = {"/api/v1/tools/**", "/api/v1/runs/**"};
+    static final String[] AGENT_PATHS = {"/api/v1/tools/**", "/api/v1/runs/**", "/mcp", "/mcp/**"};
 
     /** The people's side's paths. */
     static final String[] HUMAN_PATHS = {"/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**",
             "/api/v1/audit/**", "/oauth2/**", "/login/oauth2/**"};
+
+    /**
+     * {@code /mcp}: the Origin rule first (403 for a browser origin not allowed), then the agent key
+     * exactly as for the agent API (401 with {@code WWW-Authenticate: Bearer} without one); no
+     * session, cookie or personal access token counts. CORS answers preflights of allowed origins
+     * only. The chain stays when the endpoint is disabled, so that {@code /mcp} is then a 404 to
+     * agents and a 401 to everyone else, like any other path.
+     */
+    @Bean
+    @Order(0)
+    @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
+    SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AirlockProperties properties) throws Exception {
+        http.securityMatcher("/mcp", "/mcp/**")
+                .csrf(csrf -> csrf.disable())
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(cache -> cache.disable())
+                .formLogin(form -> form.disable())
+                .httpBasic(basic -> basic.disable())
+                .logout(logout -> logout.disable())
+                .cors(cors -> cors.configurationSource(mcpCors(properties.mcp().allowedOrigins())))
+                .addFilterBefore(new McpOriginFilter(properties.mcp().allowedOrigins()), CorsFilter.class)
+                .addFilterBefore(new AgentKeyAuthenticationFilter(agents), AuthorizationFilter.class)
+                .authorizeHttpRequests(auth -> auth.anyRequest().hasAuthority(AgentKeyAuthenticationFilter.AGENT_ROLE))
+                .exceptionHandling(e -> e
+                        .authenticationEntryPoint(ProblemResponses.unauthorized())
+                        .accessDeniedHandler(ProblemResponses.forbidden()));
+        return http.build();
+    }
+
+    private static CorsConfigurationSource mcpCors(List<String> allowedOrigins) {
+        CorsConfiguration cors = new CorsConfiguration();
+        cors.setAllowedOrigins(allowedOrigins);
+        cors.setAllowedMethods(List.of("POST"));
+        cors.setAllowedHeaders(List.of("Authorization", "Content-Type", "Accept", "MCP-Protocol-Version", "Last-Event-ID"));
+        cors.setExposedHeaders(List.of("WWW-Authenticate"));
+        cors.setAllowCredentials(false);
+        cors.setMaxAge(600L);
+        UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
+        source.registerCorsConfiguration("/mcp", cors);
+        return source;
+    }
 
     @Bean
     @Order(1)

@@ -25,10 +25,12 @@ import java.util.TreeMap;
  * @param env               extra child environment
  * @param secrets           child environment name → where the value comes from ({@code env:}, {@code file:} or a variable name)
  * @param sandbox           what its runs may reach and use in their sandbox
+ * @param annotations       hints for MCP clients, {@link ToolAnnotations#NONE} when none are configured
  */
 public record Tool(String tenant, String name, String description, ArgvTemplate argv,
         Map<String, ToolParameter> parameters, ToolPolicy policy, Duration timeout, long maxRetainedBytes,
-        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox) {
+        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox,
+        ToolAnnotations annotations) {
 
     /** What the run records as the definition it was requested under. Holds no secret values. */
     public ToolSnapshot snapshot() {

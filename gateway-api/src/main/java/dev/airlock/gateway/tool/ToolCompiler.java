@@ -24,6 +24,8 @@ import org.springframework.util.unit.DataSize;
 public final class ToolCompiler {
 
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
+    /** Names with this prefix belong to the MCP endpoint's built-in tools ({@code airlock_status}, ...). */
+    public static final String RESERVED_PREFIX = "airlock_";
     private static final Pattern PARAMETER_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
@@ -72,6 +74,10 @@ public final class ToolCompiler {
     static Tool compile(String tenant, String name, AirlockProperties.Tool config, String key) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "tool names use a-z, 0-9, '.', '_' and '-'");
+        }
+        if (name.startsWith(RESERVED_PREFIX)) {
+            throw new InvalidConfigurationException(key, "tool names starting with '" + RESERVED_PREFIX
+                    + "' are reserved for Airlock's built-in MCP tools");
         }
         Map<String, ToolParameter> parameters = new LinkedHashMap<>();
         new TreeMap<>(config.parameters()).forEach((p, spec) ->
@@ -127,7 +133,7 @@ public final class ToolCompiler {
         }
         return new Tool(tenant, name, config.description(), argv, Map.copyOf(parameters), policy, config.timeout(),
                 retained, observed, workingDir, Map.copyOf(config.env()), Map.copyOf(config.secrets()),
-                sandbox(config.sandbox(), key + ".sandbox"));
+                sandbox(config.sandbox(), key + ".sandbox"), annotations(config.annotations(), key + ".annotations"));
     }
 
     private static SandboxPolicy sandbox(AirlockProperties.ToolSandbox config, String key) {
@@ -163,6 +169,24 @@ public final class ToolCompiler {
         if (size == null || size.toBytes() <= 0) {
             throw new InvalidConfigurationException(key, "must be a positive size such as 512MB");
         }
+    }
+
+    private static ToolAnnotations annotations(AirlockProperties.Annotations config, String key) {
+        if (config == null) {
+            return ToolAnnotations.NONE;
+        }
+        if (Boolean.TRUE.equals(config.readOnlyHint())) {
+            // The protocol gives these two hints meaning only for tools that change something.
+            if (config.destructiveHint() != null) {
+                throw new InvalidConfigurationException(key + ".destructive-hint", "a read-only tool destroys nothing; leave it out");
+            }
+            if (config.idempotentHint() != null) {
+                throw new InvalidConfigurationException(key + ".idempotent-hint",
+                        "applies only to tools that change something; leave it out for a read-only tool");
+            }
+        }
+        return new ToolAnnotations(config.readOnlyHint(), config.destructiveHint(), config.idempotentHint(),
+                config.openWorldHint());
     }
 
     private static ToolParameter parameter(String name, AirlockProperties.Parameter spec, String key) {

@@ -40,6 +40,9 @@ class StrictConfigurationTests {
             "airlock.login.max-failure=3",
             "airlock.tokens.max-ttls=P1D",
             "airlock.approval.expiry-interval=PT1S",
+            "airlock.mcp.call-waits=PT10S",
+            "airlock.mcp.allowed-origin=https://app.example.com",
+            "airlock.tenants.acme.tools.deploy.annotations.read-only=true",
             "airlock.unknown=true"})
     void anUnknownKeyStopsTheStartNamingTheKey(String setting) {
         String key = setting.substring(0, setting.indexOf('='));
@@ -52,9 +55,42 @@ class StrictConfigurationTests {
     @ParameterizedTest
     @ValueSource(strings = {"airlock.tenants.acme.tools.deploy.approvers=2", "airlock.login.max-failures=3",
             "airlock.executor.poll-interval=PT1S", "airlock.approvals.max-text-length=500", "airlock.audit.verify=*",
-            "airlock.database.unsafe-no-fsync=true"})
+            "airlock.database.unsafe-no-fsync=true", "airlock.mcp.enabled=false", "airlock.mcp.call-wait=PT20S",
+            "airlock.mcp.max-text=5000", "airlock.mcp.allowed-origins[0]=https://app.example.com",
+            "airlock.tenants.acme.tools.deploy.annotations.destructive-hint=true",
+            "airlock.tenants.acme.tools.deploy.annotations.open-world-hint=false"})
     void everyDocumentedKeyStillBinds(String setting) {
         runner.withPropertyValues(setting).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"airlock.mcp.call-wait=PT0S|airlock.mcp.call-wait", "airlock.mcp.call-wait=PT11M|airlock.mcp.call-wait",
+            "airlock.mcp.call-wait=PT1.5S|airlock.mcp.call-wait", "airlock.mcp.max-text=0|airlock.mcp.max-text",
+            "airlock.mcp.allowed-origins[0]=*|airlock.mcp.allowed-origins[0]",
+            "airlock.mcp.allowed-origins[0]=https://app.example.com/|airlock.mcp.allowed-origins[0]",
+            "airlock.mcp.allowed-origins[0]=app.example.com|airlock.mcp.allowed-origins[0]",
+            "airlock.mcp.allowed-origins[0]=https://*.example.com|airlock.mcp.allowed-origins[0]",
+            "airlock.mcp.allowed-origins[0]=null|airlock.mcp.allowed-origins[0]"})
+    void refusesMcpSettingsItCannotHonourNamingTheKey(String settingAndKey) {
+        String[] parts = settingAndKey.split("\\|");
+        runner.withPropertyValues(parts[0]).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidConfigurationException.class)
+                    .satisfies(e -> assertThat(((InvalidConfigurationException) e).key()).isEqualTo(parts[1]));
+        });
+    }
+
+    @org.junit.jupiter.api.Test
+    void keepsAllowedOriginsAsBrowsersSendThem() {
+        runner.withPropertyValues("airlock.mcp.allowed-origins[0]=HTTPS://App.Example.com:8443").run(context ->
+                assertThat(context.getBean(AirlockProperties.class).mcp().allowedOrigins())
+                        .containsExactly("https://app.example.com:8443"));
+        runner.run(context -> {
+            AirlockProperties.Mcp mcp = context.getBean(AirlockProperties.class).mcp();
+            assertThat(mcp.enabled()).isTrue();
+            assertThat(mcp.callWait()).isEqualTo(java.time.Duration.ofSeconds(50));
+            assertThat(mcp.allowedOrigins()).isEmpty();
+        });
     }
 
     private static AirlockProperties withPassword(String hash) {

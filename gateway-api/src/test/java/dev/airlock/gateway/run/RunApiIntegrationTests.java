@@ -44,6 +44,9 @@ class RunApiIntegrationTests {
         JsonNode echo = response.body().valueStream().filter(t -> t.path("name").asString().equals("echo")).findFirst().orElseThrow();
         assertThat(echo.path("parameters").path("properties").path("message").path("type").asString()).isEqualTo("string");
         assertThat(echo.path("parameters").path("required").get(0).asString()).isEqualTo("message");
+        assertThat(echo.path("annotations").toString()).isEqualTo("{\"readOnlyHint\":true,\"openWorldHint\":false}");
+        JsonNode deploy = response.body().valueStream().filter(t -> t.path("name").asString().equals("deploy")).findFirst().orElseThrow();
+        assertThat(deploy.path("annotations").isEmpty()).as("no hint stated, none invented").isTrue();
         assertThat(api.get(GLOBEX, "/api/v1/tools").body().valueStream().map(t -> t.path("name").asString()).toList())
                 .as("another tenant's tools stay out of sight")
                 .containsExactly("echo", "hold-secret");

@@ -96,12 +96,44 @@ class ToolCompilerTests {
             no tmp                       | sandbox.tmp-size            | 0B            | airlock.tenants.acme.tools.git-log.sandbox.tmp-size: must be a positive size
             no approvers                 | approvers                   | 0             | airlock.tenants.acme.tools.git-log: approvers must be at least 1
             bad reason policy            | reason                      | sometimes     | airlock.tenants.acme.tools.git-log.reason: must be required or optional
+            read-only and destructive    | annotations.destructive-hint| false         | airlock.tenants.acme.tools.git-log.annotations.destructive-hint: a read-only tool destroys nothing
+            read-only and idempotent     | annotations.idempotent-hint | true          | airlock.tenants.acme.tools.git-log.annotations.idempotent-hint: applies only to tools that change something
             """)
     void failsFastNamingTheBadKey(String what, String key, String value, String message) {
-        assertThatThrownBy(() -> ToolCompiler.compile(bind(Map.of(TOOL + key, value))))
+        Map<String, String> settings = key.startsWith("annotations.")
+                ? Map.of(TOOL + key, value, TOOL + "annotations.read-only-hint", "true")
+                : Map.of(TOOL + key, value);
+        assertThatThrownBy(() -> ToolCompiler.compile(bind(settings)))
                 .as(what)
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(message);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"airlock_status", "airlock_mine", "airlock_"})
+    void refusesToolNamesReservedForTheBuiltInMcpTools(String name) {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("airlock.tenants.acme.tools." + name + ".argv[0]", "true");
+        assertThatThrownBy(() -> ToolCompiler.compile(bind(settings)))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key()).isEqualTo("airlock.tenants.acme.tools." + name))
+                .hasMessageContaining("reserved for Airlock's built-in MCP tools");
+        settings.clear();
+        settings.put("airlock.tenants.acme.tools.airlock-" + name.substring("airlock_".length()) + "x.argv[0]", "true");
+        assertThat(ToolCompiler.compile(bind(settings)).tools("acme")).hasSize(2);
+    }
+
+    @Test
+    void compilesTheAnnotationsAsConfiguredAndStatesNoneWhenAbsent() {
+        Tool plain = ToolCompiler.compile(bind(Map.of())).find("acme", "git-log").orElseThrow();
+        assertThat(plain.annotations()).isEqualTo(ToolAnnotations.NONE);
+        Tool kebab = ToolCompiler.compile(bind(Map.of(TOOL + "annotations.read-only-hint", "true",
+                TOOL + "annotations.open-world-hint", "false"))).find("acme", "git-log").orElseThrow();
+        assertThat(kebab.annotations()).isEqualTo(new ToolAnnotations(true, null, null, false));
+        Tool camel = ToolCompiler.compile(bind(Map.of(TOOL + "annotations.readOnlyHint", "false",
+                TOOL + "annotations.destructiveHint", "true", TOOL + "annotations.idempotentHint", "false")))
+                .find("acme", "git-log").orElseThrow();
+        assertThat(camel.annotations()).isEqualTo(new ToolAnnotations(false, true, false, null));
     }
 
     @Test
@@ -111,7 +143,7 @@ class ToolCompilerTests {
         AirlockProperties.Tool atRoot = new AirlockProperties.Tool(bound.description(), bound.argv(), bound.parameters(),
                 bound.approval(), bound.approvers(), bound.approvalTimeout(), bound.reason(), bound.timeout(),
                 bound.maxRetainedBytes(), bound.maxObservedBytes(), java.nio.file.Path.of("/"), bound.env(), bound.secrets(),
-                bound.sandbox());
+                bound.sandbox(), bound.annotations());
         assertThatThrownBy(() -> ToolCompiler.compile("acme", "git-log", atRoot, "airlock.tenants.acme.tools.git-log"))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith("airlock.tenants.acme.tools.git-log.working-dir: must not be the root directory");

@@ -30,15 +30,18 @@ class ToolController {
      * @param approval    auto, required or deny
      * @param timeout     its time limit (ISO-8601)
      * @param parameters  JSON Schema of the {@code arguments} object
+     * @param annotations the hints its configuration states (readOnlyHint, destructiveHint, idempotentHint,
+     *                    openWorldHint), as MCP clients get them; empty when none are stated
      */
-    record ToolView(String name, String description, String approval, String timeout, Map<String, Object> parameters) {
+    record ToolView(String name, String description, String approval, String timeout, Map<String, Object> parameters,
+            Map<String, Boolean> annotations) {
     }
 
     @GetMapping("/api/v1/tools")
     List<ToolView> tools(@AuthenticationPrincipal AgentIdentity agent) {
         return tools.tools(agent.tenant()).stream()
                 .map(t -> new ToolView(t.name(), t.description(), t.policy().mode().name().toLowerCase(Locale.ROOT),
-                        t.timeout().toString(), t.argumentsSchema()))
+                        t.timeout().toString(), t.argumentsSchema(), t.annotations().stated()))
                 .toList();
     }
 }

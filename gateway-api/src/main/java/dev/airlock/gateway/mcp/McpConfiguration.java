@@ -1,0 +1,98 @@
+package dev.airlock.gateway.mcp;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.run.OutputExcerpts;
+import dev.airlock.gateway.run.RunService;
+import dev.airlock.gateway.run.RunViews;
+import dev.airlock.gateway.tool.ToolCatalog;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport;
+import java.util.List;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Serves {@code /mcp} (unless {@code airlock.mcp.enabled} is false): the MCP Java SDK's
+ * stateless streamable-HTTP servlet transport, answering through {@link AirlockMcpHandler},
+ * with {@link ProgressStreams} in front of it for calls that ask for progress. Authentication
+ * and the Origin rule come first, from the security filter chain for {@code /mcp}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnBooleanProperty(name = "airlock.mcp.enabled", matchIfMissing = true)
+@dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
+class McpConfiguration {
+
+    /** The endpoint's path. */
+    static final String PATH = "/mcp";
+    /** The largest request body: tool arguments are small (strings default to 1,024 characters). */
+    static final int MAX_BODY = 1024 * 1024;
+
+    /**
+     * The protocol's JSON mapper: a plain Jackson 3 mapper, apart from the application's (whose
+     * settings, such as writing nulls, are the REST API's). The envelope is turned into plain
+     * JSON values by the application's mapper first, so it reads exactly as over REST.
+     */
+    private final McpJsonMapper protocolJson = new JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder().build());
+
+    @Bean
+    HttpServletStatelessServerTransport mcpTransport(AirlockProperties properties) {
+        return HttpServletStatelessServerTransport.builder()
+                .jsonMapper(protocolJson)
+                .messageEndpoint(PATH)
+                .contextExtractor(AirlockMcpHandler::context)
+                // The security chain has refused foreign origins already; the SDK's own check is a second line.
+                .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
+                        .allowedOrigins(properties.mcp().allowedOrigins()).build())
+                .maxRequestSize(MAX_BODY)
+                .build();
+    }
+
+    @Bean
+    AirlockMcpHandler mcpHandler(HttpServletStatelessServerTransport transport, AirlockProperties properties, ToolCatalog catalog,
+            RunService runs, RunViews views, OutputExcerpts excerpts, JsonMapper json) {
+        var mcp = properties.mcp();
+        BuiltInTools builtIns = new BuiltInTools(mcp.callWait());
+        McpToolList tools = new McpToolList(catalog, properties.tenants().keySet(), builtIns, protocolJson,
+                new DefaultJsonSchemaValidator(JsonMapper.builder().build()));
+        CallResults results = new CallResults(mcp.maxText(), mcp.callWait(), properties.console().baseUrl());
+        ToolCalls calls = new ToolCalls(runs, views, excerpts, catalog, builtIns, results, new InFlightCalls(), json,
+                mcp.callWait());
+        String version = McpConfiguration.class.getPackage().getImplementationVersion();
+        AirlockMcpHandler handler = new AirlockMcpHandler(protocolJson, tools, calls, transport.protocolVersions(),
+                version == null ? "development" : version);
+        transport.setMcpHandler(handler);
+        return handler;
+    }
+
+    @Bean
+    ServletRegistrationBean<HttpServletStatelessServerTransport> mcpServlet(HttpServletStatelessServerTransport transport,
+            AirlockMcpHandler handler) {
+        ServletRegistrationBean<HttpServletStatelessServerTransport> registration = new ServletRegistrationBean<>(transport, PATH);
+        registration.setName("mcp");
+        registration.setAsyncSupported(true);
+        return registration;
+    }
+
+    @Bean
+    FilterRegistrationBean<ProgressStreams> mcpProgressStreams(AirlockMcpHandler handler,
+            HttpServletStatelessServerTransport transport) {
+        List<String> versions = transport.protocolVersions();
+        FilterRegistrationBean<ProgressStreams> registration = new FilterRegistrationBean<>(
+                new ProgressStreams(handler, protocolJson, AirlockMcpHandler::context, versions, MAX_BODY));
+        registration.setName("mcpProgressStreams");
+        registration.setServletNames(List.of("mcp"));
+        // After Spring Security's filter chain (order -100): only authenticated agents get this far.
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE - 100);
+        return registration;
+    }
+}

@@ -1,0 +1,232 @@
+package dev.airlock.gateway.mcp;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * What the SDK's stateless servlet transport cannot do, done against the specification in
+ * front of it. That transport answers every POST with one JSON body, so it can send nothing
+ * while a call waits; streamable HTTP lets a server answer a POST with an SSE stream instead,
+ * which needs no session. So a {@code tools/call} whose {@code _meta.progressToken} is set is
+ * answered here as a stream: {@code notifications/progress} while the run waits for approval
+ * or runs, then the result, all on the one response. Everything else goes on to the SDK
+ * transport, which gets the body this filter read.
+ *
+ * <p>Before that, for every POST: an {@code MCP-Protocol-Version} header naming a revision the
+ * endpoint does not speak is a 400 (the specification's rule), and a body over the size limit
+ * is a 413.
+ */
+final class ProgressStreams extends OncePerRequestFilter {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ProgressStreams.class);
+
+    static final String PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version";
+
+    private final AirlockMcpHandler handler;
+    private final McpJsonMapper mapper;
+    private final Function<HttpServletRequest, McpTransportContext> contexts;
+    private final List<String> protocolVersions;
+    private final int maxBody;
+
+    ProgressStreams(AirlockMcpHandler handler, McpJsonMapper mapper, Function<HttpServletRequest, McpTransportContext> contexts,
+            List<String> protocolVersions, int maxBody) {
+        this.handler = handler;
+        this.mapper = mapper;
+        this.contexts = contexts;
+        this.protocolVersions = List.copyOf(protocolVersions);
+        this.maxBody = maxBody;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (!"POST".equals(request.getMethod())) {
+            chain.doFilter(request, response);
+            return;
+        }
+        List<String> versions = java.util.Collections.list(request.getHeaders(PROTOCOL_VERSION_HEADER));
+        if (versions.size() > 1 || versions.size() == 1 && !protocolVersions.contains(versions.getFirst().strip())) {
+            error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Unsupported MCP-Protocol-Version; this server speaks " + protocolVersions);
+            return;
+        }
+        byte[] body = read(request);
+        if (body == null) {
+            error(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "The request body is larger than " + maxBody + " bytes.");
+            return;
+        }
+        McpSchema.JSONRPCRequest call = progressCall(request, body);
+        if (call == null) {
+            chain.doFilter(new ReadBody(request, body), response);
+            return;
+        }
+        stream(request, response, call);
+    }
+
+    /** The request, when it is a tools/call asking for progress from a client that takes a stream. */
+    private McpSchema.JSONRPCRequest progressCall(HttpServletRequest request, byte[] body) {
+        String accept = request.getHeader("Accept");
+        String type = request.getContentType();
+        if (accept == null || !accept.contains("text/event-stream") || !accept.contains("application/json")
+                || type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            return null;
+        }
+        try {
+            if (McpSchema.deserializeJsonRpcMessage(mapper, new String(body, StandardCharsets.UTF_8))
+                    instanceof McpSchema.JSONRPCRequest jsonRpc && McpSchema.METHOD_TOOLS_CALL.equals(jsonRpc.method())
+                    && jsonRpc.params() instanceof Map<?, ?> params && params.get("_meta") instanceof Map<?, ?> meta
+                    && meta.get("progressToken") != null) {
+                return jsonRpc;
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not a well-formed message: the SDK transport answers it with its error.
+        }
+        return null;
+    }
+
+    private void stream(HttpServletRequest request, HttpServletResponse response, McpSchema.JSONRPCRequest call)
+            throws IOException {
+        log.debug("Answering tools/call {} as a stream with progress", call.id());
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType("text/event-stream");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.setHeader("Cache-Control", "no-cache");
+        response.setHeader("X-Accel-Buffering", "no");
+        PrintWriter writer = response.getWriter();
+        AtomicLong progress = new AtomicLong();
+        AirlockMcpHandler.ProgressSink sink = (token, message) -> {
+            McpSchema.ProgressNotification notification = new McpSchema.ProgressNotification(token,
+                    (double) progress.incrementAndGet(), null, message, null);
+            log.debug("Progress of tools/call {}: {}", call.id(), message);
+            return event(writer, new McpSchema.JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_PROGRESS, notification));
+        };
+        Map<String, Object> values = new HashMap<>();
+        McpTransportContext base = contexts.apply(request);
+        values.put(AirlockMcpHandler.AGENT, base.get(AirlockMcpHandler.AGENT));
+        values.put(AirlockMcpHandler.PROGRESS, sink);
+        values.values().removeIf(java.util.Objects::isNull);
+        McpSchema.JSONRPCResponse answer = handler.handleRequest(McpTransportContext.create(values), call).block();
+        event(writer, answer);
+    }
+
+    /** Writes one SSE event carrying a JSON-RPC message; false when the client is gone. */
+    private boolean event(PrintWriter writer, Object message) {
+        String json;
+        try {
+            json = mapper.writeValueAsString(message);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        writer.write("event: message\ndata: " + json + "\n\n");
+        writer.flush();
+        return !writer.checkError();
+    }
+
+    private byte[] read(HttpServletRequest request) throws IOException {
+        if (request.getContentLengthLong() > maxBody) {
+            return null;
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        try (InputStream in = request.getInputStream()) {
+            int n;
+            while ((n = in.read(buffer)) != -1) {
+                if (body.size() + n > maxBody) {
+                    return null;
+                }
+                body.write(buffer, 0, n);
+            }
+        }
+        return body.toByteArray();
+    }
+
+    /** A JSON-RPC error with no id, as the specification allows for a request refused before it was read. */
+    static void error(HttpServletResponse response, int status, int code, String message) throws IOException {
+        response.setStatus(status);
+        response.setContentType("application/json");
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\""
+                + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}}");
+    }
+
+    /** The request with its body already read, for the SDK transport to read again. */
+    private static final class ReadBody extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+
+        ReadBody(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("the body is already read");
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+        }
+    }
+}

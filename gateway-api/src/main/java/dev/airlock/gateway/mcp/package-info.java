@@ -1,0 +1,6 @@
+/**
+ * The Model Context Protocol front door: agents list and call their tenant's tools over
+ * streamable HTTP at {@code /mcp}, through the same run pipeline, keys, policies and limits as
+ * the REST API.
+ */
+package dev.airlock.gateway.mcp;
