@@ -36,7 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
@@ -77,8 +76,8 @@ class McpIntegrationTests {
     @Autowired
     JdbcTemplate jdbc;
 
-    @TempDir
-    static Path files;
+    /** Inside the directory the test tools' sandboxes mount read-only. */
+    static Path files = dev.airlock.gateway.support.ToolInputs.directory("mcp");
 
     private final JsonMapper json = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
