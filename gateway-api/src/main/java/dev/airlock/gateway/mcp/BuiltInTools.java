@@ -181,12 +181,7 @@ final class BuiltInTools {
     }
 
     private static Map<String, Object> object(Map<String, Object> properties, List<String> required) {
-        Map<String, Object> schema = new LinkedHashMap<>();
-        schema.put("type", "object");
-        schema.put("properties", properties);
-        schema.put("required", required);
-        schema.put("additionalProperties", false);
-        return schema;
+        return dev.airlock.gateway.tool.Tool.objectSchema(properties, required);
     }
 
     private static Map<String, Object> orderedOf(Object... keysAndValues) {

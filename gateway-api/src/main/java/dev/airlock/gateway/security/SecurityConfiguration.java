@@ -41,7 +41,10 @@ class SecurityConfiguration {
             + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     /** The agent side's paths. */
-    static final String[] AGENT_PATHS = {"/api/v1/tools/**", "/api/v1/runs/**", "/mcp", "/mcp/**"};
+    static final String[] AGENT_PATHS = {"/api/v1/tools/**", "/api/v1/runs/**"};
+
+    /** The MCP endpoint's paths (agent side too). */
+    static final String[] MCP_PATHS = {"/mcp", "/mcp/**"};
 
     /** The people's side's paths. */
     static final String[] HUMAN_PATHS = {"/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**",
@@ -58,21 +61,25 @@ class SecurityConfiguration {
     @Order(0)
     @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
     SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AirlockProperties properties) throws Exception {
-        http.securityMatcher("/mcp", "/mcp/**")
-                .csrf(csrf -> csrf.disable())
+        http.securityMatcher(MCP_PATHS)
+                .logout(logout -> logout.disable())
+                .cors(cors -> cors.configurationSource(mcpCors(properties.mcp().allowedOrigins())))
+                .addFilterBefore(new McpOriginFilter(properties.mcp().allowedOrigins()), CorsFilter.class);
+        return agentKeysOnly(http, agents).build();
+    }
+
+    /** Stateless, agent keys only: no session, CSRF, form or Basic login; 401/403 as problems. */
+    private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents) throws Exception {
+        return http.csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(cache -> cache.disable())
                 .formLogin(form -> form.disable())
                 .httpBasic(basic -> basic.disable())
-                .logout(logout -> logout.disable())
-                .cors(cors -> cors.configurationSource(mcpCors(properties.mcp().allowedOrigins())))
-                .addFilterBefore(new McpOriginFilter(properties.mcp().allowedOrigins()), CorsFilter.class)
                 .addFilterBefore(new AgentKeyAuthenticationFilter(agents), AuthorizationFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().hasAuthority(AgentKeyAuthenticationFilter.AGENT_ROLE))
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint(ProblemResponses.unauthorized())
                         .accessDeniedHandler(ProblemResponses.forbidden()));
-        return http.build();
     }
 
     private static CorsConfigurationSource mcpCors(List<String> allowedOrigins) {
@@ -92,18 +99,8 @@ class SecurityConfiguration {
     @Order(1)
     @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
     SecurityFilterChain agentApi(HttpSecurity http, AgentDirectory agents) throws Exception {
-        http.securityMatcher(AGENT_PATHS)
-                .csrf(csrf -> csrf.disable())
-                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-                .requestCache(cache -> cache.disable())
-                .formLogin(form -> form.disable())
-                .httpBasic(basic -> basic.disable())
-                .addFilterBefore(new AgentKeyAuthenticationFilter(agents), AuthorizationFilter.class)
-                .authorizeHttpRequests(auth -> auth.anyRequest().hasAuthority(AgentKeyAuthenticationFilter.AGENT_ROLE))
-                .exceptionHandling(e -> e
-                        .authenticationEntryPoint(ProblemResponses.unauthorized())
-                        .accessDeniedHandler(ProblemResponses.forbidden()));
-        return http.build();
+        http.securityMatcher(AGENT_PATHS);
+        return agentKeysOnly(http, agents).build();
     }
 
     /**
@@ -143,6 +140,7 @@ class SecurityConfiguration {
         java.util.List<String> paths = new java.util.ArrayList<>();
         if (!properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
             paths.addAll(java.util.List.of(AGENT_PATHS));
+            paths.addAll(java.util.List.of(MCP_PATHS));
         }
         if (!properties.roles().contains(dev.airlock.gateway.config.Side.CONSOLE)) {
             paths.addAll(java.util.List.of(HUMAN_PATHS));

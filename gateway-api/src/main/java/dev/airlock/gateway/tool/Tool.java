@@ -46,6 +46,11 @@ public record Tool(String tenant, String name, String description, ArgvTemplate 
         Map<String, Object> properties = new LinkedHashMap<>();
         parameters.forEach((n, p) -> properties.put(n, p.jsonSchema()));
         List<String> required = parameters.values().stream().filter(ToolParameter::required).map(ToolParameter::name).toList();
+        return objectSchema(properties, required);
+    }
+
+    /** A JSON Schema object with exactly {@code properties}, of which {@code required} must be given. */
+    public static Map<String, Object> objectSchema(Map<String, Object> properties, List<String> required) {
         Map<String, Object> schema = new LinkedHashMap<>();
         schema.put("type", "object");
         schema.put("properties", properties);

@@ -3,9 +3,7 @@ package dev.airlock.gateway.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;
-import dev.airlock.gateway.support.Browser;
-import dev.airlock.gateway.support.TestDatabaseConfiguration;
-import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.gateway.support.BrowserIntegrationTest;
 import dev.airlock.gateway.support.ToolInputs;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,57 +16,20 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.ActiveProfiles;
 
 /**
  * The console in a real headless Chromium against the gateway on a random port: an approver
  * signs in, finds the pending run, approves it with a reason and reads the output; hostile
  * output renders as inert text; requests without a CSRF token are refused.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@ActiveProfiles("test")
-@Import({TestDatabaseConfiguration.class, TestSecrets.class, dev.airlock.gateway.support.MovableClock.Configuration.class})
-class ConsoleBrowserIntegrationTests {
-
-    private static ChromeDriver browser;
-
-    @LocalServerPort
-    int port;
+class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
 
     static Path files = ToolInputs.directory("console-browser");
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @BeforeEach
-    void requireBrowser() {
-        Browser.assumeAvailable(browser);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
-    private String base() {
-        return "http://127.0.0.1:" + port;
-    }
 
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.Approver;
 import dev.airlock.gateway.support.AgentApi;
-import dev.airlock.gateway.support.Browser;
-import dev.airlock.gateway.support.TestDatabaseConfiguration;
-import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.gateway.support.BrowserIntegrationTest;
 import dev.airlock.persistence.approval.Verdict;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,62 +16,25 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.context.ActiveProfiles;
 
 /**
  * Strings that agents and other people control never reach a page live: a bidi override, a
  * zero-width space and a line separator in an argument and in a reason show as escapes or are
  * removed, in a real Chromium.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@ActiveProfiles("test")
-@Import({TestDatabaseConfiguration.class, TestSecrets.class, dev.airlock.gateway.support.MovableClock.Configuration.class})
-class InertTextBrowserIntegrationTests {
+class InertTextBrowserIntegrationTests extends BrowserIntegrationTest {
 
     private static final String SPOOF = "\u202Eevil.sh\u200B\u2028line";
-
-    private static ChromeDriver browser;
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     ApprovalService approvals;
 
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start();
-    }
-
-    @BeforeEach
-    void requireBrowser() {
-        Browser.assumeAvailable(browser);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
-    private String base() {
-        return "http://127.0.0.1:" + port;
-    }
 
     @Test
     void argumentsAndReasonsAreShownEscapedOrSanitizedNeverLive() throws Exception {
