@@ -39,6 +39,12 @@ class ApprovalOutcomes {
 
     @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT)
     void apply(ApprovalClosed closed) {
+        try (var context = dev.airlock.gateway.support.RunLog.of(closed.runId(), closed.tenant())) {
+            applyToRun(closed);
+        }
+    }
+
+    private void applyToRun(ApprovalClosed closed) {
         RunRecord run = runs.findByIdAndTenant(closed.runId(), closed.tenant()).orElseThrow();
         switch (closed.status()) {
             case APPROVED -> {

@@ -39,7 +39,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
@@ -112,6 +111,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         this.json = json;
         this.clock = clock;
         this.node = properties.nodeId() != null ? properties.nodeId() : hostName();
+        dev.airlock.gateway.support.RunLog.useNode(node);
     }
 
     /** What this replica's runs are isolated by. */
@@ -174,17 +174,13 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
         threads.execute(() -> {
-            MDC.put("runId", runId.toString());
-            MDC.put("tenant", execution.tenant());
-            MDC.put("node", node);
-            try (permit) {
+            try (permit; var context = dev.airlock.gateway.support.RunLog.of(runId, execution.tenant())) {
                 execute(execution, cancellation, permit);
             } catch (RuntimeException e) {
                 log.error("Run {} could not be executed", runId, e);
             } finally {
                 running.remove(runId);
                 completions.completed(runId);
-                MDC.clear();
             }
         });
     }

@@ -106,7 +106,9 @@ class RunLeases implements SmartInitializingSingleton {
             runs.save(run);
             audit.append(run.tenant(), "run.interrupted", runId, "airlock", Map.of("node", String.valueOf(node),
                     "leaseRanOut", ranOut.toString(), "why", why), now);
-            log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);
+            try (var context = dev.airlock.gateway.support.RunLog.of(runId, run.tenant())) {
+                log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);
+            }
             return true;
         });
         if (Boolean.TRUE.equals(done)) {

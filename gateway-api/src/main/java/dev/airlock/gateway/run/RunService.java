@@ -157,9 +157,7 @@ public class RunService {
             }
             throw e;
         }
-        try (var runId = org.slf4j.MDC.putCloseable("runId", run.id().toString());
-                var tenant = org.slf4j.MDC.putCloseable("tenant", agent.tenant());
-                var node = org.slf4j.MDC.putCloseable("node", executor.node())) {
+        try (var context = dev.airlock.gateway.support.RunLog.of(run.id(), agent.tenant())) {
             log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
         }
         if (run.state() == RunState.DENIED) {
