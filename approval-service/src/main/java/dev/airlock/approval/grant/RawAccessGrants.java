@@ -57,7 +57,7 @@ public class RawAccessGrants {
             Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
-        if (reason == null || reason.isBlank()) {
+        if (dev.airlock.persistence.approval.Reasons.isEmpty(reason)) {
             throw new GrantRefused(GrantRefused.Reason.REASON_REQUIRED, "Say why you need the raw bytes.");
         }
         RawArtifactStore.RawArtifactFacts facts = artifacts.describe(tenant, runId)

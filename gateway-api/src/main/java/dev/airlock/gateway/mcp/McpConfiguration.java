@@ -42,7 +42,16 @@ class McpConfiguration {
      * settings, such as writing nulls, are the REST API's). The envelope is turned into plain
      * JSON values by the application's mapper first, so it reads exactly as over REST.
      */
-    private final McpJsonMapper protocolJson = new JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder().build());
+    private final McpJsonMapper protocolJson = new JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder()
+            // The SDK writes some refusals (malformed bodies, batches) as its exception object: never
+            // with a stack trace, a cause or internal messages of the JVM.
+            .addMixIn(Throwable.class, ThrowableWithoutInternals.class)
+            .build());
+
+    /** What of an exception the protocol may show: nothing but what the SDK put in its JSON-RPC error. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"stackTrace", "cause", "suppressed", "localizedMessage", "message"})
+    abstract static class ThrowableWithoutInternals {
+    }
 
     @Bean
     HttpServletStatelessServerTransport mcpTransport(AirlockProperties properties) {

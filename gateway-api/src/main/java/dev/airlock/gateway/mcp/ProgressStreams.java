@@ -79,6 +79,13 @@ final class ProgressStreams extends OncePerRequestFilter {
                     "The request body is larger than " + maxBody + " bytes.");
             return;
         }
+        if (!isJsonObject(body)) {
+            // One JSON-RPC message per POST, an object: batches, scalars and garbage are refused here,
+            // before the SDK, which would answer some of them with its exception object.
+            error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.PARSE_ERROR,
+                    "The body must be one JSON-RPC message: a JSON object.");
+            return;
+        }
         McpSchema.JSONRPCRequest call = progressCall(request, body);
         if (call == null) {
             chain.doFilter(new ReadBody(request, body), response);
@@ -86,6 +93,16 @@ final class ProgressStreams extends OncePerRequestFilter {
         }
         stream(request, response, call);
     }
+
+    private boolean isJsonObject(byte[] body) {
+        try {
+            return plain.readTree(body) instanceof tools.jackson.databind.node.ObjectNode;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private final tools.jackson.databind.json.JsonMapper plain = tools.jackson.databind.json.JsonMapper.builder().build();
 
     /** The request, when it is a tools/call asking for progress from a client that takes a stream. */
     private McpSchema.JSONRPCRequest progressCall(HttpServletRequest request, byte[] body) {

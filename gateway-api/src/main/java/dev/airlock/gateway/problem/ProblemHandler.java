@@ -72,6 +72,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.badRequest().body(problem);
     }
 
+    /** A header or path the firewall refuses when it is read (a control character, say): the client's fault. */
+    @ExceptionHandler(org.springframework.security.web.firewall.RequestRejectedException.class)
+    ResponseEntity<ProblemDetail> rejected(org.springframework.security.web.firewall.RequestRejectedException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                "The request carries a header or path Airlock does not accept (control or undecodable characters).");
+        problem.setType(java.net.URI.create("urn:airlock:problem:invalid-request"));
+        problem.setTitle("Invalid request");
+        return ResponseEntity.badRequest().body(problem);
+    }
+
     @ExceptionHandler(NotAnApprover.class)
     ResponseEntity<ProblemDetail> notAnApprover(NotAnApprover e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());

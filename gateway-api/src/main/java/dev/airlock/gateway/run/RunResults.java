@@ -63,8 +63,10 @@ class RunResults {
             return;
         }
         String artifact = RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
-        audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool(), "sandbox", result.sandbox().key()),
-                result.startedAt());
+        if (result.sandbox() != null) {
+            audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool(), "sandbox",
+                    result.sandbox().key()), result.startedAt());
+        }
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
                 "termination", result.termination().name(),
                 "stdoutSha256", result.stdout().sha256(),

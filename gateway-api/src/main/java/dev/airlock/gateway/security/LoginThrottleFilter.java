@@ -30,17 +30,23 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if ("POST".equals(request.getMethod()) && "/login".equals(request.getRequestURI().substring(request.getContextPath().length()))
-                && throttle.lockedOut(request.getParameter(USERNAME), request.getRemoteAddr())) {
+                && throttle.lockedOut(username(request), request.getRemoteAddr())) {
             response.sendRedirect(request.getContextPath() + "/login?locked");
             return;
         }
         chain.doFilter(request, response);
     }
 
+    /** The user name as the form login reads it (trimmed), so that " carol" counts as "carol". */
+    private static String username(HttpServletRequest request) {
+        String username = request.getParameter(USERNAME);
+        return username == null ? "" : username.trim();
+    }
+
     /** Records the failure, then shows the sign-in page's error. */
     static AuthenticationFailureHandler onFailure(LoginThrottle throttle) {
         return (request, response, exception) -> {
-            throttle.failed(request.getParameter(USERNAME), request.getRemoteAddr());
+            throttle.failed(username(request), request.getRemoteAddr());
             response.sendRedirect(request.getContextPath() + "/login?error");
         };
     }

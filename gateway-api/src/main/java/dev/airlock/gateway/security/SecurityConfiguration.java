@@ -114,7 +114,8 @@ class SecurityConfiguration {
     @Bean
     @Order(3)
     SecurityFilterChain everythingElse(HttpSecurity http, AirlockProperties properties) throws Exception {
-        http.addFilterBefore(new ScrapeTokenFilter(properties.metrics().scrapeTokenSha256()), AuthorizationFilter.class)
+        http.logout(logout -> logout.disable())
+                .addFilterBefore(new ScrapeTokenFilter(properties.metrics().scrapeTokenSha256()), AuthorizationFilter.class)
                 .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(OTHER_CSP))
                         .frameOptions(frame -> frame.deny()))
                 .csrf(csrf -> csrf.disable())
@@ -133,6 +134,15 @@ class SecurityConfiguration {
                         .authenticationEntryPoint(ProblemResponses.unauthorized())
                         .accessDeniedHandler(ProblemResponses.forbidden()));
         return http.build();
+    }
+
+    /**
+     * A request the firewall refuses (a header or path with characters it does not accept, such as a
+     * non-ASCII Idempotency-Key) is a 400, not a 500.
+     */
+    @Bean
+    org.springframework.security.web.firewall.RequestRejectedHandler requestRejectedHandler() {
+        return new org.springframework.security.web.firewall.HttpStatusRequestRejectedHandler(400);
     }
 
     /** Matches the paths of the sides this replica does not run (none when it runs both). */

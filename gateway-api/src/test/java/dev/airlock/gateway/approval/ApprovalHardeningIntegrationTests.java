@@ -144,6 +144,18 @@ class ApprovalHardeningIntegrationTests {
     }
 
     @Test
+    void aReasonOfInvisibleCharactersIsNoReason() {
+        String runId = park("release", "{\"note\":\"invisible reason\"}");
+        String digest = digest(runId);
+        for (String reason : new String[] {"\\u200b\\u202e", "\\u3000\\u00a0", "\\ufe0f\\u2060", " \\t "}) {
+            AgentApi.Response refused = decideJson(runId, "\"DENY\"", reason, digest);
+            assertThat(refused.status()).as(reason).isEqualTo(409);
+            assertThat(refused.text("reason")).isEqualTo("REASON_REQUIRED");
+        }
+        assertThat(decisionsOn(runId)).isZero();
+    }
+
+    @Test
     void aDigestMismatchNeverRevealsTheCurrentDigest() {
         String runId = park("release", "{\"note\":\"stale view\"}");
         String digest = digest(runId);

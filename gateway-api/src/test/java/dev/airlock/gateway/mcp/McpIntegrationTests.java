@@ -126,6 +126,17 @@ class McpIntegrationTests {
                 .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
+    @Test
+    void malformedRequestsAreRefusedWithoutStackTracesOrInternals() throws Exception {
+        for (String body : List.of("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}]", "{bad json", "\"x\"", "null",
+                "[".repeat(10_000))) {
+            HttpResponse<String> refused = send(rawMcp(body).header("Authorization", "Bearer " + AgentApi.ACME));
+            assertThat(refused.statusCode()).as(body.length() > 40 ? "deep nesting" : body).isBetween(400, 499);
+            assertThat(refused.body()).doesNotContain("stackTrace").doesNotContain("dev.airlock").doesNotContain("java.")
+                    .doesNotContain("io.modelcontextprotocol");
+        }
+    }
+
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
 

@@ -55,6 +55,10 @@ class SecurityHardeningIntegrationTests {
             assertThat(signIn("carol", "wrong-" + i, "10.0.0." + i).getResponse().getRedirectedUrl()).isEqualTo("/login?error");
         }
         MvcTestResult right = signIn("carol", "carol-password", "10.0.0.99");
+        for (String padded : new String[] {"carol ", " carol", "carol\t"}) {
+            assertThat(signIn(padded, "carol-password", "10.0.0.97").getResponse().getRedirectedUrl()).as("'%s'", padded)
+                    .isEqualTo("/login?locked");
+        }
         MvcTestResult wrong = signIn("carol", "still-wrong", "10.0.0.98");
         assertThat(signedIn(right)).isFalse();
         assertThat(right.getResponse().getRedirectedUrl()).isEqualTo("/login?locked");

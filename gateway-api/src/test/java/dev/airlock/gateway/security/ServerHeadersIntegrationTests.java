@@ -49,6 +49,24 @@ class ServerHeadersIntegrationTests {
     }
 
     @Test
+    void aHeaderTheFirewallRefusesIsABadRequestNotAnError() throws Exception {
+        // A UTF-8 right-to-left override sent as raw bytes: read as ISO-8859-1, it holds a C1 control.
+        byte[] body = "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            var out = socket.getOutputStream();
+            out.write(("POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                    + dev.airlock.gateway.support.AgentApi.ACME + "\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.length + "\r\nConnection: close\r\nIdempotency-Key: key-").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write(new byte[] {(byte) 0xe2, (byte) 0x80, (byte) 0xae});
+            out.write("\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            String status = new String(socket.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(status).isEqualTo("HTTP/1.1 400");
+        }
+    }
+
+    @Test
     void theErrorPathIsNotAPage() throws Exception {
         HttpResponse<String> error = get("/error");
         assertThat(error.statusCode()).isEqualTo(404);

@@ -125,7 +125,7 @@ public class ApprovalRequest {
         if (earlier.stream().anyMatch(d -> d.approver().equals(approver))) {
             throw new DecisionRefused(DecisionRefused.Reason.ALREADY_DECIDED, approver + " has already decided on this run.");
         }
-        if ((verdict == Verdict.DENY || approveReasonRequired) && (reason == null || reason.isBlank())) {
+        if ((verdict == Verdict.DENY || approveReasonRequired) && Reasons.isEmpty(reason)) {
             throw new DecisionRefused(DecisionRefused.Reason.REASON_REQUIRED,
                     verdict == Verdict.DENY ? "A denial needs a reason." : "This tool's policy needs a reason to approve.");
         }

@@ -213,7 +213,7 @@ public class RunRecord extends StoredOnce<UUID> {
      * for longer than the lease) is still what was observed, and replaces the unknown outcome.
      *
      * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED} or {@link Termination#LOST})
-     * @param sandbox     what the process was isolated by
+     * @param sandbox     what the process was isolated by; null only for a run cancelled before its process started
      */
     public void finish(Integer exitCode, Termination termination, SandboxKind sandbox, Instant startedAt, Instant endedAt,
             Instant now) {
@@ -224,7 +224,11 @@ public class RunRecord extends StoredOnce<UUID> {
         this.failure = null;
         this.exitCode = exitCode;
         this.termination = termination;
-        this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
+        if (sandbox == null && termination != Termination.CANCELLED) {
+            // Only a run cancelled before its process started has no sandbox to name.
+            throw new IllegalArgumentException("a process that ran names its sandbox");
+        }
+        this.sandbox = sandbox;
         this.startedAt = startedAt;
         this.endedAt = endedAt;
         moveTo(switch (termination) {

@@ -205,6 +205,19 @@ class RunRecordIntegrationTests {
     }
 
     @Test
+    void onlyARunCancelledBeforeItsProcessStartedNamesNoSandbox() {
+        UUID id = stored(RunState.RUNNING);
+        RunRecord run = runs.findById(id).orElseThrow();
+        assertThatThrownBy(() -> run.finish(0, Termination.EXITED, null, NOW, NOW, NOW)).isInstanceOf(IllegalArgumentException.class);
+        new TransactionTemplate(transactions).executeWithoutResult(status -> {
+            RunRecord fresh = runs.findById(id).orElseThrow();
+            fresh.finish(null, Termination.CANCELLED, null, NOW, NOW, NOW);
+            runs.save(fresh);
+        });
+        assertThat(fixtures.state(id)).isEqualTo("CANCELLED");
+    }
+
+    @Test
     void theDatabaseRefusesAStateTheLifeCycleDoesNotKnow() {
         UUID id = stored(RunState.REQUESTED);
         assertThatThrownBy(() -> jdbc.sql("UPDATE airlock.runs SET state = 'DONE' WHERE id = :id").param("id", id).update())
