@@ -43,7 +43,9 @@ public class EmbeddedPostgresAutoConfiguration {
         // The library starts the server with -F (fsync off) and synchronous_commit=off; the -c settings
         // come after -F on the command line, so they win and the default is durable.
         String on = durable ? "on" : "off";
+        String password = EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setConnectConfig("password", password)
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
                 .setRegisterShutdownHook(false)
@@ -53,13 +55,15 @@ public class EmbeddedPostgresAutoConfiguration {
                 .setServerConfig("synchronous_commit", on)
                 .setServerConfig("full_page_writes", on)
                 .start();
+        EmbeddedPassword.require(postgres.getPostgresDatabase(), dataDir, password);
         log.info("Embedded PostgreSQL is listening on localhost:{}", postgres.getPort());
         return postgres;
     }
 
     @Bean
-    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres) {
+    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties) throws IOException {
         String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+        String password = EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
         return new JdbcConnectionDetails() {
             @Override
             public String getUsername() {
@@ -68,7 +72,7 @@ public class EmbeddedPostgresAutoConfiguration {
 
             @Override
             public String getPassword() {
-                return "";
+                return password;
             }
 
             @Override

@@ -53,6 +53,7 @@ class ClusterIntegrationTests {
 
     private static ConfigurableApplicationContext first;
     private static String url;
+    private static String password;
     private static final List<ConfigurableApplicationContext> others = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -60,6 +61,7 @@ class ClusterIntegrationTests {
     static void startFirst() throws IOException {
         first = start("first", toolDir("marks"), null);
         url = "jdbc:postgresql://localhost:" + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
+        password = first.getBean(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails.class).getPassword();
     }
 
     @AfterAll
@@ -95,6 +97,7 @@ class ClusterIntegrationTests {
         if (datasourceUrl != null) {
             args.add("--spring.datasource.url=" + datasourceUrl);
             args.add("--spring.datasource.username=postgres");
+            args.add("--spring.datasource.password=" + (datasourceUrl.equals(url) ? password : ""));
         }
         args.addAll(List.of(extra));
         return new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(args.toArray(String[]::new));
@@ -180,7 +183,8 @@ class ClusterIntegrationTests {
                 "--airlock.executor.lease-ttl=" + LEASE,
                 "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
-                "--spring.datasource.url=" + url, "--spring.datasource.username=postgres")
+                "--spring.datasource.url=" + url, "--spring.datasource.username=postgres",
+                "--spring.datasource.password=" + password)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {

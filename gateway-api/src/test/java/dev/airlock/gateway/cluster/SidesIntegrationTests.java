@@ -46,7 +46,9 @@ class SidesIntegrationTests {
         String url = "jdbc:postgresql://localhost:" + agentSide.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
         consoleSide = new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(
                 "--airlock.data-dir=" + work.resolve("console"), "--server.port=0", "--airlock.node-id=console-side",
-                "--airlock.roles=console", "--spring.datasource.url=" + url, "--spring.datasource.username=postgres");
+                "--airlock.roles=console", "--spring.datasource.url=" + url, "--spring.datasource.username=postgres",
+                "--spring.datasource.password="
+                        + agentSide.getBean(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails.class).getPassword());
     }
 
     @AfterAll

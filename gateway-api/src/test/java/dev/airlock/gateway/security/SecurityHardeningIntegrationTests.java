@@ -117,6 +117,28 @@ class SecurityHardeningIntegrationTests {
                 .path("parameters").path("properties").path("count").path("minimum").asLong()).isZero();
     }
 
+    @Autowired
+    org.springframework.context.ApplicationContext context;
+
+    @Test
+    void theDefaultDatabaseWantsAPasswordThatOnlyTheGatewayCanRead() throws Exception {
+        int port = context.getBean(io.zonky.test.db.postgres.embedded.EmbeddedPostgres.class).getPort();
+        // What a tool with sandbox.network could try on the host's loopback.
+        for (String user : new String[] {"postgres", "airlock"}) {
+            java.util.Properties noPassword = new java.util.Properties();
+            noPassword.setProperty("user", user);
+            noPassword.setProperty("password", "");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> java.sql.DriverManager.getConnection(
+                    "jdbc:postgresql://127.0.0.1:" + port + "/postgres", noPassword).close())
+                    .isInstanceOf(java.sql.SQLException.class);
+        }
+        java.nio.file.Path file = context.getBean(dev.airlock.gateway.config.AirlockProperties.class).dataDir()
+                .resolve("postgres.password");
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file))
+                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    }
+
     @Test
     void theDefaultDatabaseSyncsEveryCommit() {
         assertThat(jdbc.sql("SHOW fsync").query(String.class).single()).isEqualTo("on");
