@@ -60,6 +60,13 @@ final class ProgressStreams extends OncePerRequestFilter {
         this.maxBody = maxBody;
     }
 
+    /** Only the MCP endpoint: the registration names its servlet, and this holds wherever the filter is put. */
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return !(path.equals(McpConfiguration.PATH) || path.startsWith(McpConfiguration.PATH + "/"));
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
