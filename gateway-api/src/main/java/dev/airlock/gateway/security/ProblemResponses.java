@@ -17,10 +17,23 @@ final class ProblemResponses {
     }
 
     static AuthenticationEntryPoint unauthorized() {
+        return unauthorized("Send a valid agent key as 'Authorization: Bearer <key>'.");
+    }
+
+    /** 401 on the people's API: a session or a personal access token, never an agent key. */
+    static AuthenticationEntryPoint unauthorizedPerson() {
+        return unauthorized("Sign in to the console, or send a personal access token as 'Authorization: Bearer alp_...'.");
+    }
+
+    /** 401 where nothing but health probes, the API document and scrapes with their token are open. */
+    static AuthenticationEntryPoint unauthorizedElsewhere() {
+        return unauthorized("Authentication required.");
+    }
+
+    private static AuthenticationEntryPoint unauthorized(String detail) {
         return (request, response, e) -> {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
-            write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized",
-                    "Send a valid agent key as 'Authorization: Bearer <key>'.");
+            write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized", detail);
         };
     }
 

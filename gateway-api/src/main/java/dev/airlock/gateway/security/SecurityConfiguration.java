@@ -131,7 +131,7 @@ class SecurityConfiguration {
                         .requestMatchers(otherSides(properties)).permitAll()
                         .anyRequest().denyAll())
                 .exceptionHandling(e -> e
-                        .authenticationEntryPoint(ProblemResponses.unauthorized())
+                        .authenticationEntryPoint(ProblemResponses.unauthorizedElsewhere())
                         .accessDeniedHandler(ProblemResponses.forbidden()));
         return http.build();
     }
@@ -188,7 +188,7 @@ class SecurityConfiguration {
                         .referrerPolicy(referrer -> referrer.policy(
                                 org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy.NO_REFERRER)))
                 .exceptionHandling(e -> e
-                        .defaultAuthenticationEntryPointFor(ProblemResponses.unauthorized(),
+                        .defaultAuthenticationEntryPointFor(ProblemResponses.unauthorizedPerson(),
                                 PathPatternRequestMatcher.withDefaults().matcher("/api/**"))
                         .defaultAccessDeniedHandlerFor(ProblemResponses.forbidden(),
                                 PathPatternRequestMatcher.withDefaults().matcher("/api/**")));

@@ -67,6 +67,19 @@ class ServerHeadersIntegrationTests {
     }
 
     @Test
+    void aRefusalTellsEachCallerWhatWouldAuthenticateIt() throws Exception {
+        HttpResponse<String> person = get("/api/v1/approvals");
+        assertThat(person.statusCode()).isEqualTo(401);
+        assertThat(person.body()).contains("personal access token").doesNotContain("agent key");
+        HttpResponse<String> agent = get("/api/v1/tools");
+        assertThat(agent.statusCode()).isEqualTo(401);
+        assertThat(agent.body()).contains("agent key");
+        HttpResponse<String> elsewhere = get("/actuator/env");
+        assertThat(elsewhere.statusCode()).isEqualTo(401);
+        assertThat(elsewhere.body()).doesNotContain("agent key");
+    }
+
+    @Test
     void theErrorPathIsNotAPage() throws Exception {
         HttpResponse<String> error = get("/error");
         assertThat(error.statusCode()).isEqualTo(404);
