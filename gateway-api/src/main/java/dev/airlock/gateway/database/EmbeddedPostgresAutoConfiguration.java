@@ -43,7 +43,7 @@ public class EmbeddedPostgresAutoConfiguration {
         // The library starts the server with -F (fsync off) and synchronous_commit=off; the -c settings
         // come after -F on the command line, so they win and the default is durable.
         String on = durable ? "on" : "off";
-        String password = EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
+        String password = password(properties);
         EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                 .setConnectConfig("password", password)
                 .setDataDirectory(dataDir)
@@ -60,10 +60,15 @@ public class EmbeddedPostgresAutoConfiguration {
         return postgres;
     }
 
+    /** The superuser's password, kept beside the data directory ({@code <data-dir>/postgres.password}). */
+    private static String password(AirlockProperties properties) throws IOException {
+        return EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
+    }
+
     @Bean
     JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties) throws IOException {
         String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
-        String password = EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
+        String password = password(properties);
         return new JdbcConnectionDetails() {
             @Override
             public String getUsername() {

@@ -26,6 +26,11 @@ public final class InvalidRequest extends ApiProblem {
                 .with("tools", available);
     }
 
+    /** A field a person typed is over its bound; the problem names the field, never the text. */
+    public static InvalidRequest tooLong(String field, String detail) {
+        return (InvalidRequest) new InvalidRequest(detail).with("field", field);
+    }
+
     /** Anything else, with its reason. */
     public static InvalidRequest because(String detail) {
         return new InvalidRequest(detail);

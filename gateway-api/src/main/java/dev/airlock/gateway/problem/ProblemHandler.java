@@ -65,21 +65,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(dev.airlock.approval.input.HumanText.TextTooLong.class)
     ResponseEntity<ProblemDetail> textTooLong(dev.airlock.approval.input.HumanText.TextTooLong e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setType(java.net.URI.create("urn:airlock:problem:invalid-request"));
-        problem.setTitle("Invalid request");
-        problem.setProperty("field", e.field());
-        return ResponseEntity.badRequest().body(problem);
+        return apiProblem(InvalidRequest.tooLong(e.field(), e.getMessage()));
     }
 
     /** A header or path the firewall refuses when it is read (a control character, say): the client's fault. */
     @ExceptionHandler(org.springframework.security.web.firewall.RequestRejectedException.class)
     ResponseEntity<ProblemDetail> rejected(org.springframework.security.web.firewall.RequestRejectedException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "The request carries a header or path Airlock does not accept (control or undecodable characters).");
-        problem.setType(java.net.URI.create("urn:airlock:problem:invalid-request"));
-        problem.setTitle("Invalid request");
-        return ResponseEntity.badRequest().body(problem);
+        return apiProblem(InvalidRequest.because(
+                "The request carries a header or path Airlock does not accept (control or undecodable characters)."));
     }
 
     @ExceptionHandler(NotAnApprover.class)

@@ -45,11 +45,6 @@ class ResultSpool {
         }
     }
 
-    /** Where the spool lives. */
-    Path dir() {
-        return dir;
-    }
-
     /**
      * Keeps a result on disk until {@link #remove} is called.
      *

@@ -84,6 +84,8 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     private final ApplicationEventPublisher events;
     private final RunMetrics metrics;
     private volatile boolean draining;
+    /** Whether this replica runs the agent side; a console-only replica executes nothing. */
+    private final boolean agentSide;
     private volatile boolean lifecycleRunning;
     private final Retry retry = Retry.of("run-results", RetryConfig.custom()
             .maxAttempts(5)
@@ -111,6 +113,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         this.json = json;
         this.clock = clock;
         this.node = properties.nodeId() != null ? properties.nodeId() : hostName();
+        this.agentSide = properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API);
         dev.airlock.gateway.support.RunLog.useNode(node);
     }
 
@@ -245,7 +248,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     /** Writes the results kept in the spool, oldest first; each stays there until it is written. */
     @Scheduled(fixedDelayString = "${airlock.executor.retry-interval:PT5S}")
     void replaySpool() {
-        if (!properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
+        if (!agentSide) {
             return;
         }
         for (UUID runId : spool.runs()) {
@@ -278,7 +281,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */
     @Override
     public void startApproved(String tenant) {
-        if (draining || !properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
+        if (draining || !agentSide) {
             return;
         }
         {
@@ -306,7 +309,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     /** Stops runs executing here that a request on another replica asked to cancel. */
     @Scheduled(fixedDelayString = "${airlock.executor.cancel-poll-interval:PT0.25S}")
     void honourCancelRequests() {
-        if (!properties.roles().contains(dev.airlock.gateway.config.Side.AGENT_API)) {
+        if (!agentSide) {
             return;
         }
         if (running.isEmpty()) {

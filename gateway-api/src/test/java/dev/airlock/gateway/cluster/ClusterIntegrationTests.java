@@ -215,15 +215,21 @@ class ClusterIntegrationTests {
         return UUID.fromString(m.group(1));
     }
 
+    /** A sleeper run on the replica at {@code port}, once its tool has really started (it wrote its mark). */
+    private UUID startedSleeper(int port, Path marks, int seconds) throws Exception {
+        HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":" + seconds + "}");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+        UUID runId = runId(accepted);
+        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).contains(runId.toString()));
+        return runId;
+    }
+
     @Test
     void aReplicaKilledMidRunLeavesItInterruptedAndItNeverRunsAgain() throws Exception {
         Path marks = toolDir("marks-killed");
         int port = freePort();
         Process victim = replica("victim", marks, port);
-        HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":60}");
-        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
-        UUID runId = runId(accepted);
-        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).contains(runId.toString()));
+        UUID runId = startedSleeper(port, marks, 60);
         assertThat(state(runId)).isEqualTo("RUNNING");
 
         victim.destroyForcibly();
@@ -252,10 +258,7 @@ class ClusterIntegrationTests {
         Path marks = toolDir("marks-drained");
         int port = freePort();
         Process replica = replica("drained", marks, port);
-        HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":3}");
-        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
-        UUID runId = runId(accepted);
-        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).contains(runId.toString()));
+        UUID runId = startedSleeper(port, marks, 3);
 
         replica.destroy();
         assertThat(replica.waitFor(60, TimeUnit.SECONDS)).isTrue();
