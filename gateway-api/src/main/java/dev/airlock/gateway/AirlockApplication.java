@@ -19,10 +19,12 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class AirlockApplication {
 
     public static void main(String[] args) {
+        if (database.Migrations.requested(args)) {
+            System.exit(database.Migrations.run(args));
+        }
         ConfigurableApplicationContext context = SpringApplication.run(AirlockApplication.class, args);
-        // One-shot commands: verify the audit chain, or apply the migrations (as the owner role) and stop.
-        if (context.getEnvironment().containsProperty(AuditVerifyCommand.PROPERTY)
-                || context.getEnvironment().getProperty(MIGRATE_ONLY, Boolean.class, false)) {
+        // One-shot command: verify the audit chain and stop.
+        if (context.getEnvironment().containsProperty(AuditVerifyCommand.PROPERTY)) {
             System.exit(SpringApplication.exit(context));
         }
     }

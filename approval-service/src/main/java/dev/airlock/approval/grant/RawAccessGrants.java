@@ -154,7 +154,7 @@ public class RawAccessGrants {
                             : "This grant belongs to " + grant.requester() + ".");
         }
         int from = (int) Math.clamp(offset, 0, Integer.MAX_VALUE - 1);
-        RawArtifactStore.StoredBytes read = artifacts.read(grant.runId(), stream, from, length)
+        RawArtifactStore.StoredBytes read = artifacts.read(grantId, holder, stream, from, length)
                 .orElseThrow(() -> notFound(grantId));
         if (read.purgedAt() != null) {
             throw new GrantRefused(GrantRefused.Reason.PURGED, "The raw bytes of run " + grant.runId() + " were purged at "

@@ -22,10 +22,12 @@ class ApprovalExpiry {
     private static final Logger log = LoggerFactory.getLogger(ApprovalExpiry.class);
 
     private final ApprovalService approvals;
+    private final dev.airlock.gateway.database.Scopes scopes;
     private final Counter expired;
     private final Counter failures;
 
-    ApprovalExpiry(ApprovalService approvals, MeterRegistry meters) {
+    ApprovalExpiry(ApprovalService approvals, MeterRegistry meters, dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.approvals = approvals;
         this.expired = Counter.builder("airlock.approvals.expired").description("Approval requests expired")
                 .register(meters);
@@ -35,7 +37,7 @@ class ApprovalExpiry {
 
     @Scheduled(fixedDelayString = "${airlock.approvals.expiry-interval:PT5S}")
     void expireDue() {
-        ApprovalService.ExpiryReport report = approvals.expireDue();
+        ApprovalService.ExpiryReport report = scopes.consoleJobs().call(approvals::expireDue);
         expired.increment(report.expired());
         failures.increment(report.failed());
         if (report.expired() > 0) {

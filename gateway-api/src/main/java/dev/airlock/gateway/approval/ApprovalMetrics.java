@@ -17,12 +17,14 @@ class ApprovalMetrics {
 
     private final MeterRegistry meters;
 
-    ApprovalMetrics(MeterRegistry meters, JdbcClient jdbc, AirlockProperties properties) {
+    ApprovalMetrics(MeterRegistry meters, JdbcClient jdbc, AirlockProperties properties,
+            dev.airlock.gateway.database.Scopes scopes, org.springframework.transaction.support.TransactionTemplate transactions) {
         this.meters = meters;
         for (String tenant : properties.tenants().keySet()) {
-            Gauge.builder("airlock.approvals.pending", () -> jdbc
+            var scope = scopes.eitherSide(java.util.List.of(tenant));
+            Gauge.builder("airlock.approvals.pending", () -> scope.call(() -> transactions.execute(status -> jdbc
                             .sql("SELECT count(*) FROM airlock.approval_requests WHERE tenant = :tenant AND status = 'PENDING'")
-                            .param("tenant", tenant).query(Long.class).single())
+                            .param("tenant", tenant).query(Long.class).single())))
                     .description("Approval requests waiting for people").tag("tenant", tenant).register(meters);
         }
     }

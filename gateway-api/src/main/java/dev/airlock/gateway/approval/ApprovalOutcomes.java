@@ -12,7 +12,9 @@ import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
- * Applies an approval outcome to its run in the same transaction as the deciding decision, and
+ * Applies an approval outcome to its run in the same transaction as the deciding decision (through
+ * the database function {@code airlock.settle_approval}, since the human side's role may not
+ * update runs), and
  * announces an approval with {@code NOTIFY} so that whichever replica listens starts it at once.
  * The approval rows themselves are never touched by execution.
  */
@@ -46,27 +48,25 @@ class ApprovalOutcomes {
 
     private void applyToRun(ApprovalClosed closed) {
         RunRecord run = runs.findByIdAndTenant(closed.runId(), closed.tenant()).orElseThrow();
-        switch (closed.status()) {
-            case APPROVED -> {
-                run.approveByHumans(clock.instant());
-                jdbc.sql("SELECT pg_notify(:channel, :payload)")
-                        .param("channel", CHANNEL)
-                        .param("payload", closed.tenant())
-                        .query(Object.class)
-                        .optional();
-            }
-            case DENIED -> run.deny(clock.instant());
-            case EXPIRED -> {
-                if (run.state().isTerminal()) {
-                    // The run ended another way (an old cancelled run): closing its request is all there is to do.
-                    log.info("Run {}: approval request expired after the run had already ended {}", run.id(), run.state());
-                    return;
-                }
-                run.expire(clock.instant());
-            }
-            default -> throw new IllegalStateException("not an outcome: " + closed.status());
+        // The human side may not update runs: the database moves the run as the closed request says.
+        String state = jdbc.sql("SELECT airlock.settle_approval(:run, :now)")
+                .param("run", closed.runId())
+                .param("now", java.sql.Timestamp.from(clock.instant()))
+                .query(String.class)
+                .optional()
+                .orElse(null);
+        if (state == null) {
+            // Only an expiry finds its run ended another way (an old cancelled run): closing the request is all there is to do.
+            log.info("Run {}: approval request {} after the run had already ended {}", run.id(), closed.status(), run.state());
+            return;
         }
-        runs.save(run);
+        if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED) {
+            jdbc.sql("SELECT pg_notify(:channel, :payload)")
+                    .param("channel", CHANNEL)
+                    .param("payload", closed.tenant())
+                    .query(Object.class)
+                    .optional();
+        }
         metrics.closed(closed.tenant(), closed.status().name(), java.time.Duration.between(run.createdAt(), clock.instant()));
         log.info("Run {}: approval {}", closed.runId(), closed.status());
     }

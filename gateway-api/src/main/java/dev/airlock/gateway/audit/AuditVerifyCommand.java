@@ -24,13 +24,16 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
     public static final String PROPERTY = "airlock.audit.verify";
 
     private final AuditLog audit;
+    private final dev.airlock.gateway.database.Scopes scopes;
     private final AirlockProperties properties;
     private final String tenants;
     private PrintStream out = System.out;
     private int exitCode;
 
     AuditVerifyCommand(AuditLog audit, AirlockProperties properties,
-            @org.springframework.beans.factory.annotation.Value("${" + PROPERTY + "}") String tenants) {
+            @org.springframework.beans.factory.annotation.Value("${" + PROPERTY + "}") String tenants,
+            dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.audit = audit;
         this.properties = properties;
         this.tenants = tenants;
@@ -51,7 +54,7 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
             }
         }
         for (String tenant : names) {
-            AuditLog.Verification v = audit.verify(tenant);
+            AuditLog.Verification v = scopes.eitherSide(List.of(tenant)).call(() -> audit.verify(tenant));
             if (v.intact()) {
                 out.printf("audit chain of %s: intact, %d event(s), head %s%n", tenant, v.verified(), v.head());
             } else {

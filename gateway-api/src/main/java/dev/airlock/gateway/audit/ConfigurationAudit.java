@@ -26,6 +26,7 @@ class ConfigurationAudit implements SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(ConfigurationAudit.class);
 
+    private final dev.airlock.gateway.database.Scopes scopes;
     private final AirlockProperties properties;
     private final ToolCatalog tools;
     private final ToolSnapshots snapshots;
@@ -33,7 +34,9 @@ class ConfigurationAudit implements SmartInitializingSingleton {
     private final Clock clock;
 
     ConfigurationAudit(AirlockProperties properties, ToolCatalog tools, ToolSnapshots snapshots, TenantRecords records,
-            Clock clock) {
+            Clock clock,
+            dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.properties = properties;
         this.tools = tools;
         this.snapshots = snapshots;
@@ -43,6 +46,10 @@ class ConfigurationAudit implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        scopes.eitherSide().run(this::recordAll);
+    }
+
+    private void recordAll() {
         properties.tenants().forEach((tenant, config) -> {
             Map<String, String> description = describe(tenant, config);
             String digest = Sha256.hex(description.toString());

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.flyway.autoconfigure.FlywayConnectionDetails;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
 
@@ -56,8 +57,21 @@ public class EmbeddedPostgresAutoConfiguration {
                 .setServerConfig("full_page_writes", on)
                 .start();
         EmbeddedPassword.require(postgres.getPostgresDatabase(), dataDir, password);
+        ApplicationLogin.create(postgres.getPostgresDatabase(), APP_LOGIN, appPassword(properties));
         log.info("Embedded PostgreSQL is listening on localhost:{}", postgres.getPort());
         return postgres;
+    }
+
+    /**
+     * The application's login: a role without privileges of its own ({@code NOINHERIT}) that may
+     * only assume {@code airlock_gateway} or {@code airlock_console} per transaction; the
+     * superuser runs the migrations alone.
+     */
+    static final String APP_LOGIN = "airlock_app";
+
+    /** The application login's password, kept beside the data directory ({@code <data-dir>/postgres-app.password}). */
+    private static String appPassword(AirlockProperties properties) throws IOException {
+        return EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres-app.password").toAbsolutePath());
     }
 
     /** The superuser's password, kept beside the data directory ({@code <data-dir>/postgres.password}). */
@@ -65,14 +79,43 @@ public class EmbeddedPostgresAutoConfiguration {
         return EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
     }
 
+    /** Flyway migrates as the superuser, the owner of the schema. */
     @Bean
-    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties) throws IOException {
-        String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+    FlywayConnectionDetails embeddedPostgresMigrations(EmbeddedPostgres postgres, AirlockProperties properties)
+            throws IOException {
+        String url = url(postgres);
         String password = password(properties);
-        return new JdbcConnectionDetails() {
+        return new FlywayConnectionDetails() {
             @Override
             public String getUsername() {
                 return "postgres";
+            }
+
+            @Override
+            public String getPassword() {
+                return password;
+            }
+
+            @Override
+            public String getJdbcUrl() {
+                return url;
+            }
+        };
+    }
+
+    private static String url(EmbeddedPostgres postgres) {
+        return "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+    }
+
+    /** The application signs in as {@value #APP_LOGIN}. */
+    @Bean
+    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties) throws IOException {
+        String url = url(postgres);
+        String password = appPassword(properties);
+        return new JdbcConnectionDetails() {
+            @Override
+            public String getUsername() {
+                return APP_LOGIN;
             }
 
             @Override

@@ -36,7 +36,13 @@ public class LoginThrottle {
 
     private final HumanDirectory people;
 
-    LoginThrottle(JdbcClient jdbc, AuditLog audit, AirlockProperties properties, HumanDirectory people, Clock clock) {
+    private final dev.airlock.gateway.database.Scopes scopes;
+    private final org.springframework.transaction.support.TransactionTemplate transactions;
+
+    LoginThrottle(JdbcClient jdbc, AuditLog audit, AirlockProperties properties, HumanDirectory people, Clock clock,
+            dev.airlock.gateway.database.Scopes scopes, org.springframework.transaction.support.TransactionTemplate transactions) {
+        this.scopes = scopes;
+        this.transactions = transactions;
         this.people = people;
         this.jdbc = jdbc;
         this.audit = audit;
@@ -53,9 +59,15 @@ public class LoginThrottle {
                 .param("now", Timestamp.from(clock.instant())).query(Long.class).single() > 0;
     }
 
-    /** Records a failed attempt and locks the name or the address out when it reached its limit. */
-    @Transactional
+    /**
+     * Records a failed attempt and locks the name or the address out when it reached its limit. A
+     * lock-out is written into every tenant's audit log, so this works over every configured tenant.
+     */
     public void failed(String username, String address) {
+        scopes.consoleJobs().run(() -> transactions.executeWithoutResult(status -> record(username, address)));
+    }
+
+    private void record(String username, String address) {
         Instant now = clock.instant();
         Timestamp since = Timestamp.from(now.minus(settings.window()));
         jdbc.sql("DELETE FROM airlock.login_failures WHERE failed_at < :since").param("since", since).update();

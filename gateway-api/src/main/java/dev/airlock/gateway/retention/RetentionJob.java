@@ -31,8 +31,10 @@ public class RetentionJob {
     private final AirlockProperties properties;
     private final RetentionPurge purge;
     private final Clock clock;
+    private final dev.airlock.gateway.database.Scopes scopes;
 
-    RetentionJob(AirlockProperties properties, RetentionPurge purge, Clock clock) {
+    RetentionJob(AirlockProperties properties, RetentionPurge purge, Clock clock, dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.properties = properties;
         this.purge = purge;
         this.clock = clock;
@@ -72,7 +74,7 @@ public class RetentionJob {
         AirlockProperties.Retention r = config.retention();
         RetentionCutoffs cutoffs = new RetentionCutoffs(now.minus(r.raw()), now.minus(r.transcripts()),
                 now.minus(r.approvals()), now.minus(r.auditEvents()));
-        Optional<PurgeCounts> counts = purge.purge(tenant, cutoffs, now);
+        Optional<PurgeCounts> counts = scopes.consoleJobs().call(() -> purge.purge(tenant, cutoffs, now));
         if (counts.isEmpty()) {
             log.debug("Retention purge of tenant {} skipped: another replica holds it", tenant);
         } else if (counts.get().any()) {

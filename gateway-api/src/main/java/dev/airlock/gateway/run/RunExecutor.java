@@ -66,6 +66,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
 
     private final RunClaims claims;
+    private final dev.airlock.gateway.database.Scopes scopes;
     private final RunRepository runs;
     private final ToolSnapshots snapshots;
     private final ApprovalService approvals;
@@ -96,7 +97,8 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
     RunExecutor(RunClaims claims, RunRepository runs, ToolSnapshots snapshots, ApprovalService approvals, RunResults results,
             RunCompletions completions, ProcessSupervisor supervisor, SecretSource secrets, TenantLimits limits,
             AirlockProperties properties, JsonMapper json, Clock clock, ResultSpool spool, ApplicationEventPublisher events,
-            RunMetrics metrics) {
+            RunMetrics metrics, dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.spool = spool;
         this.events = events;
         this.metrics = metrics;
@@ -177,7 +179,8 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
         threads.execute(() -> {
-            try (permit; var context = dev.airlock.gateway.support.RunLog.of(runId, execution.tenant())) {
+            try (permit; var context = dev.airlock.gateway.support.RunLog.of(runId, execution.tenant());
+                    var scope = scopes.agent(execution.tenant()).open()) {
                 execute(execution, cancellation, permit);
             } catch (RuntimeException e) {
                 log.error("Run {} could not be executed", runId, e);
@@ -251,6 +254,10 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         if (!agentSide) {
             return;
         }
+        scopes.gatewayJobs().run(this::replaySpooled);
+    }
+
+    private void replaySpooled() {
         for (UUID runId : spool.runs()) {
             if (running.containsKey(runId)) {
                 continue;
@@ -284,7 +291,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         if (draining || !agentSide) {
             return;
         }
-        {
+        try (var scope = scopes.agent(tenant).open()) {
             int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));
             List<TenantLimits.Permit> permits = new java.util.ArrayList<>();
             for (int free = wanted; free > 0; free--) {
@@ -315,7 +322,7 @@ public class RunExecutor implements SmartInitializingSingleton, SmartLifecycle, 
         if (running.isEmpty()) {
             return;
         }
-        claims.cancelRequested(node).forEach(this::cancelHere);
+        scopes.gatewayJobs().call(() -> claims.cancelRequested(node)).forEach(this::cancelHere);
     }
 
     private static ExecutorService newThreads() {

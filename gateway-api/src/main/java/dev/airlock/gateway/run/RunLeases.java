@@ -37,6 +37,7 @@ class RunLeases implements SmartInitializingSingleton {
     private static final int BATCH = 100;
 
     private final RunExecutor executor;
+    private final dev.airlock.gateway.database.Scopes scopes;
     private final RunClaims claims;
     private final RunRepository runs;
     private final AuditLog audit;
@@ -49,7 +50,8 @@ class RunLeases implements SmartInitializingSingleton {
 
     RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
             RunMetrics metrics, TransactionTemplate transactions, dev.airlock.gateway.config.AirlockProperties properties,
-            Clock clock) {
+            Clock clock, dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.executor = executor;
         this.claims = claims;
         this.runs = runs;
@@ -64,6 +66,10 @@ class RunLeases implements SmartInitializingSingleton {
     /** Runs left RUNNING by this node before it last stopped have no process any more. */
     @Override
     public void afterSingletonsInstantiated() {
+        scopes.gatewayJobs().run(this::interruptLeftovers);
+    }
+
+    private void interruptLeftovers() {
         Set<UUID> mine = executor.leased();
         int interrupted = 0;
         for (UUID runId : claims.runningOn(executor.node())) {
@@ -79,6 +85,10 @@ class RunLeases implements SmartInitializingSingleton {
     /** Renews this node's leases when a third of the TTL has passed, then ends runs whose leases ran out. */
     @Scheduled(fixedDelayString = "${airlock.executor.lease-check-interval:PT0.5S}")
     void tick() {
+        scopes.gatewayJobs().run(this::checkLeases);
+    }
+
+    private void checkLeases() {
         try {
             Instant now = clock.instant();
             if (Duration.between(lastRenewal, now).compareTo(ttl.dividedBy(3)) >= 0) {

@@ -17,7 +17,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
+import dev.airlock.gateway.database.Scopes;
+import dev.airlock.persistence.scope.DatabaseRole;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.session.DisableEncodeUrlFilter;
 import org.springframework.security.web.csrf.CsrfFilter;
 import java.util.List;
 import org.springframework.web.cors.CorsConfiguration;
@@ -60,17 +63,20 @@ class SecurityConfiguration {
     @Bean
     @Order(0)
     @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
-    SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AirlockProperties properties) throws Exception {
+    SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AirlockProperties properties, Scopes scopes)
+            throws Exception {
         http.securityMatcher(MCP_PATHS)
                 .logout(logout -> logout.disable())
                 .cors(cors -> cors.configurationSource(mcpCors(properties.mcp().allowedOrigins())))
                 .addFilterBefore(new McpOriginFilter(properties.mcp().allowedOrigins()), CorsFilter.class);
-        return agentKeysOnly(http, agents).build();
+        return agentKeysOnly(http, agents, scopes).build();
     }
 
     /** Stateless, agent keys only: no session, CSRF, form or Basic login; 401/403 as problems. */
-    private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents) throws Exception {
+    private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents, Scopes scopes) throws Exception {
         return http.csrf(csrf -> csrf.disable())
+                .addFilterBefore(DatabaseScopeFilter.base(DatabaseRole.GATEWAY, scopes), DisableEncodeUrlFilter.class)
+                .addFilterBefore(DatabaseScopeFilter.caller(DatabaseRole.GATEWAY, scopes), AuthorizationFilter.class)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(cache -> cache.disable())
                 .formLogin(form -> form.disable())
@@ -98,9 +104,9 @@ class SecurityConfiguration {
     @Bean
     @Order(1)
     @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
-    SecurityFilterChain agentApi(HttpSecurity http, AgentDirectory agents) throws Exception {
+    SecurityFilterChain agentApi(HttpSecurity http, AgentDirectory agents, Scopes scopes) throws Exception {
         http.securityMatcher(AGENT_PATHS);
-        return agentKeysOnly(http, agents).build();
+        return agentKeysOnly(http, agents, scopes).build();
     }
 
     /**
@@ -163,7 +169,7 @@ class SecurityConfiguration {
     @Order(2)
     @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.CONSOLE)
     SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
-            ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties) throws Exception {
+            ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties, Scopes scopes) throws Exception {
         if (oidc.getIfAvailable() != null) {
             OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), properties.tenants().keySet());
             http.oauth2Login(login -> login.loginPage("/login")
@@ -171,6 +177,8 @@ class SecurityConfiguration {
                     .userInfoEndpoint(userInfo -> userInfo.userAuthoritiesMapper(roles)));
         }
         http.securityMatcher(HUMAN_PATHS)
+                .addFilterBefore(DatabaseScopeFilter.base(DatabaseRole.CONSOLE, scopes), DisableEncodeUrlFilter.class)
+                .addFilterBefore(DatabaseScopeFilter.caller(DatabaseRole.CONSOLE, scopes), AuthorizationFilter.class)
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
                 .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::authenticatedByToken))

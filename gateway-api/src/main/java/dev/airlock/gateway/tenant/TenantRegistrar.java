@@ -20,7 +20,11 @@ class TenantRegistrar implements SmartInitializingSingleton {
     private final AgentDirectory agents;
     private final TenantRecords records;
 
-    TenantRegistrar(AirlockProperties properties, AgentDirectory agents, TenantRecords records) {
+    private final dev.airlock.gateway.database.Scopes scopes;
+
+    TenantRegistrar(AirlockProperties properties, AgentDirectory agents, TenantRecords records,
+            dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.properties = properties;
         this.agents = agents;
         this.records = records;
@@ -28,6 +32,10 @@ class TenantRegistrar implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        scopes.eitherSide().run(this::register);
+    }
+
+    private void register() {
         properties.tenants().keySet().forEach(records::ensureTenant);
         agents.agentsByKeyHash().forEach((hash, agent) -> records.ensureAgent(agent.tenant(), agent.agent(), hash));
         log.info("Airlock serves {} tenant(s) with {} agent(s)", properties.tenants().size(), agents.agentsByKeyHash().size());

@@ -28,10 +28,14 @@ class ApprovalFlowIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @Autowired
     JdbcClient jdbc;
 
     @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+        dataSource = context.getBean(io.zonky.test.db.postgres.embedded.EmbeddedPostgres.class).getPostgresDatabase();
+    }
+
     DataSource dataSource;
 
     AgentApi api;

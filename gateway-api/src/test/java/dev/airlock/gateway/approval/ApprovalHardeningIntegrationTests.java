@@ -23,8 +23,12 @@ class ApprovalHardeningIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+    }
 
     AgentApi api;
 

@@ -24,8 +24,12 @@ class AuditLogIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+    }
 
     @Autowired
     AuditLog log;

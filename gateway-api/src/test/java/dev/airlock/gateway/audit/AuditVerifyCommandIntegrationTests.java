@@ -40,7 +40,7 @@ class AuditVerifyCommandIntegrationTests {
         assertThat(intact.output()).contains("audit chain of globex: intact, 7 event(s)", "audit chain of acme: intact, 1 event(s)");
 
         try (ConfigurableApplicationContext app = start()) {
-            JdbcClient jdbc = app.getBean(JdbcClient.class);
+            JdbcClient jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(app);
             jdbc.sql("ALTER TABLE airlock.audit_events DISABLE TRIGGER audit_events_append_only").update();
             jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = 'globex' AND seq = 3").update();
             jdbc.sql("ALTER TABLE airlock.audit_events ENABLE TRIGGER audit_events_append_only").update();

@@ -35,8 +35,12 @@ class AuditorIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+    }
 
     @Autowired
     MovableClock clock;

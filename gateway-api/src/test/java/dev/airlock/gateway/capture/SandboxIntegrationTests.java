@@ -49,8 +49,12 @@ class SandboxIntegrationTests {
     @Autowired
     AirlockProperties properties;
 
-    @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+    }
 
     AgentApi api;
 

@@ -54,6 +54,7 @@ class ClusterIntegrationTests {
     private static ConfigurableApplicationContext first;
     private static String url;
     private static String password;
+    private static final String OUTAGE_PASSWORD = "outage-test-password-0123456789";
     private static final List<ConfigurableApplicationContext> others = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -95,16 +96,23 @@ class ClusterIntegrationTests {
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
                 "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks));
         if (datasourceUrl != null) {
+            // Another replica signs in as the application login; the first instance migrated already.
             args.add("--spring.datasource.url=" + datasourceUrl);
-            args.add("--spring.datasource.username=postgres");
-            args.add("--spring.datasource.password=" + (datasourceUrl.equals(url) ? password : ""));
+            args.add("--spring.datasource.username=airlock_app");
+            args.add("--spring.datasource.password=" + (datasourceUrl.equals(url) ? password : OUTAGE_PASSWORD));
+            if (!datasourceUrl.equals(url)) {
+                args.add("--spring.flyway.user=postgres");
+                args.add("--spring.flyway.password=");
+            } else {
+                args.add("--spring.flyway.enabled=false");
+            }
         }
         args.addAll(List.of(extra));
         return new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(args.toArray(String[]::new));
     }
 
     private static JdbcClient db() {
-        return first.getBean(JdbcClient.class);
+        return dev.airlock.gateway.support.OwnerDatabase.jdbc(first);
     }
 
     private static String state(UUID runId) {
@@ -183,8 +191,8 @@ class ClusterIntegrationTests {
                 "--airlock.executor.lease-ttl=" + LEASE,
                 "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
-                "--spring.datasource.url=" + url, "--spring.datasource.username=postgres",
-                "--spring.datasource.password=" + password)
+                "--spring.datasource.url=" + url, "--spring.datasource.username=airlock_app",
+                "--spring.datasource.password=" + password, "--spring.flyway.enabled=false")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {
@@ -275,6 +283,7 @@ class ClusterIntegrationTests {
         int pgPort = freePort();
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
                 .setPort(pgPort).setServerConfig("fsync", "on").start();
+        dev.airlock.gateway.database.ApplicationLogin.create(postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
         Path marks = toolDir("marks-outage");
         ConfigurableApplicationContext instance = start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
         others.add(instance);
@@ -314,7 +323,7 @@ class ClusterIntegrationTests {
             } while (back.statusCode() == 503);
             assertThat(back.statusCode()).as(back.body()).isEqualTo(201);
             acknowledged.add(runId(back));
-            JdbcClient jdbc = instance.getBean(JdbcClient.class);
+            JdbcClient jdbc = JdbcClient.create(again.getPostgresDatabase());
             await(Duration.ofSeconds(60), "every acknowledged run recorded as ended", () -> acknowledged.stream()
                     .allMatch(id -> jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?").param(id).query(String.class)
                             .optional().filter(s -> s.equals("COMPLETED") || s.equals("PENDING_APPROVAL")).isPresent()));

@@ -46,8 +46,8 @@ class SidesIntegrationTests {
         String url = "jdbc:postgresql://localhost:" + agentSide.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
         consoleSide = new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(
                 "--airlock.data-dir=" + work.resolve("console"), "--server.port=0", "--airlock.node-id=console-side",
-                "--airlock.roles=console", "--spring.datasource.url=" + url, "--spring.datasource.username=postgres",
-                "--spring.datasource.password="
+                "--airlock.roles=console", "--spring.datasource.url=" + url, "--spring.datasource.username=airlock_app",
+                "--spring.flyway.enabled=false", "--spring.datasource.password="
                         + agentSide.getBean(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails.class).getPassword());
     }
 
@@ -117,7 +117,7 @@ class SidesIntegrationTests {
 
         HttpResponse<String> done = send(agentSide, "GET", "/api/v1/runs/" + runId + "?wait=PT20S", "acme-build-bot-key", null);
         assertThat(done.body()).contains("\"state\":\"COMPLETED\"").contains("split sides");
-        assertThat(agentSide.getBean(JdbcClient.class).sql("SELECT claimed_by FROM airlock.runs WHERE id = ?").param(runId)
+        assertThat(dev.airlock.gateway.support.OwnerDatabase.jdbc(agentSide).sql("SELECT claimed_by FROM airlock.runs WHERE id = ?").param(runId)
                 .query(String.class).single()).isEqualTo("agent-side");
     }
 }

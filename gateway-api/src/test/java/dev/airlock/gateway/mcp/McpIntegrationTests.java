@@ -73,8 +73,12 @@ class McpIntegrationTests {
     @Autowired
     JdbcConnectionDetails database;
 
-    @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.template(context);
+    }
 
     /** Inside the directory the test tools' sandboxes mount read-only. */
     static Path files = dev.airlock.gateway.support.ToolInputs.directory("mcp");

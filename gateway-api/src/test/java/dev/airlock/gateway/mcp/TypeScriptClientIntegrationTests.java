@@ -48,8 +48,12 @@ class TypeScriptClientIntegrationTests {
     @LocalServerPort
     int port;
 
-    @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.template(context);
+    }
 
     private final JsonMapper json = JsonMapper.builder().build();
 

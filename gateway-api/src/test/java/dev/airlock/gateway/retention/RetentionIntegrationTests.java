@@ -35,8 +35,12 @@ class RetentionIntegrationTests {
     @Autowired
     RetentionJob retention;
 
-    @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    void ownerDatabase(org.springframework.context.ApplicationContext context) {
+        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+    }
 
     @AfterEach
     void resetClock() {

@@ -10,6 +10,7 @@ import jakarta.persistence.Version;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.UUID;
+import org.hibernate.annotations.DynamicUpdate;
 
 /**
  * A run waiting for humans: the exact action they are asked to authorize (a canonical text and
@@ -19,6 +20,7 @@ import java.util.UUID;
  */
 @Entity
 @Table(name = "approval_requests", schema = "airlock")
+@DynamicUpdate
 public class ApprovalRequest {
 
     @Id

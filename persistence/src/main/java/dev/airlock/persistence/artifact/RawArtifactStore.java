@@ -13,7 +13,8 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Writes raw artifacts into the {@code restricted} schema, describes them, and reads their bytes
  * for the one caller allowed to: the grant service of approval-service, which checks a grant
- * first (an architecture test keeps every other class away from {@link #read}).
+ * first (an architecture test keeps every other class away from {@link #read}); the database
+ * checks the grant again and records the read.
  */
 @Component
 public class RawArtifactStore {
@@ -58,28 +59,26 @@ public class RawArtifactStore {
                 .optional();
     }
 
-    /** The artifact digest of {@link RawArtifactDigest}, computed by the database from the stored bytes. */
-    private static final String STORED_DIGEST = """
-            encode(sha256(convert_to('airlock-raw-artifact-v1' || chr(10) || 'stdout ' || length(a.stdout) || chr(10), 'UTF8')
-                || a.stdout || convert_to('stderr ' || length(a.stderr) || chr(10), 'UTF8') || a.stderr), 'hex')""";
-
     /**
-     * Reads bytes of one stream of a run's artifact, and checks the whole stored artifact against
-     * its recorded digest inside the database (no other bytes leave it). Call only after checking
-     * a grant.
+     * Reads bytes of one stream of a run's artifact through {@code restricted.read_raw}: the
+     * database checks that {@code grantId} is a granted, unexpired grant of one of the
+     * transaction's tenants held by {@code reader}, records the read, and checks the whole stored
+     * artifact against its recorded digest without any other byte leaving it. No role may select
+     * the bytes any other way.
      *
      * @param offset the first byte
      * @param length how many bytes at most
      * @return empty when the run has no artifact
+     * @throws org.springframework.dao.DataAccessException (a permission error) when the grant does not allow it
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public Optional<StoredBytes> read(UUID runId, StreamName stream, int offset, int length) {
-        String column = stream == StreamName.STDOUT ? "stdout" : "stderr";
-        return jdbc.sql("SELECT substring(a." + column + " FROM :from FOR :length), length(a." + column + "), a.sha256, "
-                        + STORED_DIGEST + ", a.purged_at FROM restricted.raw_artifacts a WHERE a.run_id = :run")
-                .param("from", offset + 1)
+    public Optional<StoredBytes> read(UUID grantId, String reader, StreamName stream, int offset, int length) {
+        return jdbc.sql("SELECT * FROM restricted.read_raw(:grant, :reader, :stream, :from, :length)")
+                .param("grant", grantId)
+                .param("reader", reader)
+                .param("stream", stream == StreamName.STDOUT ? "stdout" : "stderr")
+                .param("from", offset)
                 .param("length", length)
-                .param("run", runId)
                 .query((rs, n) -> new StoredBytes(rs.getBytes(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getTimestamp(5) == null ? null : rs.getTimestamp(5).toInstant()))
                 .optional();

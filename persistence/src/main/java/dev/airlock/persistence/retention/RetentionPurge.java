@@ -16,14 +16,15 @@ import org.springframework.transaction.annotation.Transactional;
  * retention ran). Runs under a legal hold are skipped
  * entirely. A transaction-scoped advisory lock lets one replica at a time purge a tenant.
  *
+ * <p>The removals are the database's functions {@code airlock.purge_retained} and
+ * {@code airlock.purge_unlinked_runs}: no application role may delete these records itself.
+ *
  * <p>Order: raw bytes (the artifact row keeps digest, sizes and purge time), transcripts,
  * decided approvals, the oldest audit events, and last the run rows (with their stream facts,
  * artifact remnant and grants) that nothing linked to any longer.
  */
 @Component
 public class RetentionPurge {
-
-    private static final String NOT_HELD = " AND NOT EXISTS (SELECT 1 FROM airlock.legal_holds h WHERE h.run_id = %s)";
 
     private final JdbcClient jdbc;
     private final AuditLog audit;
@@ -41,22 +42,17 @@ public class RetentionPurge {
         if (!locked) {
             return Optional.empty();
         }
-        int raw = jdbc.sql("""
-                UPDATE restricted.raw_artifacts a SET stdout = NULL, stderr = NULL, purged_at = :now
-                 WHERE a.tenant = :tenant AND a.purged_at IS NULL AND a.created_at < :before""" + NOT_HELD.formatted("a.run_id"))
-                .param("tenant", tenant).param("before", Timestamp.from(cutoffs.raw())).param("now", Timestamp.from(now))
-                .update();
-        int transcripts = jdbc.sql("""
-                DELETE FROM airlock.transcripts t USING airlock.runs r
-                 WHERE r.id = t.run_id AND r.tenant = :tenant AND t.created_at < :before""" + NOT_HELD.formatted("t.run_id"))
-                .param("tenant", tenant).param("before", Timestamp.from(cutoffs.transcripts()))
-                .update();
-        String decidedApprovals = "SELECT a.run_id FROM airlock.approval_requests a WHERE a.tenant = :tenant"
-                + " AND a.status <> 'PENDING' AND a.created_at < :before" + NOT_HELD.formatted("a.run_id");
-        jdbc.sql("DELETE FROM airlock.approval_decisions WHERE run_id IN (" + decidedApprovals + ")")
-                .param("tenant", tenant).param("before", Timestamp.from(cutoffs.approvals())).update();
-        int approvals = jdbc.sql("DELETE FROM airlock.approval_requests WHERE run_id IN (" + decidedApprovals + ")")
-                .param("tenant", tenant).param("before", Timestamp.from(cutoffs.approvals())).update();
+        Integer[] purged = jdbc.sql("SELECT airlock.purge_retained(:tenant, :raw, :transcripts, :approvals, :now)")
+                .param("tenant", tenant)
+                .param("raw", Timestamp.from(cutoffs.raw()))
+                .param("transcripts", Timestamp.from(cutoffs.transcripts()))
+                .param("approvals", Timestamp.from(cutoffs.approvals()))
+                .param("now", Timestamp.from(now))
+                .query((rs, n) -> (Integer[]) rs.getArray(1).getArray())
+                .single();
+        int raw = purged[0];
+        int transcripts = purged[1];
+        int approvals = purged[2];
         AuditLog.ChainStart cut = audit.removeOldest(tenant, cutoffs.auditEvents(), now);
         int runs = removeUnlinkedRuns(tenant, cutoffs.auditEvents());
         PurgeCounts counts = new PurgeCounts(raw, transcripts, approvals, cut == null ? 0 : cut.removed(), runs);
@@ -74,20 +70,10 @@ public class RetentionPurge {
     }
 
     private int removeUnlinkedRuns(String tenant, Instant before) {
-        String unlinked = """
-                SELECT r.id FROM airlock.runs r
-                 WHERE r.tenant = :tenant AND r.created_at < :before
-                   AND r.state IN ('COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELLED', 'DENIED', 'EXPIRED')
-                   AND NOT EXISTS (SELECT 1 FROM airlock.transcripts t WHERE t.run_id = r.id)
-                   AND NOT EXISTS (SELECT 1 FROM airlock.approval_requests a WHERE a.run_id = r.id)
-                   AND NOT EXISTS (SELECT 1 FROM airlock.audit_events e WHERE e.run_id = r.id)
-                   AND NOT EXISTS (SELECT 1 FROM restricted.raw_artifacts x WHERE x.run_id = r.id AND x.purged_at IS NULL)
-                """ + NOT_HELD.formatted("r.id");
-        for (String dependent : new String[] {"restricted.raw_grants", "restricted.raw_artifacts", "airlock.run_streams"}) {
-            jdbc.sql("DELETE FROM " + dependent + " WHERE run_id IN (" + unlinked + ")")
-                    .param("tenant", tenant).param("before", Timestamp.from(before)).update();
-        }
-        return jdbc.sql("DELETE FROM airlock.runs WHERE id IN (" + unlinked + ")")
-                .param("tenant", tenant).param("before", Timestamp.from(before)).update();
+        return jdbc.sql("SELECT airlock.purge_unlinked_runs(:tenant, :before)")
+                .param("tenant", tenant)
+                .param("before", Timestamp.from(before))
+                .query(Integer.class)
+                .single();
     }
 }

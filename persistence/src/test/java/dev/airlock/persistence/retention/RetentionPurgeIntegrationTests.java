@@ -6,6 +6,8 @@ import dev.airlock.persistence.Fixtures;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunState;
+import dev.airlock.persistence.scope.DatabaseRole;
+import dev.airlock.persistence.scope.DatabaseScope;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -187,7 +190,7 @@ class RetentionPurgeIntegrationTests {
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
             // One replica's purge is under way: its transaction is still open.
-            Future<Optional<PurgeCounts>> first = thread.submit(() -> tx.execute(status -> {
+            Future<Optional<PurgeCounts>> first = thread.submit(() -> asConsole(() -> tx.execute(status -> {
                 Optional<PurgeCounts> counts = retention.purge(tenant, new RetentionCutoffs(GO, KEEP, KEEP, KEEP), NOW);
                 purging.countDown();
                 try {
@@ -196,21 +199,28 @@ class RetentionPurgeIntegrationTests {
                     Thread.currentThread().interrupt();
                 }
                 return counts;
-            }));
+            })));
             assertThat(purging.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, GO), NOW)).as("while another purges").isEmpty();
-            assertThat(retention.purge(fixtures.tenant(), new RetentionCutoffs(GO, GO, GO, GO), NOW))
+            assertThat(asConsole(() -> retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, GO), NOW))).as("while another purges").isEmpty();
+            String another = fixtures.tenant();
+            assertThat(DatabaseScope.of(DatabaseRole.CONSOLE, List.of(another)).call(
+                    () -> retention.purge(another, new RetentionCutoffs(GO, GO, GO, GO), NOW)))
                     .as("another tenant meanwhile").isPresent();
             finish.countDown();
             assertThat(first.get(30, TimeUnit.SECONDS)).contains(new PurgeCounts(1, 0, 0, 0, 0));
         } finally {
             thread.shutdownNow();
         }
-        assertThat(retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, KEEP), NOW)).contains(new PurgeCounts(0, 2, 0, 0, 0));
+        assertThat(asConsole(() -> retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, KEEP), NOW))).contains(new PurgeCounts(0, 2, 0, 0, 0));
+    }
+
+    /** Retention runs as the console role, over the tenants of these tests. */
+    private <T> T asConsole(Supplier<T> work) {
+        return DatabaseScope.of(DatabaseRole.CONSOLE, List.of(tenant)).call(work);
     }
 
     private PurgeCounts purge(Instant raw, Instant transcripts, Instant approvals, Instant auditEvents) {
-        return retention.purge(tenant, new RetentionCutoffs(raw, transcripts, approvals, auditEvents), NOW).orElseThrow();
+        return asConsole(() -> retention.purge(tenant, new RetentionCutoffs(raw, transcripts, approvals, auditEvents), NOW)).orElseThrow();
     }
 
     /**

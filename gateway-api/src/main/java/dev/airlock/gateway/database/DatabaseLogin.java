@@ -1,0 +1,70 @@
+package dev.airlock.gateway.database;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.scope.DatabaseRole;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * Refuses to start on a database login that would make the roles meaningless: a superuser, a
+ * role that bypasses row-level security, the owner of Airlock's tables (or a member of it), or a
+ * login that cannot assume the role of a side this replica runs. Checked once the migrations
+ * have run, before any other work touches the database (every user of {@link Scopes} waits for it).
+ */
+@Component
+@DependsOnDatabaseInitialization
+public class DatabaseLogin {
+
+    private static final Logger log = LoggerFactory.getLogger(DatabaseLogin.class);
+
+    DatabaseLogin(JdbcClient jdbc, AirlockProperties properties) {
+        List<String> problems = new ArrayList<>();
+        var facts = jdbc.sql("""
+                SELECT current_user, r.rolsuper, r.rolbypassrls, r.rolinherit,
+                       EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                WHERE n.nspname IN ('airlock', 'restricted')
+                                  AND pg_has_role(current_user, c.relowner, 'USAGE'))
+                  FROM pg_roles r WHERE r.rolname = current_user""")
+                .query((rs, n) -> new Facts(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
+                        rs.getBoolean(5)))
+                .single();
+        if (facts.superuser()) {
+            problems.add(facts.login() + " is a superuser, which no grant or row-level security binds");
+        }
+        if (facts.bypassesRls()) {
+            problems.add(facts.login() + " bypasses row-level security");
+        }
+        if (facts.owner()) {
+            problems.add(facts.login() + " owns Airlock's tables (the owner runs the migrations only)");
+        }
+        for (Side side : properties.roles()) {
+            DatabaseRole role = side == Side.AGENT_API ? DatabaseRole.GATEWAY : DatabaseRole.CONSOLE;
+            boolean member = jdbc.sql("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :role)"
+                            + " AND pg_has_role(current_user, :role, 'MEMBER')")
+                    .param("role", role.roleName())
+                    .query(Boolean.class)
+                    .single();
+            if (!member) {
+                problems.add(facts.login() + " cannot assume " + role.roleName() + ", which the " + side.name().toLowerCase()
+                        .replace('_', '-') + " side works as (GRANT " + role.roleName() + " TO " + facts.login() + ")");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("Airlock will not work with this database login: " + String.join("; ", problems)
+                    + ". Sign in as a role that may only assume airlock_gateway and/or airlock_console (docs/database.md).");
+        }
+        if (facts.inherits() && properties.roles().size() > 1) {
+            log.warn("Database login {} inherits its roles' privileges: outside a transaction's scope it holds both sides'"
+                    + " privileges; make it NOINHERIT (docs/database.md)", facts.login());
+        }
+    }
+
+    private record Facts(String login, boolean superuser, boolean bypassesRls, boolean inherits, boolean owner) {
+    }
+}
