@@ -1,12 +1,11 @@
 #!/bin/sh
-# Runs once, when the database volume is new: the application's role beside the owner (who runs
-# the migrations), and the privileges it gets on everything the owner creates later. The same SQL
-# is in docs/deployment.md for a managed PostgreSQL.
+# Runs once, when the database volume is new: the two login roles the replicas sign in as, beside
+# the owner (who runs the migrations). The migrations grant each its privileges and add row-level
+# security (docs/database.md); the same SQL is there for a managed PostgreSQL.
 set -eu
-app_password="$(cat /run/secrets/app-password)"
+gateway_password="$(cat /run/secrets/gateway-password)"
+console_password="$(cat /run/secrets/console-password)"
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" <<SQL
-CREATE ROLE airlock_app LOGIN PASSWORD '${app_password}';
-ALTER DEFAULT PRIVILEGES FOR ROLE airlock_owner GRANT USAGE ON SCHEMAS TO airlock_app;
-ALTER DEFAULT PRIVILEGES FOR ROLE airlock_owner GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO airlock_app;
-ALTER DEFAULT PRIVILEGES FOR ROLE airlock_owner GRANT USAGE, SELECT ON SEQUENCES TO airlock_app;
+CREATE ROLE airlock_gateway LOGIN PASSWORD '${gateway_password}';
+CREATE ROLE airlock_console LOGIN PASSWORD '${console_password}';
 SQL

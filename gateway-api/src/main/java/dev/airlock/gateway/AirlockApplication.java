@@ -19,8 +19,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class AirlockApplication {
 
     public static void main(String[] args) {
-        if (database.Migrations.requested(args)) {
-            System.exit(database.Migrations.run(args));
+        if (dev.airlock.gateway.database.Migrations.requested(args)) {
+            System.exit(dev.airlock.gateway.database.Migrations.run(args));
         }
         ConfigurableApplicationContext context = SpringApplication.run(AirlockApplication.class, args);
         // One-shot command: verify the audit chain and stop.

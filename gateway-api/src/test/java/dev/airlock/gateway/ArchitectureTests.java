@@ -46,10 +46,29 @@ class ArchitectureTests {
     }
 
     @Test
-    void approvalServiceDependsOnPersistenceOnly() {
+    void approvalServiceDependsOnPersistenceAndTheSanitizerOnly() {
         noClasses().that().resideInAPackage("dev.airlock.approval..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.airlock.sanitizer..", "dev.airlock.gateway..",
+                .should().dependOnClassesThat().resideInAnyPackage("dev.airlock.gateway..",
                         "org.springframework.web..", "jakarta.servlet..")
+                .check(AIRLOCK);
+    }
+
+    /** The agent side's packages in the gateway: what agents reach and the execution of their runs. */
+    static final String[] AGENT_SIDE = {"dev.airlock.gateway.run..", "dev.airlock.gateway.mcp..", "dev.airlock.gateway.tool..",
+        "dev.airlock.gateway.capture..", "dev.airlock.gateway.limits..", "dev.airlock.gateway.tenant.."};
+
+    @Test
+    void theAgentSideNeverCallsTheHumanSideOnlyPublishesEventsOrWritesTheDatabase() {
+        DescribedPredicate<JavaClass> events = JavaClass.Predicates.simpleNameStartingWith("Approval")
+                .and(JavaClass.Predicates.resideInAPackage("dev.airlock.approval.request.."))
+                .and(DescribedPredicate.describe("a record", JavaClass::isRecord));
+        noClasses().that().resideInAnyPackage(AGENT_SIDE)
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("dev.airlock.approval.request..",
+                                "dev.airlock.approval.grant..", "dev.airlock.gateway.approval..", "dev.airlock.gateway.console..",
+                                "dev.airlock.gateway.audit..", "dev.airlock.gateway.human..", "dev.airlock.gateway.retention..")
+                        .and(DescribedPredicate.not(events)))
+                .because("a decision, a grant or anything else people do is recorded by the human side alone; the agent side"
+                        + " learns of it through the database (a closed request, NOTIFY) and announces its own facts as events")
                 .check(AIRLOCK);
     }
 
@@ -85,11 +104,11 @@ class ArchitectureTests {
     @Test
     void onlyTheGrantServiceReadsRawBytes() {
         noClasses().that().doNotHaveFullyQualifiedName(RawAccessGrants.class.getName())
-                .should().callMethod(RawArtifactStore.class, "read", java.util.UUID.class, StreamName.class, int.class, int.class)
+                .should().callMethod(RawArtifactStore.class, "read", java.util.UUID.class, String.class, StreamName.class, int.class, int.class)
                 .because("raw bytes are reached only through one service that checks a grant")
                 .check(AIRLOCK);
         classes().that().haveFullyQualifiedName(RawAccessGrants.class.getName())
-                .should().callMethod(RawArtifactStore.class, "read", java.util.UUID.class, StreamName.class, int.class, int.class)
+                .should().callMethod(RawArtifactStore.class, "read", java.util.UUID.class, String.class, StreamName.class, int.class, int.class)
                 .as("the rule above names the method the grant service really calls")
                 .check(AIRLOCK);
     }

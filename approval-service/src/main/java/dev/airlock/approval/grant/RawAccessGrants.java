@@ -1,5 +1,6 @@
 package dev.airlock.approval.grant;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.artifact.RawGrant;
@@ -70,10 +71,10 @@ public class RawAccessGrants {
                 secondPerson ? "PENDING" : "GRANTED", null, null, now, secondPerson ? null : now,
                 now.plus(secondPerson ? DECISION_WINDOW : ttl));
         records.insert(grant);
-        audit.append(tenant, "raw.grant.requested", runId, "human:" + requester,
+        audit.append(tenant, AuditEventType.RAW_GRANT_REQUESTED, runId, "human:" + requester,
                 Map.of("grant", grant.id().toString(), "reason", grant.reason(), "secondPerson", Boolean.toString(secondPerson)), now);
         if (!secondPerson) {
-            audit.append(tenant, "raw.grant.decided", runId, "airlock", Map.of("grant", grant.id().toString(),
+            audit.append(tenant, AuditEventType.RAW_GRANT_DECIDED, runId, "airlock", Map.of("grant", grant.id().toString(),
                     "decision", "GRANTED", "policy", "single-person", "expiresAt", grant.expiresAt().toString()), now);
         }
         return grant;
@@ -114,7 +115,7 @@ public class RawAccessGrants {
         if (granted) {
             details.put("expiresAt", expiresAt.toString());
         }
-        audit.append(grant.tenant(), "raw.grant.decided", grant.runId(), "human:" + decider, details, now);
+        audit.append(grant.tenant(), AuditEventType.RAW_GRANT_DECIDED, grant.runId(), "human:" + decider, details, now);
         return new RawGrant(grant.id(), grant.tenant(), grant.runId(), grant.requester(), grant.reason(), status, decider, why,
                 grant.requestedAt(), now, expiresAt);
     }
@@ -160,7 +161,7 @@ public class RawAccessGrants {
             throw new GrantRefused(GrantRefused.Reason.PURGED, "The raw bytes of run " + grant.runId() + " were purged at "
                     + read.purgedAt() + ".");
         }
-        audit.append(grant.tenant(), "raw.grant.used", grant.runId(), "human:" + holder, Map.of("grant", grantId.toString(),
+        audit.append(grant.tenant(), AuditEventType.RAW_GRANT_USED, grant.runId(), "human:" + holder, Map.of("grant", grantId.toString(),
                 "use", use, "stream", stream.key(), "offset", Integer.toString(from), "bytes", Integer.toString(read.bytes().length)),
                 now);
         RawSlice slice = new RawSlice(grant.runId(), stream, from, read.bytes(), read.streamBytes(), read.recordedSha256(),
@@ -168,7 +169,7 @@ public class RawAccessGrants {
         if (!slice.digestMatches()) {
             log.error("Raw artifact of run {} (tenant {}) does not match its recorded digest: recorded {}, stored bytes hash to {}",
                     grant.runId(), grant.tenant(), read.recordedSha256(), read.actualSha256());
-            audit.append(grant.tenant(), "raw.digest.mismatch", grant.runId(), "airlock",
+            audit.append(grant.tenant(), AuditEventType.RAW_DIGEST_MISMATCH, grant.runId(), "airlock",
                     Map.of("recorded", read.recordedSha256(), "actual", read.actualSha256()), now);
         }
         return slice;

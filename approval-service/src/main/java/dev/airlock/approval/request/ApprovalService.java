@@ -1,7 +1,7 @@
 package dev.airlock.approval.request;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.approval.policy.ToolPolicy;
 import dev.airlock.persistence.approval.ApprovalDecision;
 import dev.airlock.persistence.approval.ApprovalDecisionRepository;
 import dev.airlock.persistence.approval.ApprovalRequest;
@@ -19,12 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Opens approval requests and records decisions on them. A decision takes a row lock on its
+ * Records people's decisions on approval requests (which the agent side opens, through the
+ * database) and expires the ones nobody decided in time. A decision takes a row lock on its
  * request, so concurrent decisions on one run are applied one after the other; every outcome
  * is published as {@link ApprovalClosed} inside the same transaction.
  */
@@ -53,25 +53,6 @@ public class ApprovalService {
     }
 
     /**
-     * Opens the request for a run that policy parked, in the caller's transaction.
-     *
-     * @param requester the person owning the requesting agent, or null
-     * @param action    the canonical rendering of the exact action
-     * @param digest    its SHA-256
-     */
-    @Transactional(propagation = Propagation.MANDATORY)
-    public ApprovalRequest open(UUID runId, String tenant, String tool, String agent, String requester, String action,
-            String digest, ToolPolicy policy) {
-        var now = clock.instant();
-        audit.append(tenant, "approval.requested", runId, "airlock", java.util.Map.of("digest", digest,
-                "approvers", Integer.toString(policy.approvers()), "expiresAt", now.plus(policy.approvalTimeout()).toString()), now);
-        ApprovalRequest request = requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest,
-                policy.approvers(), policy.approveReasonRequired(), now, now.plus(policy.approvalTimeout())));
-        events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, request.expiresAt()));
-        return request;
-    }
-
-    /**
      * Records {@code approver}'s decision on the run's request.
      *
      * @throws NotAnApprover when the approver has no APPROVER role in the run's tenant (or the
@@ -93,30 +74,13 @@ public class ApprovalService {
         if (decision.reason() != null) {
             details.put("reason", decision.reason());
         }
-        audit.append(request.tenant(), "approval.decided", runId, "human:" + approver.name(), details, decision.decidedAt());
+        audit.append(request.tenant(), AuditEventType.APPROVAL_DECIDED, runId, "human:" + approver.name(), details, decision.decidedAt());
         if (request.status() != ApprovalStatus.PENDING) {
             events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(), request.status()));
         }
         List<ApprovalDecision> all = new ArrayList<>(earlier);
         all.add(decision);
         return new ApprovalView(request, List.copyOf(all));
-    }
-
-    /**
-     * Closes the pending request of a run the agent cancelled before it started, in the caller's
-     * transaction. The row lock orders it with decisions: a decision that got there first wins
-     * (the run is then cancelled as a started run), a later one finds the request closed.
-     *
-     * @return whether a pending request was closed
-     */
-    @Transactional(propagation = Propagation.MANDATORY)
-    public boolean cancel(UUID runId, String tenant, String actor) {
-        return requests.lockForDecision(runId, List.of(tenant)).filter(r -> r.cancel(clock.instant())).map(request -> {
-            requests.save(request);
-            audit.append(tenant, "approval.cancelled", runId, actor, java.util.Map.of("digest", request.digest()),
-                    request.closedAt());
-            return true;
-        }).orElse(false);
     }
 
     /**
@@ -147,7 +111,7 @@ public class ApprovalService {
             return false;
         }
         requests.save(request);
-        audit.append(request.tenant(), "approval.expired", runId, "airlock", java.util.Map.of("digest", request.digest()),
+        audit.append(request.tenant(), AuditEventType.APPROVAL_EXPIRED, runId, "airlock", java.util.Map.of("digest", request.digest()),
                 clock.instant());
         events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(),
                 ApprovalStatus.EXPIRED));

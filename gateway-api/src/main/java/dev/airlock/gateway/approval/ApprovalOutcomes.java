@@ -15,27 +15,24 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * Applies an approval outcome to its run in the same transaction as the deciding decision (through
  * the database function {@code airlock.settle_approval}, since the human side's role may not
  * update runs), and
- * announces an approval with {@code NOTIFY} so that whichever replica listens starts it at once.
+ * announces an approval with {@code NOTIFY} in that transaction: the agent side's listener, on
+ * this replica or another, starts it at once (and its poll finds it if no listener heard).
  * The approval rows themselves are never touched by execution.
  */
 @Component
 class ApprovalOutcomes {
 
-    static final String CHANNEL = "airlock_run_approved";
-
     private static final Logger log = LoggerFactory.getLogger(ApprovalOutcomes.class);
 
     private final RunRepository runs;
     private final JdbcClient jdbc;
-    private final ApprovedRunStarter starter;
     private final Clock clock;
     private final ApprovalMetrics metrics;
 
-    ApprovalOutcomes(RunRepository runs, JdbcClient jdbc, ApprovedRunStarter starter, Clock clock, ApprovalMetrics metrics) {
+    ApprovalOutcomes(RunRepository runs, JdbcClient jdbc, Clock clock, ApprovalMetrics metrics) {
         this.metrics = metrics;
         this.runs = runs;
         this.jdbc = jdbc;
-        this.starter = starter;
         this.clock = clock;
     }
 
@@ -48,7 +45,9 @@ class ApprovalOutcomes {
 
     private void applyToRun(ApprovalClosed closed) {
         RunRecord run = runs.findByIdAndTenant(closed.runId(), closed.tenant()).orElseThrow();
-        // The human side may not update runs: the database moves the run as the closed request says.
+        // The human side may not update runs: the database moves the run as the closed request says,
+        // which it must see closed first (the decision is still in the persistence context).
+        runs.flush();
         String state = jdbc.sql("SELECT airlock.settle_approval(:run, :now)")
                 .param("run", closed.runId())
                 .param("now", java.sql.Timestamp.from(clock.instant()))
@@ -62,19 +61,12 @@ class ApprovalOutcomes {
         }
         if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED) {
             jdbc.sql("SELECT pg_notify(:channel, :payload)")
-                    .param("channel", CHANNEL)
+                    .param("channel", dev.airlock.persistence.run.RunClaims.APPROVED_CHANNEL)
                     .param("payload", closed.tenant())
                     .query(Object.class)
                     .optional();
         }
         metrics.closed(closed.tenant(), closed.status().name(), java.time.Duration.between(run.createdAt(), clock.instant()));
         log.info("Run {}: approval {}", closed.runId(), closed.status());
-    }
-
-    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
-    void startApproved(ApprovalClosed closed) {
-        if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED) {
-            starter.startApproved(closed.tenant());
-        }
     }
 }

@@ -2,8 +2,8 @@ package dev.airlock.gateway.approval;
 
 import dev.airlock.approval.request.ApprovalClosed;
 import dev.airlock.approval.request.ApprovalOpened;
-import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.run.ApprovedRunFinished;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
@@ -18,7 +18,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -41,7 +40,6 @@ class ApprovalWebhooks implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ApprovalWebhooks.class);
 
     private final AirlockProperties properties;
-    private final ApprovalService approvals;
     private final JsonMapper json;
     private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -52,9 +50,8 @@ class ApprovalWebhooks implements DisposableBean {
             .retryExceptions(IOException.class, WebhookRefused.class)
             .build());
 
-    ApprovalWebhooks(AirlockProperties properties, ApprovalService approvals, JsonMapper json, Clock clock) {
+    ApprovalWebhooks(AirlockProperties properties, JsonMapper json, Clock clock) {
         this.properties = properties;
-        this.approvals = approvals;
         this.json = json;
         this.clock = clock;
     }
@@ -81,9 +78,8 @@ class ApprovalWebhooks implements DisposableBean {
         if (hooks(finished.tenant()).isEmpty()) {
             return;
         }
-        String digest = approvals.find(finished.runId(), Set.of(finished.tenant())).map(v -> v.request().digest()).orElse(null);
         Map<String, Object> payload = payload("run.finished", finished.runId().toString(), finished.tenant(), finished.tool(),
-                digest);
+                finished.digest());
         payload.put("state", finished.state().name());
         payload.put("exitCode", finished.exitCode());
         payload.put("termination", finished.termination() == null ? null : finished.termination().name());

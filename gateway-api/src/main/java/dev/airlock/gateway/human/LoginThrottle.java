@@ -1,5 +1,6 @@
 package dev.airlock.gateway.human;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
@@ -107,7 +108,7 @@ public class LoginThrottle {
         Map<String, String> details = new TreeMap<>(Map.of(kind, shown, "failures", Long.toString(failures),
                 "until", until.toString()));
         for (String tenant : tenants) {
-            audit.append(tenant, "login.locked", null, "airlock", details, now);
+            audit.append(tenant, AuditEventType.LOGIN_LOCKED, null, "airlock", details, now);
         }
     }
 

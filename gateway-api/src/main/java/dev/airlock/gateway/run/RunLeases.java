@@ -1,5 +1,6 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.gateway.config.ConditionalOnSide;
 import dev.airlock.gateway.config.Side;
 import dev.airlock.persistence.audit.AuditLog;
@@ -114,7 +115,7 @@ class RunLeases implements SmartInitializingSingleton {
             String node = run.claimedBy();
             run.interrupt(ranOut, now);
             runs.save(run);
-            audit.append(run.tenant(), "run.interrupted", runId, "airlock", Map.of("node", String.valueOf(node),
+            audit.append(run.tenant(), AuditEventType.RUN_INTERRUPTED, runId, "airlock", Map.of("node", String.valueOf(node),
                     "leaseRanOut", ranOut.toString(), "why", why), now);
             try (var context = dev.airlock.gateway.support.RunLog.of(runId, run.tenant())) {
                 log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.gateway.approval.ApprovedRunFinished;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
@@ -31,6 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
 class RunResults {
 
     private final RunRepository runs;
+    private final ApprovalRequests approvals;
     private final StreamRecordRepository streams;
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
@@ -40,7 +41,8 @@ class RunResults {
     private final Clock clock;
 
     RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
-            RawArtifactStore artifacts, AuditLog audit, ApplicationEventPublisher events, JsonMapper json, Clock clock) {
+            RawArtifactStore artifacts, AuditLog audit, ApplicationEventPublisher events, JsonMapper json, Clock clock, ApprovalRequests approvals) {
+        this.approvals = approvals;
         this.runs = runs;
         this.streams = streams;
         this.transcripts = transcripts;
@@ -58,13 +60,13 @@ class RunResults {
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             run.failToStart(result.failure(), now);
             runs.save(run);
-            audit.append(run.tenant(), "run.failed", runId, "airlock", Map.of("failure", result.failure()), now);
+            audit.append(run.tenant(), AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", result.failure()), now);
             announceIfApproved(run);
             return;
         }
         String artifact = RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
         if (result.sandbox() != null) {
-            audit.append(run.tenant(), "run.started", runId, "airlock", Map.of("tool", run.tool(), "sandbox",
+            audit.append(run.tenant(), AuditEventType.RUN_STARTED, runId, "airlock", Map.of("tool", run.tool(), "sandbox",
                     result.sandbox().key()), result.startedAt());
         }
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
@@ -75,7 +77,7 @@ class RunResults {
         if (result.exitCode() != null) {
             finished.put("exitCode", result.exitCode().toString());
         }
-        audit.append(run.tenant(), "run.finished", runId, "airlock", finished, result.endedAt());
+        audit.append(run.tenant(), AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt());
         run.finish(result.exitCode(), result.termination(), result.sandbox(), result.startedAt(), result.endedAt(), now);
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
@@ -88,7 +90,7 @@ class RunResults {
     private void announceIfApproved(RunRecord run) {
         if (run.approvalRequired()) {
             events.publishEvent(new ApprovedRunFinished(run.id(), run.tenant(), run.tool(), run.state(), run.exitCode(),
-                    run.termination()));
+                    run.termination(), approvals.digest(run.id(), run.tenant()).orElse(null)));
         }
     }
 

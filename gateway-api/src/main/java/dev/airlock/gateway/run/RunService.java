@@ -1,8 +1,8 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.policy.PolicyEvaluator;
-import dev.airlock.approval.request.ApprovalService;
-import dev.airlock.gateway.approval.ActionRendering;
+import dev.airlock.approval.action.ActionRendering;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.approval.policy.PolicyVerdict;
 import dev.airlock.gateway.limits.TenantLimits;
@@ -50,7 +50,7 @@ public class RunService {
 
     private final ToolCatalog tools;
     private final ToolSnapshots snapshots;
-    private final ApprovalService approvals;
+    private final ApprovalRequests approvals;
     private final AuditLog audit;
     private final AirlockProperties properties;
     private final PolicyEvaluator policies;
@@ -62,7 +62,7 @@ public class RunService {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalService approvals, AuditLog audit,
+    RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalRequests approvals, AuditLog audit,
             AirlockProperties properties, PolicyEvaluator policies, RunRepository runs,
             TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
             JsonMapper json, Clock clock) {
@@ -136,10 +136,10 @@ public class RunService {
         try {
             run = transactions.execute(status -> {
                 RunRecord saved = runs.saveAndFlush(requested);
-                audit.append(agent.tenant(), "run.requested", saved.id(), "agent:" + agent.agent(), Map.of(
+                audit.append(agent.tenant(), AuditEventType.RUN_REQUESTED, saved.id(), "agent:" + agent.agent(), Map.of(
                         "tool", tool.name(), "request", requestSha256, "state", saved.state().name()), saved.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
-                    ActionRendering action = ActionRendering.of(agent.tenant(), tool.snapshot(), checked.argv(),
+                    ActionRendering action = RunActions.render(agent.tenant(), tool.snapshot(), checked.argv(),
                             executor.sandbox());
                     approvals.open(saved.id(), agent.tenant(), tool.name(), agent.agent(), owner(agent), action.text(),
                             action.digest(), tool.policy());
@@ -246,7 +246,7 @@ public class RunService {
                 approvals.cancel(runId, agent.tenant(), "agent:" + agent.agent());
                 RunRecord fresh = find(agent, runId);
                 fresh.cancelBeforeStart(clock.instant());
-                audit.append(agent.tenant(), "run.cancelled", runId, "agent:" + agent.agent(), Map.of("before", "start"),
+                audit.append(agent.tenant(), AuditEventType.RUN_CANCELLED, runId, "agent:" + agent.agent(), Map.of("before", "start"),
                         clock.instant());
                 return runs.saveAndFlush(fresh);
             });

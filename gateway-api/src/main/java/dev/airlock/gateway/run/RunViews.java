@@ -1,6 +1,5 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.run.RunRecord;
@@ -28,10 +27,10 @@ public class RunViews {
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
     private final JsonMapper json;
-    private final ApprovalService approvals;
+    private final ApprovalRequests approvals;
 
     RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts, JsonMapper json,
-            ApprovalService approvals) {
+            ApprovalRequests approvals) {
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;

@@ -76,12 +76,13 @@ class SecurityConfiguration {
     private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents, Scopes scopes) throws Exception {
         return http.csrf(csrf -> csrf.disable())
                 .addFilterBefore(DatabaseScopeFilter.base(DatabaseRole.GATEWAY, scopes), DisableEncodeUrlFilter.class)
-                .addFilterBefore(DatabaseScopeFilter.caller(DatabaseRole.GATEWAY, scopes), AuthorizationFilter.class)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(cache -> cache.disable())
                 .formLogin(form -> form.disable())
                 .httpBasic(basic -> basic.disable())
                 .addFilterBefore(new AgentKeyAuthenticationFilter(agents), AuthorizationFilter.class)
+                // Registered after the key filter, so that it runs after it: the agent is known.
+                .addFilterBefore(DatabaseScopeFilter.caller(DatabaseRole.GATEWAY, scopes), AuthorizationFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().hasAuthority(AgentKeyAuthenticationFilter.AGENT_ROLE))
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint(ProblemResponses.unauthorized())

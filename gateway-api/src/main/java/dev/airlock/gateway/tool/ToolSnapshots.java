@@ -22,7 +22,10 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     private final Map<Long, ToolSnapshot> definitions = new ConcurrentHashMap<>();
     private final Map<String, String> digests = new ConcurrentHashMap<>();
 
-    ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json) {
+    private final dev.airlock.gateway.database.Scopes scopes;
+
+    ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json, dev.airlock.gateway.database.Scopes scopes) {
+        this.scopes = scopes;
         this.tools = tools;
         this.records = records;
         this.json = json;
@@ -30,6 +33,10 @@ public class ToolSnapshots implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        scopes.eitherSide().run(this::recordAll);
+    }
+
+    private void recordAll() {
         for (Tool tool : tools.all()) {
             String definition = json.writeValueAsString(tool.snapshot());
             String digest = digests.computeIfAbsent(key(tool), k -> Sha256.hex(definition));

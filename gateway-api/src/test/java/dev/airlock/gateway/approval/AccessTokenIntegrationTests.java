@@ -102,7 +102,7 @@ class AccessTokenIntegrationTests {
                 .contains("expires " + token.expiresAt());
 
         UUID id = listedId(alice(), "chat bot");
-        assertThat(tokens.findById(id).orElseThrow().lastUsedAt()).isNotNull();
+        assertThat(asConsole(() -> tokens.findById(id)).orElseThrow().lastUsedAt()).isNotNull();
         assertThat(mvc.post().uri("/console/tokens/" + id + "/revoke").with(alice()).with(csrf()).exchange())
                 .hasStatus3xxRedirection();
         assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatus(401);
@@ -129,7 +129,7 @@ class AccessTokenIntegrationTests {
         MvcTestResult refused = withToken(reader.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"digest\":\"" + digest(api, runId) + "\"}");
         assertThat(refused).hasStatus(403).bodyText().contains("approvals:decide");
-        assertThat(decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))).isEmpty();
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
         assertThat(withToken(reader.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatus(403);
         assertThat(withToken(reader.token(), "PUT", "/api/v1/audit/runs/" + runId + "/legal-hold?tenant=acme",
                 "{\"reason\":\"tokens place no holds\"}")).hasStatus(403).bodyText().contains("may not make this request");
@@ -174,7 +174,7 @@ class AccessTokenIntegrationTests {
         assertThat(withToken(token.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatusOk();
         assertThat(withToken(token.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"digest\":\"" + digest(api, runId) + "\"}")).hasStatus(404);
-        assertThat(decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))).isEmpty();
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
         // The configured alice does not see it, and cannot revoke it.
         String html = mvc.get().uri("/console/tokens").with(alice()).exchange().getResponse().getContentAsString();
         assertThat(html).doesNotContain("sso bot");
@@ -194,7 +194,7 @@ class AccessTokenIntegrationTests {
                 .header("Authorization", "Bearer alp_anything")
                 .param("decision", "APPROVE").param("digest", digest).exchange();
         assertThat(decided.getResponse().getStatus()).isIn(401, 403);
-        assertThat(decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))).isEmpty();
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
 
         MvcTestResult token = mvc.post().uri("/console/tokens").with(alice()).header("Authorization", "Bearer alp_anything")
                 .param("name", "sneaky").param("scope", "approvals:read").exchange();
@@ -207,6 +207,12 @@ class AccessTokenIntegrationTests {
         // Without any header, the session still needs its CSRF token.
         assertThat(mvc.post().uri("/console/runs/" + runId + "/decisions").with(alice())
                 .param("decision", "APPROVE").param("digest", digest).exchange()).hasStatus(403);
-        assertThat(decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))).isEmpty();
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
+    }
+
+    /** Reads as the console's database role over the tests' tenant, as the console itself would. */
+    private static <T> T asConsole(java.util.function.Supplier<T> read) {
+        return dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE,
+                java.util.List.of("acme")).call(read);
     }
 }

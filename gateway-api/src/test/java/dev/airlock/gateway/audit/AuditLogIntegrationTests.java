@@ -1,5 +1,6 @@
 package dev.airlock.gateway.audit;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import static dev.airlock.gateway.support.AgentApi.ACME;
 import static dev.airlock.gateway.support.AgentApi.GLOBEX;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataAccessException;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.scope.DatabaseRole;
+import dev.airlock.persistence.scope.DatabaseScope;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -29,7 +32,11 @@ class AuditLogIntegrationTests {
     @Autowired
     void ownerDatabase(org.springframework.context.ApplicationContext context) {
         jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+        appJdbc = context.getBean(JdbcClient.class);
     }
+
+    /** The application's own connection: statements run as the transaction's scope says. */
+    JdbcClient appJdbc;
 
     @Autowired
     AuditLog log;
@@ -80,37 +87,30 @@ class AuditLogIntegrationTests {
     }
 
     @Test
-    void aRoleThatDoesNotOwnTheTablesRemovesEventsOnlyThroughTheRetentionFunction() {
+    void theApplicationsRolesRemoveEventsOnlyThroughTheRetentionFunction() {
         TransactionTemplate tx = new TransactionTemplate(transactions);
         String tenant = "role-check";
-        tx.executeWithoutResult(s -> {
+        DatabaseScope console = DatabaseScope.of(DatabaseRole.CONSOLE, java.util.List.of(tenant));
+        console.run(() -> tx.executeWithoutResult(s -> {
             for (int i = 0; i < 3; i++) {
-                log.append(tenant, "test.event", null, "airlock", java.util.Map.of("n", Integer.toString(i)), java.time.Instant.now());
+                log.append(tenant, dev.airlock.persistence.audit.AuditEventType.CONFIG_CHANGED, null, "airlock", java.util.Map.of("n", Integer.toString(i)), java.time.Instant.now());
             }
-        });
-        jdbc.sql("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'airlock_app_check') THEN "
-                + "CREATE ROLE airlock_app_check NOLOGIN; END IF; END $$").update();
-        jdbc.sql("GRANT USAGE ON SCHEMA airlock TO airlock_app_check").update();
-        jdbc.sql("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA airlock TO airlock_app_check").update();
-
-        assertThatThrownBy(() -> tx.executeWithoutResult(s -> {
-            jdbc.sql("SET LOCAL ROLE airlock_app_check").update();
-            jdbc.sql("SELECT set_config('airlock.audit_retention', 'on', true)").query(String.class).single();
-            jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = :tenant AND seq = 2").param("tenant", tenant).update();
-        })).isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("append-only");
-
-        Integer removed = tx.execute(s -> {
-            jdbc.sql("SET LOCAL ROLE airlock_app_check").update();
-            return jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())").param("tenant", tenant)
-                    .query(Integer.class).single();
-        });
+        }));
+        for (DatabaseRole role : DatabaseRole.values()) {
+            assertThatThrownBy(() -> DatabaseScope.of(role, java.util.List.of(tenant)).run(() -> tx.executeWithoutResult(s -> {
+                appJdbc.sql("SELECT set_config('airlock.audit_retention', 'on', true)").query(String.class).single();
+                appJdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = :tenant AND seq = 2").param("tenant", tenant).update();
+            }))).as(role.roleName()).isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("permission denied");
+        }
+        Integer removed = console.call(() -> tx.execute(s -> appJdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())")
+                .param("tenant", tenant).query(Integer.class).single()));
         assertThat(removed).isEqualTo(1);
         assertThat(jdbc.sql("SELECT first_seq FROM airlock.audit_chain_starts WHERE tenant = :tenant").param("tenant", tenant)
                 .query(Long.class).single()).isEqualTo(2);
-        assertThatThrownBy(() -> tx.executeWithoutResult(s -> jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, 3, now())")
-                .param("tenant", tenant).query(Integer.class).single()))
+        assertThatThrownBy(() -> console.run(() -> tx.executeWithoutResult(s -> appJdbc.sql(
+                "SELECT airlock.remove_oldest_audit_events(:tenant, 3, now())").param("tenant", tenant).query(Integer.class).single())))
                 .isInstanceOf(DataAccessException.class).rootCause().hasMessageContaining("never removed");
-        assertThat(log.verify(tenant).intact()).as("a cut no retention event confirms").isFalse();
+        assertThat(console.call(() -> log.verify(tenant)).intact()).as("a cut no retention event confirms").isFalse();
     }
 
     @Test

@@ -30,9 +30,11 @@ class AuditVerifyCommandIntegrationTests {
         try (ConfigurableApplicationContext app = start()) {
             RunService runs = app.getBean(RunService.class);
             AgentIdentity agent = new AgentIdentity("globex", "bot");
-            for (int i = 0; i < 2; i++) {
-                var id = runs.submit(agent, "echo", Map.of("message", "m" + i), null).run().id();
-                runs.await(agent, id, Duration.ofSeconds(20));
+            try (var scope = app.getBean(dev.airlock.gateway.database.Scopes.class).agent(agent.tenant()).open()) {
+                for (int i = 0; i < 2; i++) {
+                    var id = runs.submit(agent, "echo", Map.of("message", "m" + i), null).run().id();
+                    runs.await(agent, id, Duration.ofSeconds(20));
+                }
             }
         }
         Outcome intact = verify("*");

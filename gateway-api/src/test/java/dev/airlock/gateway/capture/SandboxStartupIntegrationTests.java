@@ -57,8 +57,9 @@ class SandboxStartupIntegrationTests {
 
     @Test
     void runsWithoutASandboxWhenTheModeIsNoneAndSaysSo(CapturedOutput output) {
-        try (ConfigurableApplicationContext context = start("--airlock.sandbox.mode=none")) {
-            AgentIdentity agent = new AgentIdentity("acme", "build-bot");
+        AgentIdentity agent = new AgentIdentity("acme", "build-bot");
+        try (ConfigurableApplicationContext context = start("--airlock.sandbox.mode=none");
+                var scope = context.getBean(dev.airlock.gateway.database.Scopes.class).agent(agent.tenant()).open()) {
             RunService runs = context.getBean(RunService.class);
             RunRecord run = runs.submit(agent, "identity", Map.of(), null).run();
             RunRecord ended = runs.await(agent, run.id(), Duration.ofSeconds(20));

@@ -148,14 +148,18 @@ class ClusterIntegrationTests {
 
         RunService runs = submitter.getBean(RunService.class);
         List<UUID> ids = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            ids.add(runs.submit(BOT, "mark", Map.of(), null).run().id());
+        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.GATEWAY, List.of(BOT.tenant())).open()) {
+            for (int i = 0; i < 200; i++) {
+                ids.add(runs.submit(BOT, "mark", Map.of(), null).run().id());
+            }
         }
         Approver alice = new Approver("alice", Set.of("cluster"));
         for (int i = 0; i < ids.size(); i++) {
             ApprovalService approvals = deciders.get(i % deciders.size()).getBean(ApprovalService.class);
-            String digest = approvals.find(ids.get(i), Set.of("cluster")).orElseThrow().request().digest();
-            approvals.decide(alice, ids.get(i), Verdict.APPROVE, null, digest);
+            try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE, List.of("cluster")).open()) {
+                String digest = approvals.find(ids.get(i), Set.of("cluster")).orElseThrow().request().digest();
+                approvals.decide(alice, ids.get(i), Verdict.APPROVE, null, digest);
+            }
         }
         await(Duration.ofSeconds(120), "200 completed runs", () -> db()
                 .sql("SELECT count(*) FROM airlock.runs WHERE id = ANY(?) AND state = 'COMPLETED'")

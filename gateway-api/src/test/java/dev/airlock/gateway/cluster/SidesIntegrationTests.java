@@ -112,8 +112,10 @@ class SidesIntegrationTests {
         assertThat(m.find()).isTrue();
         UUID runId = UUID.fromString(m.group(1));
         ApprovalService approvals = consoleSide.getBean(ApprovalService.class);
-        String digest = approvals.find(runId, Set.of("acme")).orElseThrow().request().digest();
-        approvals.decide(new Approver("alice", Set.of("acme")), runId, Verdict.APPROVE, null, digest);
+        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE, java.util.List.of("acme")).open()) {
+            String digest = approvals.find(runId, Set.of("acme")).orElseThrow().request().digest();
+            approvals.decide(new Approver("alice", Set.of("acme")), runId, Verdict.APPROVE, null, digest);
+        }
 
         HttpResponse<String> done = send(agentSide, "GET", "/api/v1/runs/" + runId + "?wait=PT20S", "acme-build-bot-key", null);
         assertThat(done.body()).contains("\"state\":\"COMPLETED\"").contains("split sides");

@@ -46,9 +46,11 @@ class InertTextBrowserIntegrationTests extends BrowserIntegrationTest {
         Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
         assertThat(m.find()).isTrue();
         String runId = m.group(1);
-        String digest = approvals.find(UUID.fromString(runId), Set.of("acme")).orElseThrow().request().digest();
-        approvals.decide(new Approver("alice", Set.of("acme")), UUID.fromString(runId), Verdict.DENY,
-                "looks fine \u202Etxt.exe\u200B", digest);
+        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE, java.util.List.of("acme")).open()) {
+            String digest = approvals.find(UUID.fromString(runId), Set.of("acme")).orElseThrow().request().digest();
+            approvals.decide(new Approver("alice", Set.of("acme")), UUID.fromString(runId), Verdict.DENY,
+                    "looks fine \u202Etxt.exe\u200B", digest);
+        }
 
         browser.manage().deleteAllCookies();
         browser.get(base() + "/login");

@@ -303,8 +303,9 @@ class McpIntegrationTests {
         var authorities = List.of(new SimpleGrantedAuthority("APPROVER:acme"));
         var person = org.springframework.security.core.userdetails.User.withUsername(user).password("unused")
                 .authorities(authorities).build();
-        return accessTokens.create(new UsernamePasswordAuthenticationToken(person, null, authorities), "mcp tests",
-                Set.of(TokenScope.APPROVALS_READ, TokenScope.APPROVALS_DECIDE), null).token();
+        return dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE,
+                java.util.List.of()).call(() -> accessTokens.create(new UsernamePasswordAuthenticationToken(person, null,
+                        authorities), "mcp tests", Set.of(TokenScope.APPROVALS_READ, TokenScope.APPROVALS_DECIDE), null)).token();
     }
 
     /** A person approves through the approver API with a personal access token, as a bot or a script would. */
@@ -620,6 +621,6 @@ class McpIntegrationTests {
                         "--spring.datasource.username=" + database.getUsername(),
                         "--spring.datasource.password=" + (database.getPassword() == null ? "" : database.getPassword()),
                         "--airlock.node-id=" + nodeId,
-                        "--airlock.mcp.enabled=" + mcp);
+                        "--airlock.mcp.enabled=" + mcp, "--spring.flyway.enabled=false");
     }
 }

@@ -12,6 +12,9 @@ import org.springframework.data.repository.query.Param;
 import jakarta.persistence.LockModeType;
 
 /** Approval requests, always looked up within tenants. */
+// Declared query methods get no transaction of their own from Spring Data: this gives them one, so
+// that every query runs in a transaction that carries the thread's database scope (role and tenants).
+@org.springframework.transaction.annotation.Transactional(readOnly = true)
 public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest, UUID> {
 
     Optional<ApprovalRequest> findByRunIdAndTenantIn(UUID runId, Collection<String> tenants);

@@ -30,7 +30,7 @@ import org.springframework.transaction.annotation.Transactional;
 public class AuditLog {
 
     /** The hash the first event of every tenant follows. */
-    public static final String GENESIS = "0".repeat(64);
+    public static final String GENESIS = AuditChain.GENESIS;
 
     private final JdbcClient jdbc;
 
@@ -44,8 +44,9 @@ public class AuditLog {
      * @param details flat string details, stored as a JSON object with sorted keys; never output or secrets
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public AuditEvent append(String tenant, String type, UUID runId, String actor, Map<String, String> details,
+    public AuditEvent append(String tenant, AuditEventType eventType, UUID runId, String actor, Map<String, String> details,
             Instant occurredAt) {
+        String type = eventType.key();
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))").param("key", "airlock-audit:" + tenant)
                 .query(Object.class).optional();
         record Last(long seq, String hash) {
@@ -58,8 +59,8 @@ public class AuditLog {
         long seq = last.isPresent() ? last.get().seq() + 1 : start.firstSeq();
         String prev = last.isPresent() ? last.get().hash() : start.prevHash();
         Instant at = occurredAt.truncatedTo(ChronoUnit.MICROS);
-        String json = json(details);
-        String hash = hash(prev, tenant, seq, type, runId, actor, json, at);
+        String json = AuditChain.json(details);
+        String hash = AuditChain.hash(prev, tenant, seq, type, runId, actor, json, at);
         jdbc.sql("""
                 INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor, details, occurred_at, prev_hash, hash)
                 VALUES (:tenant, :seq, :type, :run, :actor, :details, :at, :prev, :hash)
@@ -113,11 +114,11 @@ public class AuditLog {
                         broken[0] = Verification.broken(tenant, verified, e.seq(), "event " + expected[0] + " is missing");
                     } else if (!e.prevHash().equals(prev[0])) {
                         broken[0] = Verification.broken(tenant, verified, e.seq(), "does not follow the hash of the event before it");
-                    } else if (!e.hash().equals(hash(e.prevHash(), e.tenant(), e.seq(), e.type(), e.runId(), e.actor(),
+                    } else if (!e.hash().equals(AuditChain.hash(e.prevHash(), e.tenant(), e.seq(), e.type(), e.runId(), e.actor(),
                             e.details(), e.occurredAt()))) {
                         broken[0] = Verification.broken(tenant, verified, e.seq(), "its content does not match its hash");
                     }
-                    if (e.type().equals(RETENTION_PURGED) && e.details().contains(confirmation)) {
+                    if (e.type().equals(AuditEventType.RETENTION_PURGED.key()) && e.details().contains(confirmation)) {
                         startConfirmed[0] = true;
                     }
                     prev[0] = e.hash();
@@ -173,14 +174,12 @@ public class AuditLog {
 
     /** The details entry that a {@code retention.purged} event carries to confirm a chain start. */
     static String startConfirmation(ChainStart start) {
-        return json(Map.of(CHAIN_START_KEY, start.token())).replaceAll("^\\{|}$", "");
+        return AuditChain.json(Map.of(CHAIN_START_KEY, start.token())).replaceAll("^\\{|}$", "");
     }
 
     /** The details key naming a chain start in a {@code retention.purged} event. */
     public static final String CHAIN_START_KEY = "auditChainStart";
 
-    /** The type of the event each retention purge writes. */
-    public static final String RETENTION_PURGED = "retention.purged";
 
     private ChainStart chainStart(String tenant) {
         return jdbc.sql("""
@@ -212,46 +211,6 @@ public class AuditLog {
         return new AuditEvent(rs.getString("tenant"), rs.getLong("seq"), rs.getString("type"),
                 rs.getObject("run_id", UUID.class), rs.getString("actor"), rs.getString("details"),
                 rs.getTimestamp("occurred_at").toInstant(), rs.getString("prev_hash"), rs.getString("hash"));
-    }
-
-    static String hash(String prev, String tenant, long seq, String type, UUID runId, String actor, String details,
-            Instant occurredAt) {
-        String canonical = String.join("\n", prev, tenant, Long.toString(seq), type, runId == null ? "" : runId.toString(),
-                actor, details, occurredAt.truncatedTo(ChronoUnit.MICROS).toString());
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static String json(Map<String, String> details) {
-        StringBuilder json = new StringBuilder("{");
-        new TreeMap<>(details).forEach((k, v) -> {
-            if (json.length() > 1) {
-                json.append(',');
-            }
-            json.append(quote(k)).append(':').append(v == null ? "null" : quote(v));
-        });
-        return json.append('}').toString();
-    }
-
-    private static String quote(String s) {
-        StringBuilder q = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> q.append("\\\"");
-                case '\\' -> q.append("\\\\");
-                default -> {
-                    if (c < 0x20 || c == 0x7F || c >= 0x80 && c < 0xA0 || c == 0x2028 || c == 0x2029) {
-                        q.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        q.append(c);
-                    }
-                }
-            }
-        }
-        return q.append('"').toString();
     }
 
     /**

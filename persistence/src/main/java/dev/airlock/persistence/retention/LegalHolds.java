@@ -1,5 +1,6 @@
 package dev.airlock.persistence.retention;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -46,7 +47,7 @@ public class LegalHolds {
                 .param("run", runId).param("tenant", tenant).param("reason", reason.strip()).param("by", by)
                 .param("now", Timestamp.from(now)).update();
         if (placed == 1) {
-            audit.append(tenant, "legal-hold.placed", runId, "human:" + by, Map.of("reason", reason.strip()), now);
+            audit.append(tenant, AuditEventType.LEGAL_HOLD_PLACED, runId, "human:" + by, Map.of("reason", reason.strip()), now);
         }
         return placed == 1;
     }
@@ -57,7 +58,7 @@ public class LegalHolds {
         int released = jdbc.sql("DELETE FROM airlock.legal_holds WHERE run_id = :run AND tenant = :tenant")
                 .param("run", runId).param("tenant", tenant).update();
         if (released == 1) {
-            audit.append(tenant, "legal-hold.released", runId, "human:" + by,
+            audit.append(tenant, AuditEventType.LEGAL_HOLD_RELEASED, runId, "human:" + by,
                     Map.of("reason", reason == null ? "" : reason.strip()), now);
         }
         return released == 1;

@@ -1,5 +1,6 @@
 package dev.airlock.persistence.retention;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -65,7 +66,7 @@ public class RetentionPurge {
         if (cut != null) {
             details.put(AuditLog.CHAIN_START_KEY, cut.token());
         }
-        audit.append(tenant, AuditLog.RETENTION_PURGED, null, "airlock", details, now);
+        audit.append(tenant, AuditEventType.RETENTION_PURGED, null, "airlock", details, now);
         return Optional.of(counts);
     }
 

@@ -17,6 +17,12 @@ import org.springframework.transaction.annotation.Transactional;
 @Component
 public class RunClaims {
 
+    /**
+     * The {@code NOTIFY} channel on which the human side announces, in the deciding transaction,
+     * that a tenant has a newly approved run (the payload is the tenant).
+     */
+    public static final String APPROVED_CHANNEL = "airlock_run_approved";
+
     private final JdbcClient jdbc;
 
     RunClaims(JdbcClient jdbc) {

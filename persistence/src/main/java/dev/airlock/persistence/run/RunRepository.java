@@ -7,6 +7,9 @@ import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
 
 /** Runs, always looked up within a tenant. */
+// Declared query methods get no transaction of their own from Spring Data: this gives them one, so
+// that every query runs in a transaction that carries the thread's database scope (role and tenants).
+@org.springframework.transaction.annotation.Transactional(readOnly = true)
 public interface RunRepository extends JpaRepository<RunRecord, UUID> {
 
     /** The run if it belongs to {@code tenant}; another tenant's run is indistinguishable from none. */

@@ -5,6 +5,9 @@ import java.util.UUID;
 import org.springframework.data.jpa.repository.JpaRepository;
 
 /** Sanitized transcripts. Callers resolve the run within its tenant first. */
+// Declared query methods get no transaction of their own from Spring Data: this gives them one, so
+// that every query runs in a transaction that carries the thread's database scope (role and tenants).
+@org.springframework.transaction.annotation.Transactional(readOnly = true)
 public interface TranscriptRepository extends JpaRepository<Transcript, StreamKey> {
 
     List<Transcript> findByKeyRunId(UUID runId);

@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.orm.jpa.JpaTransactionManager;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -46,6 +47,8 @@ public class ScopedTransactionManager extends JpaTransactionManager {
             // The transaction has begun but may not be used: end it and release what doBegin bound.
             try {
                 doRollback(newStatus(transaction, definition));
+            } catch (RuntimeException rollback) {
+                e.addSuppressed(rollback);
             } finally {
                 doCleanupAfterCompletion(transaction);
             }
@@ -64,8 +67,9 @@ public class ScopedTransactionManager extends JpaTransactionManager {
             statement.setString(2, scope.tenantsLiteral());
             statement.execute();
         } catch (SQLException e) {
-            throw new TransactionSystemException("Could not work as " + scope.role().roleName() + " (is the login role a"
-                    + " member of it? see docs/database.md)", e);
+            // The same as failing to begin: a lost connection is a database outage like any other.
+            throw new CannotCreateTransactionException("Could not work as " + scope.role().roleName()
+                    + " (is the database reachable, and the login role a member of it? see docs/database.md)", e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.airlock.persistence.tenant;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -49,7 +50,7 @@ public class TenantRecords {
         Map<String, String> details = new TreeMap<>(description);
         details.put("previous", previous == null ? "" : previous);
         details.put("current", sha256);
-        audit.append(tenant, "config.changed", null, "airlock", details, now);
+        audit.append(tenant, AuditEventType.CONFIG_CHANGED, null, "airlock", details, now);
         return true;
     }
 

@@ -1,5 +1,6 @@
 package dev.airlock.persistence.retention;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.persistence.Fixtures;
@@ -247,8 +248,8 @@ class RetentionPurgeIntegrationTests {
                     VALUES (:id, :tenant, :run, 'arthur', 'audit', 'PENDING', :at, :at)
                     """).param("id", UUID.randomUUID()).param("tenant", tenant).param("run", run).param("at", Timestamp.from(at))
                     .update();
-            audit.append(tenant, "run.requested", run, "agent:bot", Map.of("tool", "echo"), at);
-            audit.append(tenant, "run.finished", run, "airlock", Map.of("exitCode", "0"), at);
+            audit.append(tenant, AuditEventType.RUN_REQUESTED, run, "agent:bot", Map.of("tool", "echo"), at);
+            audit.append(tenant, AuditEventType.RUN_FINISHED, run, "airlock", Map.of("exitCode", "0"), at);
         });
         return run;
     }
@@ -262,7 +263,7 @@ class RetentionPurgeIntegrationTests {
                     INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)
                     VALUES (:run, 'alice', 'APPROVE', 'digest', :at)
                     """).param("run", run).param("at", Timestamp.from(at)).update();
-            audit.append(tenant, "approval.decided", run, "human:alice", Map.of("decision", "APPROVE"), at);
+            audit.append(tenant, AuditEventType.APPROVAL_DECIDED, run, "human:alice", Map.of("decision", "APPROVE"), at);
         });
         return run;
     }
@@ -283,7 +284,7 @@ class RetentionPurgeIntegrationTests {
                     """).param("run", run).param("tenant", tenant).param("status", status).param("at", Timestamp.from(at))
                     .param("expires", Timestamp.from(at.plus(Duration.ofHours(1))))
                     .param("closed", status.equals("PENDING") ? null : Timestamp.from(at)).update();
-            audit.append(tenant, "approval.requested", run, "airlock", Map.of("digest", "digest"), at);
+            audit.append(tenant, AuditEventType.APPROVAL_REQUESTED, run, "airlock", Map.of("digest", "digest"), at);
         });
     }
 

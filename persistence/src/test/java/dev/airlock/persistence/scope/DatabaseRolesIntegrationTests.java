@@ -1,5 +1,6 @@
 package dev.airlock.persistence.scope;
 
+import dev.airlock.persistence.audit.AuditEventType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -263,7 +264,7 @@ class DatabaseRolesIntegrationTests {
             jdbc.sql("INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES (:run, 'stdout', 'output', :at)")
                     .param("run", run).param("at", Timestamp.from(NOW)).update();
             artifacts.store(run, runTenant, "digest-" + run, "output".getBytes(StandardCharsets.UTF_8), new byte[0], 0, NOW);
-            audit.append(runTenant, "run.requested", run, "agent:bot", Map.of("tool", "echo"), NOW);
+            audit.append(runTenant, AuditEventType.RUN_REQUESTED, run, "agent:bot", Map.of("tool", "echo"), NOW);
         });
         return run;
     }

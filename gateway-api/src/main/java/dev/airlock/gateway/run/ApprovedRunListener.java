@@ -1,5 +1,6 @@
-package dev.airlock.gateway.approval;
+package dev.airlock.gateway.run;
 
+import dev.airlock.persistence.run.RunClaims;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -14,22 +15,24 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Listens on PostgreSQL for approvals decided on any replica ({@code LISTEN airlock_run_approved})
- * and starts the approved runs here at once, instead of at the next poll. One dedicated
+ * Listens on PostgreSQL for approvals decided on any replica, this one included
+ * ({@code LISTEN airlock_run_approved}; the human side's decision announces them in its
+ * transaction) and starts the approved runs at once, instead of at the next poll. This is how the
+ * agent side learns of a decision: through the database, never by a call from the human side. One dedicated
  * connection, one virtual thread; reconnects after a failure.
  */
 @dev.airlock.gateway.config.ConditionalOnSide(dev.airlock.gateway.config.Side.AGENT_API)
 @Component
-class ApprovalNotifications implements DisposableBean {
+class ApprovedRunListener implements DisposableBean {
 
-    private static final Logger log = LoggerFactory.getLogger(ApprovalNotifications.class);
+    private static final Logger log = LoggerFactory.getLogger(ApprovedRunListener.class);
 
     private final DataSource dataSource;
-    private final ApprovedRunStarter starter;
+    private final ApprovedRunDispatcher starter;
     private volatile boolean stopped;
     private Thread listener;
 
-    ApprovalNotifications(DataSource dataSource, ApprovedRunStarter starter) {
+    ApprovedRunListener(DataSource dataSource, ApprovedRunDispatcher starter) {
         this.dataSource = dataSource;
         this.starter = starter;
     }
@@ -44,7 +47,7 @@ class ApprovalNotifications implements DisposableBean {
             try (Connection connection = dataSource.getConnection()) {
                 PGConnection pg = connection.unwrap(PGConnection.class);
                 try (Statement statement = connection.createStatement()) {
-                    statement.execute("LISTEN " + ApprovalOutcomes.CHANNEL);
+                    statement.execute("LISTEN " + RunClaims.APPROVED_CHANNEL);
                 }
                 connection.setAutoCommit(true);
                 while (!stopped) {

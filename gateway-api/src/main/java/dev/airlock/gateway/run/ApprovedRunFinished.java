@@ -1,4 +1,4 @@
-package dev.airlock.gateway.approval;
+package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.run.Termination;
@@ -15,7 +15,8 @@ import java.util.UUID;
  * @param state       how the run ended: COMPLETED, FAILED, TIMED_OUT or CANCELLED
  * @param exitCode    the exit code, or null when none was observed
  * @param termination why the process stopped
+ * @param digest      the digest of the action people approved, or null if the run has no request any more
  */
 public record ApprovedRunFinished(UUID runId, String tenant, String tool, RunState state, Integer exitCode,
-        Termination termination) {
+        Termination termination, String digest) {
 }

@@ -1,0 +1,100 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.approval.request.ApprovalOpened;
+import dev.airlock.persistence.approval.ApprovalDecision;
+import dev.airlock.persistence.approval.ApprovalDecisionRepository;
+import dev.airlock.persistence.approval.ApprovalRequest;
+import dev.airlock.persistence.approval.ApprovalRequestRepository;
+import dev.airlock.persistence.approval.ApprovalStatus;
+import dev.airlock.persistence.audit.AuditEventType;
+import dev.airlock.persistence.audit.AuditLog;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The agent side's part in approvals, through the database only: it opens the request of a run
+ * that policy parked, closes the pending request of a run its agent cancels, and checks before
+ * executing that the run's request was approved for exactly this action. Decisions, expiry and
+ * everything else people do belong to the human side ({@code ApprovalService}), which the agent
+ * side never calls; the database role {@code airlock_gateway} could not record them anyway.
+ */
+@Component
+class ApprovalRequests {
+
+    private final ApprovalRequestRepository requests;
+    private final ApprovalDecisionRepository decisions;
+    private final AuditLog audit;
+    private final ApplicationEventPublisher events;
+    private final Clock clock;
+
+    ApprovalRequests(ApprovalRequestRepository requests, ApprovalDecisionRepository decisions, AuditLog audit,
+            ApplicationEventPublisher events, Clock clock) {
+        this.requests = requests;
+        this.decisions = decisions;
+        this.audit = audit;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /**
+     * Opens the request for a run that policy parked, in the caller's transaction.
+     *
+     * @param requester the person owning the requesting agent, or null
+     * @param action    the canonical rendering of the exact action
+     * @param digest    its SHA-256
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    void open(UUID runId, String tenant, String tool, String agent, String requester, String action, String digest,
+            ToolPolicy policy) {
+        Instant now = clock.instant();
+        Instant expiresAt = now.plus(policy.approvalTimeout());
+        audit.append(tenant, AuditEventType.APPROVAL_REQUESTED, runId, "airlock", Map.of("digest", digest,
+                "approvers", Integer.toString(policy.approvers()), "expiresAt", expiresAt.toString()), now);
+        requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest, policy.approvers(),
+                policy.approveReasonRequired(), now, expiresAt));
+        events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, expiresAt));
+    }
+
+    /**
+     * Closes the pending request of a run the agent cancelled before it started, in the caller's
+     * transaction. The row lock orders it with decisions: a decision that got there first wins
+     * (the run is then cancelled as a started run), a later one finds the request closed.
+     *
+     * @return whether a pending request was closed
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    boolean cancel(UUID runId, String tenant, String actor) {
+        return requests.lockForDecision(runId, List.of(tenant)).filter(r -> r.cancel(clock.instant())).map(request -> {
+            requests.save(request);
+            audit.append(tenant, AuditEventType.APPROVAL_CANCELLED, runId, actor, Map.of("digest", request.digest()),
+                    request.closedAt());
+            return true;
+        }).orElse(false);
+    }
+
+    /** The decisions people recorded on the run's request, oldest first (read in the run's tenant only). */
+    List<ApprovalDecision> decisions(UUID runId) {
+        return decisions.findByRunIdOrderByDecidedAtAsc(runId);
+    }
+
+    /** The digest of the action in the run's request, if it has one. */
+    java.util.Optional<String> digest(UUID runId, String tenant) {
+        return requests.findByRunIdAndTenantIn(runId, List.of(tenant)).map(ApprovalRequest::digest);
+    }
+
+    /** Whether the run's request is closed as APPROVED for exactly {@code digest}. */
+    boolean approvedAs(UUID runId, String tenant, String digest) {
+        return requests.findByRunIdAndTenantIn(runId, List.of(tenant))
+                .filter(r -> r.status() == ApprovalStatus.APPROVED)
+                .filter(r -> r.digest().equals(digest))
+                .isPresent();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.config.Side;
+import dev.airlock.gateway.database.Scopes;
+import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.persistence.run.RunClaims;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * Claims approved runs for this replica and hands them to the {@link RunExecutor}; passes on
+ * cancel requests made on other replicas. {@link #startApproved} is the one path by which an
+ * approved run starts, whether the approval was announced ({@link ApprovedRunListener}) or is
+ * found by the poll (approved while no listener heard, or waiting for a free slot).
+ */
+@Component
+class ApprovedRunDispatcher {
+
+    private final RunExecutor executor;
+    private final RunClaims claims;
+    private final RunRepository runs;
+    private final TenantLimits limits;
+    private final Scopes scopes;
+    private final AirlockProperties properties;
+    private final Clock clock;
+    private final boolean agentSide;
+
+    ApprovedRunDispatcher(RunExecutor executor, RunClaims claims, RunRepository runs, TenantLimits limits, Scopes scopes,
+            AirlockProperties properties, Clock clock) {
+        this.executor = executor;
+        this.claims = claims;
+        this.runs = runs;
+        this.limits = limits;
+        this.scopes = scopes;
+        this.properties = properties;
+        this.clock = clock;
+        this.agentSide = properties.roles().contains(Side.AGENT_API);
+    }
+
+    /** Picks up approved runs that no announcement started (approved later, or waiting for a free slot). */
+    @Scheduled(fixedDelayString = "${airlock.executor.poll-interval:PT0.5S}")
+    void claimApproved() {
+        properties.tenants().keySet().forEach(this::startApproved);
+    }
+
+    /** Claims and starts the tenant's approved runs, as many as it has free slots. */
+    void startApproved(String tenant) {
+        if (executor.draining() || !agentSide) {
+            return;
+        }
+        try (var scope = scopes.agent(tenant).open()) {
+            int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));
+            List<TenantLimits.Permit> permits = new ArrayList<>();
+            for (int free = wanted; free > 0; free--) {
+                limits.tryExecute(tenant).ifPresent(permits::add);
+            }
+            if (permits.isEmpty()) {
+                return;
+            }
+            try {
+                Instant now = clock.instant();
+                for (UUID runId : claims.claimNext(executor.node(), tenant, permits.size(), now, executor.leaseFrom(now))) {
+                    RunRecord run = runs.findById(runId).orElseThrow();
+                    executor.start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson(),
+                            run.approvalRequired()), permits.removeLast());
+                }
+            } finally {
+                permits.forEach(TenantLimits.Permit::close);
+            }
+        }
+    }
+
+    /** Stops runs executing here that a request on another replica asked to cancel. */
+    @Scheduled(fixedDelayString = "${airlock.executor.cancel-poll-interval:PT0.25S}")
+    void honourCancelRequests() {
+        if (!agentSide || executor.idle()) {
+            return;
+        }
+        scopes.gatewayJobs().call(() -> claims.cancelRequested(executor.node())).forEach(executor::cancelHere);
+    }
+}

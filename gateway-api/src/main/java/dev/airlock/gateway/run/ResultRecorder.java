@@ -1,0 +1,114 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.config.Side;
+import dev.airlock.gateway.database.Scopes;
+import dev.airlock.persistence.run.IllegalRunTransition;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.time.Duration;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.dao.DataAccessException;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
+
+/**
+ * Records what a run's process did, and never only in memory: a result the database refuses
+ * (after a few quick retries) waits in the {@link ResultSpool} on disk, whose results are written
+ * every {@code airlock.executor.retry-interval} and at start, oldest first, each staying there
+ * until it is written. The replica keeps the lease of a spooled run meanwhile ({@link RunLeases}).
+ */
+@Component
+class ResultRecorder implements SmartInitializingSingleton {
+
+    private static final Logger log = LoggerFactory.getLogger(ResultRecorder.class);
+
+    private final RunResults results;
+    private final ResultSpool spool;
+    private final RunCompletions completions;
+    private final RunMetrics metrics;
+    private final Scopes scopes;
+    private final boolean agentSide;
+    /** Runs whose result is being recorded right now (the replay leaves them alone). */
+    private final Set<UUID> recording = ConcurrentHashMap.newKeySet();
+    private final Retry retry = Retry.of("run-results", RetryConfig.custom()
+            .maxAttempts(5)
+            .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(100), 2.0))
+            .retryExceptions(DataAccessException.class, TransactionException.class)
+            .build());
+
+    ResultRecorder(RunResults results, ResultSpool spool, RunCompletions completions, RunMetrics metrics, Scopes scopes,
+            AirlockProperties properties) {
+        this.results = results;
+        this.spool = spool;
+        this.completions = completions;
+        this.metrics = metrics;
+        this.scopes = scopes;
+        this.agentSide = properties.roles().contains(Side.AGENT_API);
+    }
+
+    /** Records the result of the run's process (in the calling thread's scope), or spools it. */
+    void record(Execution execution, String tool, CaptureResult result) {
+        UUID runId = execution.runId();
+        metrics.ended(execution.tenant(), tool, result);
+        recording.add(runId);
+        try {
+            Retry.decorateRunnable(retry, () -> results.record(runId, result)).run();
+        } catch (DataAccessException | TransactionException e) {
+            // Never only in memory: the result waits on disk, and this replica keeps its lease.
+            log.error("Run {}: could not record its result yet ({}); keeping it in the spool", runId, e.getMessage());
+            spool.keep(runId, result);
+        } finally {
+            recording.remove(runId);
+        }
+    }
+
+    /** The runs whose results wait in the spool. */
+    java.util.List<UUID> spooled() {
+        return spool.runs();
+    }
+
+    /** Writes the results this replica kept in its spool before it last stopped. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        replay();
+    }
+
+    /** Writes the results kept in the spool, oldest first; each stays there until it is written. */
+    @Scheduled(fixedDelayString = "${airlock.executor.retry-interval:PT5S}")
+    void replay() {
+        if (agentSide) {
+            scopes.gatewayJobs().run(this::replaySpooled);
+        }
+    }
+
+    private void replaySpooled() {
+        for (UUID runId : spool.runs()) {
+            if (recording.contains(runId)) {
+                continue;
+            }
+            spool.read(runId).ifPresent(result -> {
+                try {
+                    results.record(runId, result);
+                    spool.remove(runId);
+                    completions.completed(runId);
+                    log.info("Run {}: result recorded from the spool", runId);
+                } catch (IllegalRunTransition e) {
+                    // Already recorded (a write that succeeded before its answer was lost): nothing is missing.
+                    log.warn("Run {}: spooled result not needed any more ({})", runId, e.getMessage());
+                    spool.remove(runId);
+                } catch (DataAccessException | TransactionException e) {
+                    log.debug("Run {}: the database still refuses its result: {}", runId, e.getMessage());
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.airlock.gateway.run;
+
+import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.capture.ProcessSpec;
+import dev.airlock.gateway.capture.ProcessSupervisor;
+import dev.airlock.gateway.capture.SecretReference;
+import dev.airlock.gateway.capture.SecretSource;
+import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.gateway.tool.ToolSnapshot;
+import dev.airlock.gateway.tool.ToolSnapshots;
+import dev.airlock.sanitizer.SecretRedactor;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Turns a claimed run into the process to start, or into the reason it may not start: a run
+ * people approved starts only if its action, rendered again from what is stored, is still
+ * exactly the approved one; its secrets are read now, from the gateway's own sources, and never
+ * stored; the rest comes from the tool's recorded definition.
+ */
+@Component
+class RunLaunch {
+
+    private static final Logger log = LoggerFactory.getLogger(RunLaunch.class);
+
+    private final ToolSnapshots snapshots;
+    private final ApprovalRequests approvals;
+    private final SecretSource secrets;
+    private final ProcessSupervisor sandbox;
+    private final AirlockProperties properties;
+    private final JsonMapper json;
+    private final Clock clock;
+
+    RunLaunch(ToolSnapshots snapshots, ApprovalRequests approvals, SecretSource secrets, ProcessSupervisor sandbox,
+            AirlockProperties properties, JsonMapper json, Clock clock) {
+        this.snapshots = snapshots;
+        this.approvals = approvals;
+        this.secrets = secrets;
+        this.sandbox = sandbox;
+        this.properties = properties;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** What to do with a claimed run: start a process, or record that it could not start. */
+    sealed interface Plan {
+
+        /** The tool's name, for metrics and the record. */
+        String tool();
+    }
+
+    /** Start this process. */
+    record Start(String tool, ProcessSpec spec) implements Plan {
+    }
+
+    /** Do not start: record this result. */
+    record Refuse(String tool, CaptureResult result) implements Plan {
+    }
+
+    Plan plan(Execution execution) {
+        ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
+        List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
+        if (execution.approvalRequired()) {
+            String digest = RunActions.render(execution.tenant(), tool, argv, sandbox.sandbox()).digest();
+            if (!approvals.approvedAs(execution.runId(), execution.tenant(), digest)) {
+                log.error("Run {}: the action to execute is not the approved action; refusing to run it", execution.runId());
+                return refuse(tool, "the action differs from the action humans approved");
+            }
+        }
+        Map<String, String> environment = new HashMap<>(tool.env());
+        environment.put("PATH", properties.capture().path());
+        Map<String, String> injected = new TreeMap<>();
+        for (Map.Entry<String, String> secret : tool.secrets().entrySet()) {
+            try {
+                injected.put(secret.getKey(), SecretReference.parse(secret.getValue()).read(secrets));
+            } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
+                return refuse(tool, "secret " + secret.getKey() + " is not available (" + e.getMessage() + ")");
+            }
+        }
+        environment.putAll(injected);
+        return new Start(tool.name(), new ProcessSpec(execution.runId(), tool.name(), argv,
+                tool.workingDir() == null ? null : Path.of(tool.workingDir()), environment, Duration.parse(tool.timeout()),
+                tool.maxRetainedBytes(), tool.maxObservedBytes(), SecretRedactor.of(injected), tool.sandboxOrDefaults()));
+    }
+
+    private Refuse refuse(ToolSnapshot tool, String why) {
+        Instant now = clock.instant();
+        return new Refuse(tool.name(), CaptureResult.spawnFailed(now, now, why));
+    }
+}

@@ -1,0 +1,17 @@
+package dev.airlock.gateway;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.modulith.core.ApplicationModules;
+
+/**
+ * The gateway's feature packages as Spring Modulith application modules: no cycles between them,
+ * and no module reaching into another's internal sub-packages (such as its {@code web} adapters).
+ * The rules across Maven modules and between the two sides are in {@link ArchitectureTests}.
+ */
+class ModularityTests {
+
+    @Test
+    void theFeaturePackagesAreWellFormedModules() {
+        ApplicationModules.of(AirlockApplication.class).verify();
+    }
+}
