@@ -58,7 +58,7 @@ public class RawAccessGrants {
             Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
-        if (dev.airlock.persistence.approval.Reasons.isEmpty(reason)) {
+        if (dev.airlock.approval.request.Reasons.isEmpty(reason)) {
             throw new GrantRefused(GrantRefused.Reason.REASON_REQUIRED, "Say why you need the raw bytes.");
         }
         RawArtifactStore.RawArtifactFacts facts = artifacts.describe(tenant, runId)

@@ -57,7 +57,7 @@ public class ApprovalService {
      *
      * @throws NotAnApprover when the approver has no APPROVER role in the run's tenant (or the
      *                       run has no request): indistinguishable from a missing request
-     * @throws dev.airlock.persistence.approval.DecisionRefused when the request cannot take it
+     * @throws DecisionRefused when the request cannot take it
      * @throws HumanText.TextTooLong when the reason is longer than people may type
      */
     @Transactional
@@ -66,7 +66,7 @@ public class ApprovalService {
         ApprovalRequest request = requests.lockForDecision(runId, approver.tenants())
                 .orElseThrow(() -> new NotAnApprover(runId));
         List<ApprovalDecision> earlier = decisions.findByRunIdOrderByDecidedAtAsc(runId);
-        ApprovalDecision decision = request.decide(approver.name(), verdict, reason, digest, earlier, clock.instant());
+        ApprovalDecision decision = DecisionRules.decide(request, approver.name(), verdict, reason, digest, earlier, clock.instant());
         decisions.save(decision);
         requests.save(request);
         java.util.Map<String, String> details = new java.util.TreeMap<>(java.util.Map.of("decision", verdict.name(),

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.airlock.persistence.approval.ApprovalDecision;
 import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalStatus;
-import dev.airlock.persistence.approval.DecisionRefused;
 import dev.airlock.persistence.approval.Verdict;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +32,7 @@ class ApprovalRequestTests {
     }
 
     private ApprovalDecision decide(ApprovalRequest request, String who, Verdict verdict, String reason) {
-        ApprovalDecision decision = request.decide(who, verdict, reason, DIGEST, decisions, NOW.plusSeconds(60));
+        ApprovalDecision decision = DecisionRules.decide(request, who, verdict, reason, DIGEST, decisions, NOW.plusSeconds(60));
         decisions.add(decision);
         return decision;
     }
@@ -71,7 +70,7 @@ class ApprovalRequestTests {
     @Test
     void refusesADecisionOnAnotherDigest() {
         ApprovalRequest request = request(1);
-        assertThatThrownBy(() -> request.decide("alice", Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
+        assertThatThrownBy(() -> DecisionRules.decide(request, "alice", Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
                 .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH));
     }
 
@@ -104,14 +103,14 @@ class ApprovalRequestTests {
         assertThat(request.expire(NOW.plusSeconds(3599))).isFalse();
         assertThat(request.expire(NOW.plusSeconds(3600))).isTrue();
         assertThat(request.status()).isEqualTo(ApprovalStatus.EXPIRED);
-        assertThatThrownBy(() -> request.decide("alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
+        assertThatThrownBy(() -> DecisionRules.decide(request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
                 .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
     }
 
     @Test
     void refusesADecisionAfterTheDeadlineEvenBeforeTheExpiryJob() {
         ApprovalRequest request = request(1);
-        assertThatThrownBy(() -> request.decide("alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
+        assertThatThrownBy(() -> DecisionRules.decide(request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
                 .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.EXPIRED));
     }
 }

@@ -13,7 +13,7 @@ import dev.airlock.gateway.problem.RunNotFound;
 import dev.airlock.gateway.run.Envelope;
 import dev.airlock.gateway.run.RunViews;
 import dev.airlock.persistence.approval.ApprovalStatus;
-import dev.airlock.persistence.approval.DecisionRefused;
+import dev.airlock.approval.request.DecisionRefused;
 import dev.airlock.persistence.approval.Verdict;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;

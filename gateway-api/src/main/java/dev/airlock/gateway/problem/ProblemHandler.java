@@ -1,7 +1,7 @@
 package dev.airlock.gateway.problem;
 
 import dev.airlock.approval.request.NotAnApprover;
-import dev.airlock.persistence.approval.DecisionRefused;
+import dev.airlock.approval.request.DecisionRefused;
 import dev.airlock.approval.grant.GrantRefused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

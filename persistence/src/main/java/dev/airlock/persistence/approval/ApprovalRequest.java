@@ -8,7 +8,6 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.UUID;
 import org.hibernate.annotations.DynamicUpdate;
 
@@ -96,51 +95,6 @@ public class ApprovalRequest {
         this.expiresAt = expiresAt;
     }
 
-    /**
-     * Records one human's decision and returns it; the status moves when the decision completes
-     * the request.
-     *
-     * @param earlier the decisions already recorded on this request
-     * @throws DecisionRefused when the request is closed or expired, the digest is not the
-     *                         request's, the approver already decided, or a DENY has no reason
-     */
-    public ApprovalDecision decide(String approver, Verdict verdict, String reason, String seenDigest,
-            Collection<ApprovalDecision> earlier, Instant now) {
-        if (status != ApprovalStatus.PENDING) {
-            throw new DecisionRefused(DecisionRefused.Reason.NOT_PENDING, status == ApprovalStatus.CANCELLED
-                    ? "The request is closed: the agent cancelled the run before it was decided."
-                    : "The request is already " + status + ".");
-        }
-        if (!now.isBefore(expiresAt)) {
-            throw new DecisionRefused(DecisionRefused.Reason.EXPIRED, "The request expired at " + expiresAt + ".");
-        }
-        if (!digest.equals(seenDigest)) {
-            // Never name the current digest: a careless caller would resend it without looking again.
-            throw new DecisionRefused(DecisionRefused.Reason.DIGEST_MISMATCH,
-                    "The action changed since you reviewed it (or the digest you sent is not the one shown): "
-                            + "review the action again before deciding.");
-        }
-        if (approver.equals(requester)) {
-            throw new DecisionRefused(DecisionRefused.Reason.SELF_APPROVAL,
-                    approver + " owns the agent that requested this run and cannot decide on it.");
-        }
-        if (earlier.stream().anyMatch(d -> d.approver().equals(approver))) {
-            throw new DecisionRefused(DecisionRefused.Reason.ALREADY_DECIDED, approver + " has already decided on this run.");
-        }
-        if ((verdict == Verdict.DENY || approveReasonRequired) && Reasons.isEmpty(reason)) {
-            throw new DecisionRefused(DecisionRefused.Reason.REASON_REQUIRED,
-                    verdict == Verdict.DENY ? "A denial needs a reason." : "This tool's policy needs a reason to approve.");
-        }
-        ApprovalDecision decision = new ApprovalDecision(runId, approver, verdict, reason == null ? null : reason.strip(),
-                digest, now);
-        if (verdict == Verdict.DENY) {
-            close(ApprovalStatus.DENIED, now);
-        } else if (earlier.stream().filter(d -> d.decision() == Verdict.APPROVE).count() + 1 >= approversRequired) {
-            close(ApprovalStatus.APPROVED, now);
-        }
-        return decision;
-    }
-
     /** Expires a pending request whose time is up; false if it is not due. */
     public boolean expire(Instant now) {
         if (status != ApprovalStatus.PENDING || now.isBefore(expiresAt)) {
@@ -159,7 +113,16 @@ public class ApprovalRequest {
         return true;
     }
 
-    private void close(ApprovalStatus outcome, Instant now) {
+    /**
+     * Closes a pending request with {@code outcome}; the rules that decide when (quorum, reasons,
+     * self-approval) are approval-service's.
+     *
+     * @throws IllegalStateException when it is not pending
+     */
+    public void close(ApprovalStatus outcome, Instant now) {
+        if (status != ApprovalStatus.PENDING) {
+            throw new IllegalStateException("the request of run " + runId + " is already " + status);
+        }
         status = outcome;
         closedAt = now;
     }

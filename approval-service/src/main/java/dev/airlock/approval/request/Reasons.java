@@ -1,4 +1,4 @@
-package dev.airlock.persistence.approval;
+package dev.airlock.approval.request;
 
 /** What counts as a reason a person gave: some visible text, not only spaces, controls or invisible characters. */
 public final class Reasons {

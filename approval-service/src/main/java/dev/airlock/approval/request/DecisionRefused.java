@@ -1,4 +1,4 @@
-package dev.airlock.persistence.approval;
+package dev.airlock.approval.request;
 
 /** A decision the approval request cannot take, with the reason a human can act on. */
 public class DecisionRefused extends RuntimeException {
