@@ -42,7 +42,8 @@ public class ApprovalDecision {
     protected ApprovalDecision() {
     }
 
-    ApprovalDecision(UUID runId, String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
+    /** A decision as approval-service's rules accept it ({@code DecisionRules}). */
+    public ApprovalDecision(UUID runId, String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
         this.runId = runId;
         this.approver = approver;
         this.decision = decision;
