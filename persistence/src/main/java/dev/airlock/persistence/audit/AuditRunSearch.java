@@ -58,7 +58,7 @@ public class AuditRunSearch {
     public Page page(RunQuery query) {
         int limit = Math.clamp(query.limit(), 1, MAX_PAGE);
         Map<String, Object> params = new LinkedHashMap<>();
-        String sql = sql(query, params, fewDecisions(query)) + " LIMIT " + (limit + 1);
+        String sql = sql(query, params, fewDecisions(query), fewTextMatches(query)) + " LIMIT " + (limit + 1);
         List<RunSummary> runs = new ArrayList<>(jdbc.query(sql, params, AuditRunSearch::summary));
         RunQuery.Cursor next = null;
         if (runs.size() > limit) {
@@ -73,7 +73,7 @@ public class AuditRunSearch {
     @Transactional(readOnly = true)
     public void forEach(RunQuery query, Consumer<RunSummary> sink) {
         Map<String, Object> params = new LinkedHashMap<>();
-        jdbc.query(sql(query, params, fewDecisions(query)), params, rs -> {
+        jdbc.query(sql(query, params, fewDecisions(query), fewTextMatches(query)), params, rs -> {
             sink.accept(summary(rs, 0));
         });
     }
@@ -86,6 +86,24 @@ public class AuditRunSearch {
         Integer count = jdbc.queryForObject("SELECT count(*) FROM (SELECT 1 FROM airlock.approval_decisions d WHERE "
                 + decisionCondition(q, params) + " LIMIT " + (FEW_DECISIONS + 1) + ") AS matches", params, Integer.class);
         return count != null && count <= FEW_DECISIONS;
+    }
+
+    /**
+     * Whether the text matches few transcripts (then the search starts from them, through the
+     * trigram index, by {@code airlock.transcript_matches}); many matches are found faster by
+     * walking the runs in order and probing each one's transcripts ({@code airlock.transcript_contains}).
+     */
+    private boolean fewTextMatches(RunQuery q) {
+        if (q.text() == null) {
+            return false;
+        }
+        Integer count = jdbc.queryForObject("SELECT count(*) FROM airlock.transcript_matches(:tenant, :text, :limit)",
+                Map.of("tenant", q.tenant(), "text", pattern(q.text()), "limit", FEW_DECISIONS + 1), Integer.class);
+        return count != null && count <= FEW_DECISIONS;
+    }
+
+    private static String pattern(String text) {
+        return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
     }
 
     private static String decisionCondition(RunQuery q, Map<String, Object> params) {
@@ -101,7 +119,7 @@ public class AuditRunSearch {
         return condition.toString();
     }
 
-    private static String sql(RunQuery q, Map<String, Object> params, boolean fewDecisions) {
+    private static String sql(RunQuery q, Map<String, Object> params, boolean fewDecisions, boolean fewTextMatches) {
         StringBuilder where = new StringBuilder(" WHERE r.tenant = :tenant");
         params.put("tenant", q.tenant());
         if (q.from() != null) {
@@ -129,9 +147,13 @@ public class AuditRunSearch {
             where.append(" AND EXISTS (SELECT 1 FROM airlock.approval_decisions d WHERE d.run_id = r.id AND ")
                     .append(decisionCondition(q, params)).append(')');
         }
-        if (q.text() != null) {
-            where.append(" AND EXISTS (SELECT 1 FROM airlock.transcripts t WHERE t.run_id = r.id AND t.text ILIKE :text)");
-            params.put("text", "%" + q.text().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        if (fewTextMatches) {
+            where.append(" AND r.id IN (SELECT m FROM airlock.transcript_matches(:tenant, :text, :textLimit) m)");
+            params.put("text", pattern(q.text()));
+            params.put("textLimit", FEW_DECISIONS + 1);
+        } else if (q.text() != null) {
+            where.append(" AND airlock.transcript_contains(r.id, :text)");
+            params.put("text", pattern(q.text()));
         }
         String direction = q.oldestFirst() ? "ASC" : "DESC";
         if (q.after() != null) {

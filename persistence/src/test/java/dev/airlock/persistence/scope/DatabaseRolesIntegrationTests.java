@@ -184,6 +184,22 @@ class DatabaseRolesIntegrationTests {
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
     }
 
+    @Test
+    void textSearchGoesThroughTheIndexForTheTransactionsTenantOnly() {
+        assertRefused(DatabaseRole.GATEWAY, "SELECT * FROM airlock.transcript_matches('" + tenant + "', '%output%', 10)");
+        assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql(
+                "SELECT * FROM airlock.transcript_matches(:tenant, '%output%', 10)").param("tenant", tenant)
+                .query(UUID.class).list())).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        List<UUID> found = as(DatabaseRole.CONSOLE, tenant, () -> jdbc.sql(
+                "SELECT * FROM airlock.transcript_matches(:tenant, '%output%', 10)").param("tenant", tenant)
+                .query(UUID.class).list());
+        assertThat(found).contains(completed).doesNotContain(othersRun);
+        assertRefused(DatabaseRole.GATEWAY, "SELECT airlock.transcript_contains('" + completed + "', '%output%')");
+        Boolean othersProbed = as(DatabaseRole.CONSOLE, tenant, () -> jdbc.sql("SELECT airlock.transcript_contains(:run, '%output%')")
+                .param("run", othersRun).query(Boolean.class).single());
+        assertThat(othersProbed).as("another tenant's transcript, probed by its run id").isFalse();
+    }
+
     // ---- both ----
 
     @Test
@@ -214,6 +230,10 @@ class DatabaseRolesIntegrationTests {
                 assertThat(seen).as("%s: %s", role.roleName(), query).isZero();
             }
         }
+        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES ('"
+                + othersRun + "', 'stderr', 'forged', now())");
+        assertRefused(DatabaseRole.CONSOLE, "INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)"
+                + " VALUES ('" + othersRun + "', 'mallory', 'APPROVE', 'digest', now())");
         assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
                 + " prev_hash, hash) VALUES ('" + other + "', 999, 'forged', 'x', '{}', now(), 'a', 'b')");
         Integer updated = as(DatabaseRole.GATEWAY, tenant, () -> jdbc.sql("UPDATE airlock.runs SET failure = 'x' WHERE id = :run")
