@@ -63,6 +63,86 @@ public class LoadClient {
             System.out.println(gateway.versus("gateway / sandboxed", sandbox));
         }
         System.out.println(gateway.versus("gateway / bare", spawn));
+
+        approvalToStart(base, 5, 30);
+    }
+
+    /**
+     * Approval to process start, as people see it: an approver signed in through the console
+     * approves a parked run of tool {@code gated} with the console's form; the time is the run's
+     * {@code startedAt} minus the decision's {@code decidedAt}, both written by the gateway.
+     */
+    static void approvalToStart(String base, int warmUp, int runs) throws Exception {
+        HttpClient person = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .cookieHandler(new java.net.CookieManager()).followRedirects(HttpClient.Redirect.NEVER).build();
+        String login = get(person, base + "/login");
+        HttpResponse<String> signedIn = post(person, base + "/login", "username=alice&password=alice-password&_csrf="
+                + csrf(login));
+        if (signedIn.statusCode() != 302 || signedIn.headers().firstValue("Location").orElse("").contains("error")) {
+            throw new IllegalStateException("sign-in failed: " + signedIn.statusCode() + " " + signedIn.headers().map());
+        }
+        HttpClient agent = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        double[] millis = new double[runs];
+        for (int i = 0; i < warmUp + runs; i++) {
+            HttpResponse<String> parked = agent.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/runs"))
+                    .header("Authorization", "Bearer load-agent-key").header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"gated\",\"arguments\":{}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Matcher id = RUN_ID.matcher(parked.body());
+            if (parked.statusCode() != 201 || !id.find()) {
+                throw new IllegalStateException("unexpected response " + parked.statusCode() + ": " + parked.body());
+            }
+            String page = get(person, base + "/console/runs/" + id.group(1));
+            Matcher digest = DIGEST.matcher(page);
+            if (!digest.find()) {
+                throw new IllegalStateException("no digest on the run's page");
+            }
+            HttpResponse<String> decided = post(person, base + "/console/runs/" + id.group(1) + "/decisions",
+                    "decision=APPROVE&digest=" + digest.group(1) + "&_csrf=" + csrf(page));
+            if (decided.statusCode() != 302) {
+                throw new IllegalStateException("decision refused: " + decided.statusCode() + " " + decided.body());
+            }
+            String envelope = agent.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/runs/" + id.group(1) + "?wait=PT30S"))
+                    .header("Authorization", "Bearer load-agent-key").build(), HttpResponse.BodyHandlers.ofString()).body();
+            Matcher started = STARTED.matcher(envelope);
+            Matcher at = DECIDED.matcher(envelope);
+            if (!started.find() || !at.find()) {
+                throw new IllegalStateException("no startedAt or decidedAt in " + envelope);
+            }
+            if (i >= warmUp) {
+                millis[i - warmUp] = java.time.Duration.between(java.time.Instant.parse(at.group(1)),
+                        java.time.Instant.parse(started.group(1))).toNanos() / 1e6;
+            }
+        }
+        java.util.Arrays.sort(millis);
+        System.out.println();
+        System.out.println("| approval -> process start, " + runs + " runs one after another | p50 ms | p90 ms | max ms |");
+        System.out.println("|---|---:|---:|---:|");
+        System.out.printf("| decidedAt -> startedAt (both written by the gateway) | %.1f | %.1f | %.1f |%n",
+                millis[runs / 2], millis[(int) (runs * 0.9)], millis[runs - 1]);
+    }
+
+    static final Pattern RUN_ID = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"");
+    static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
+    static final Pattern DIGEST = Pattern.compile("name=\"digest\" value=\"([0-9a-f]{64})\"");
+    static final Pattern STARTED = Pattern.compile("\"startedAt\":\"([^\"]+)\"");
+    static final Pattern DECIDED = Pattern.compile("\"decidedAt\":\"([^\"]+)\"");
+
+    static String csrf(String page) {
+        Matcher m = CSRF.matcher(page);
+        if (!m.find()) {
+            throw new IllegalStateException("no CSRF token on the page");
+        }
+        return java.net.URLEncoder.encode(m.group(1), StandardCharsets.UTF_8);
+    }
+
+    static String get(HttpClient http, String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    static HttpResponse<String> post(HttpClient http, String url, String form) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /**
