@@ -39,6 +39,17 @@ CREATE FUNCTION airlock.current_tenants() RETURNS text[] LANGUAGE sql STABLE
 $$;
 GRANT EXECUTE ON FUNCTION airlock.current_tenants() TO airlock_gateway, airlock_console;
 
+-- The check every owner function makes before it touches a tenant's rows.
+CREATE FUNCTION airlock.require_tenant(p_tenant text) RETURNS void LANGUAGE plpgsql STABLE
+    SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF p_tenant IS NULL OR NOT (p_tenant = ANY (airlock.current_tenants())) THEN
+        RAISE EXCEPTION 'tenant % is not this transaction''s', p_tenant USING ERRCODE = 'insufficient_privilege';
+    END IF;
+END;
+$$;
+REVOKE EXECUTE ON FUNCTION airlock.require_tenant(text) FROM PUBLIC;
+
 -- Configuration (written by whichever side starts; agent keys are stored as SHA-256 only).
 GRANT SELECT, INSERT, UPDATE ON airlock.tenants, airlock.agents TO airlock_gateway, airlock_console;
 GRANT SELECT, INSERT ON airlock.tool_snapshots TO airlock_gateway, airlock_console;
@@ -212,9 +223,7 @@ DECLARE
     v_approvals   integer;
     v_ids         uuid[];
 BEGIN
-    IF NOT (p_tenant = ANY (airlock.current_tenants())) THEN
-        RAISE EXCEPTION 'tenant % is not this transaction''s', p_tenant USING ERRCODE = 'insufficient_privilege';
-    END IF;
+    PERFORM airlock.require_tenant(p_tenant);
     UPDATE restricted.raw_artifacts a SET stdout = NULL, stderr = NULL, purged_at = p_now
      WHERE a.tenant = p_tenant AND a.purged_at IS NULL AND a.created_at < p_raw_before
        AND NOT EXISTS (SELECT 1 FROM airlock.legal_holds h WHERE h.run_id = a.run_id);
@@ -243,9 +252,7 @@ DECLARE
     v_runs integer;
     v_ids  uuid[];
 BEGIN
-    IF NOT (p_tenant = ANY (airlock.current_tenants())) THEN
-        RAISE EXCEPTION 'tenant % is not this transaction''s', p_tenant USING ERRCODE = 'insufficient_privilege';
-    END IF;
+    PERFORM airlock.require_tenant(p_tenant);
     SELECT coalesce(array_agg(r.id), '{}') INTO v_ids FROM airlock.runs r
      WHERE r.tenant = p_tenant AND r.created_at < p_before
        AND r.state IN ('COMPLETED', 'FAILED', 'TIMED_OUT', 'CANCELLED', 'DENIED', 'EXPIRED')

@@ -21,20 +21,16 @@ ALTER TABLE airlock.approval_decisions ALTER COLUMN tenant SET NOT NULL;
 CREATE FUNCTION airlock.tenant_of_run() RETURNS trigger LANGUAGE plpgsql
     SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    NEW.tenant := (SELECT r.tenant FROM airlock.runs r WHERE r.id = NEW.run_id);
-    IF NEW.tenant IS NULL THEN
-        RAISE EXCEPTION 'no run % in this transaction''s tenants', NEW.run_id USING ERRCODE = 'insufficient_privilege';
+    -- A decision belongs to its approval request, stream facts and transcripts to their run.
+    IF TG_TABLE_NAME = 'approval_decisions' THEN
+        NEW.tenant := (SELECT a.tenant FROM airlock.approval_requests a WHERE a.run_id = NEW.run_id);
+    ELSE
+        NEW.tenant := (SELECT r.tenant FROM airlock.runs r WHERE r.id = NEW.run_id);
     END IF;
-    RETURN NEW;
-END;
-$$;
-
-CREATE FUNCTION airlock.tenant_of_request() RETURNS trigger LANGUAGE plpgsql
-    SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    NEW.tenant := (SELECT a.tenant FROM airlock.approval_requests a WHERE a.run_id = NEW.run_id);
     IF NEW.tenant IS NULL THEN
-        RAISE EXCEPTION 'no request % in this transaction''s tenants', NEW.run_id USING ERRCODE = 'insufficient_privilege';
+        RAISE EXCEPTION 'no % of run % in this transaction''s tenants',
+            CASE WHEN TG_TABLE_NAME = 'approval_decisions' THEN 'approval request' ELSE 'run' END, NEW.run_id
+            USING ERRCODE = 'insufficient_privilege';
     END IF;
     RETURN NEW;
 END;
@@ -45,7 +41,7 @@ CREATE TRIGGER run_streams_tenant BEFORE INSERT OR UPDATE OF run_id, tenant ON a
 CREATE TRIGGER transcripts_tenant BEFORE INSERT OR UPDATE OF run_id, tenant ON airlock.transcripts
     FOR EACH ROW EXECUTE FUNCTION airlock.tenant_of_run();
 CREATE TRIGGER approval_decisions_tenant BEFORE INSERT OR UPDATE OF run_id, tenant ON airlock.approval_decisions
-    FOR EACH ROW EXECUTE FUNCTION airlock.tenant_of_request();
+    FOR EACH ROW EXECUTE FUNCTION airlock.tenant_of_run();
 
 DO $$
 DECLARE
@@ -75,9 +71,7 @@ ALTER FUNCTION airlock.current_tenants() RESET ALL;
 CREATE FUNCTION airlock.transcript_matches(p_tenant text, p_pattern text, p_limit integer) RETURNS SETOF uuid
     LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    IF NOT (p_tenant = ANY (airlock.current_tenants())) THEN
-        RAISE EXCEPTION 'tenant % is not this transaction''s', p_tenant USING ERRCODE = 'insufficient_privilege';
-    END IF;
+    PERFORM airlock.require_tenant(p_tenant);
     RETURN QUERY SELECT t.run_id FROM airlock.transcripts t
                   WHERE t.tenant = p_tenant AND t.text ILIKE p_pattern LIMIT p_limit;
 END;

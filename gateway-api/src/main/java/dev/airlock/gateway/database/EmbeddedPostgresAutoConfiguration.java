@@ -83,24 +83,7 @@ public class EmbeddedPostgresAutoConfiguration {
     @Bean
     FlywayConnectionDetails embeddedPostgresMigrations(EmbeddedPostgres postgres, AirlockProperties properties)
             throws IOException {
-        String url = url(postgres);
-        String password = password(properties);
-        return new FlywayConnectionDetails() {
-            @Override
-            public String getUsername() {
-                return "postgres";
-            }
-
-            @Override
-            public String getPassword() {
-                return password;
-            }
-
-            @Override
-            public String getJdbcUrl() {
-                return url;
-            }
-        };
+        return new MigrationLogin(url(postgres), "postgres", password(properties));
     }
 
     private static String url(EmbeddedPostgres postgres) {
@@ -110,23 +93,47 @@ public class EmbeddedPostgresAutoConfiguration {
     /** The application signs in as {@value #APP_LOGIN}. */
     @Bean
     JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties) throws IOException {
-        String url = url(postgres);
-        String password = appPassword(properties);
-        return new JdbcConnectionDetails() {
-            @Override
-            public String getUsername() {
-                return APP_LOGIN;
-            }
+        return new AppLogin(url(postgres), APP_LOGIN, appPassword(properties));
+    }
 
-            @Override
-            public String getPassword() {
-                return password;
-            }
+    /**
+     * A login on the embedded server. Flyway's and the application's are of different types, so
+     * that neither bean is ever taken for the other.
+     */
+    private abstract static class Login {
 
-            @Override
-            public String getJdbcUrl() {
-                return url;
-            }
-        };
+        private final String url;
+        private final String user;
+        private final String password;
+
+        Login(String url, String user, String password) {
+            this.url = url;
+            this.user = user;
+            this.password = password;
+        }
+
+        public String getUsername() {
+            return user;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public String getJdbcUrl() {
+            return url;
+        }
+    }
+
+    private static final class MigrationLogin extends Login implements FlywayConnectionDetails {
+        MigrationLogin(String url, String user, String password) {
+            super(url, user, password);
+        }
+    }
+
+    private static final class AppLogin extends Login implements JdbcConnectionDetails {
+        AppLogin(String url, String user, String password) {
+            super(url, user, password);
+        }
     }
 }
