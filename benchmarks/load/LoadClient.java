@@ -65,7 +65,52 @@ public class LoadClient {
         System.out.println(gateway.versus("gateway / bare", spawn));
 
         approvalToStart(base, 5, 30);
+        breakdown(http, base, 20, 200);
     }
+
+    /**
+     * Where one run's time goes, one run at a time, by the times the gateway writes into the
+     * envelope (same machine, same clock as this client): sent → createdAt (HTTP, authentication,
+     * validation, policy), createdAt → startedAt (recording the run, handing it to the executor,
+     * the sandbox's setup until the process is started), startedAt → endedAt (the process as the
+     * gateway observed it), endedAt → answered (recording the result, building the envelope, HTTP).
+     */
+    static void breakdown(HttpClient http, String base, int warmUp, int runs) throws Exception {
+        double[][] parts = new double[4][runs];
+        for (int i = 0; i < warmUp + runs; i++) {
+            java.time.Instant sent = java.time.Instant.now();
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/runs?wait=PT30S"))
+                    .header("Authorization", "Bearer load-agent-key").header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"true\",\"arguments\":{}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            java.time.Instant answered = java.time.Instant.now();
+            Matcher created = CREATED.matcher(response.body());
+            Matcher started = STARTED.matcher(response.body());
+            Matcher ended = ENDED.matcher(response.body());
+            if (!created.find() || !started.find() || !ended.find()) {
+                throw new IllegalStateException("no times in " + response.body());
+            }
+            if (i < warmUp) {
+                continue;
+            }
+            java.time.Instant[] at = {sent, java.time.Instant.parse(created.group(1)), java.time.Instant.parse(started.group(1)),
+                java.time.Instant.parse(ended.group(1)), answered};
+            for (int p = 0; p < 4; p++) {
+                parts[p][i - warmUp] = java.time.Duration.between(at[p], at[p + 1]).toNanos() / 1e6;
+            }
+        }
+        String[] names = {"sent -> createdAt", "createdAt -> startedAt", "startedAt -> endedAt", "endedAt -> answered"};
+        System.out.println();
+        System.out.println("| one run of `true`, " + runs + " one after another | p50 ms | p90 ms |");
+        System.out.println("|---|---:|---:|");
+        for (int p = 0; p < 4; p++) {
+            Arrays.sort(parts[p]);
+            System.out.printf("| %s | %.2f | %.2f |%n", names[p], parts[p][runs / 2], parts[p][(int) (runs * 0.9)]);
+        }
+    }
+
+    static final Pattern CREATED = Pattern.compile("\"createdAt\":\"([^\"]+)\"");
+    static final Pattern ENDED = Pattern.compile("\"endedAt\":\"([^\"]+)\"");
 
     /**
      * Approval to process start, as people see it: an approver signed in through the console
