@@ -43,7 +43,7 @@ GRANT EXECUTE ON FUNCTION airlock.current_tenants() TO airlock_gateway, airlock_
 CREATE FUNCTION airlock.require_tenant(p_tenant text) RETURNS void LANGUAGE plpgsql STABLE
     SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    IF p_tenant IS NULL OR NOT (p_tenant = ANY (airlock.current_tenants())) THEN
+    IF (p_tenant = ANY (airlock.current_tenants())) IS NOT TRUE THEN
         RAISE EXCEPTION 'tenant % is not this transaction''s', p_tenant USING ERRCODE = 'insufficient_privilege';
     END IF;
 END;
@@ -56,7 +56,10 @@ GRANT SELECT, INSERT ON airlock.tool_snapshots TO airlock_gateway, airlock_conso
 GRANT USAGE ON SEQUENCE airlock.tool_snapshots_id_seq TO airlock_gateway, airlock_console;
 
 -- Runs and what they returned: the gateway writes, the console reads.
-GRANT SELECT, INSERT, UPDATE ON airlock.runs, airlock.run_streams TO airlock_gateway;
+GRANT SELECT, INSERT ON airlock.runs TO airlock_gateway;
+GRANT UPDATE (state, cancel_requested, claimed_by, exit_code, termination, failure, updated_at, started_at, ended_at,
+    version, lease_until, sandbox) ON airlock.runs TO airlock_gateway;
+GRANT SELECT, INSERT, UPDATE ON airlock.run_streams TO airlock_gateway;
 GRANT SELECT, INSERT ON airlock.transcripts TO airlock_gateway;
 GRANT SELECT ON airlock.runs, airlock.run_streams, airlock.transcripts TO airlock_console;
 
@@ -70,7 +73,8 @@ GRANT SELECT, INSERT, UPDATE ON restricted.raw_grants TO airlock_console;
 -- below); the console records decisions and closes requests.
 GRANT SELECT, INSERT ON airlock.approval_requests TO airlock_gateway;
 GRANT UPDATE (status, closed_at, version) ON airlock.approval_requests TO airlock_gateway;
-GRANT SELECT, UPDATE ON airlock.approval_requests TO airlock_console;
+GRANT SELECT ON airlock.approval_requests TO airlock_console;
+GRANT UPDATE (status, closed_at, version) ON airlock.approval_requests TO airlock_console;
 GRANT SELECT ON airlock.approval_decisions TO airlock_gateway;
 GRANT SELECT, INSERT ON airlock.approval_decisions TO airlock_console;
 GRANT USAGE ON SEQUENCE airlock.approval_decisions_id_seq TO airlock_console;
@@ -153,7 +157,7 @@ BEGIN
         RAISE EXCEPTION 'no stream %', p_stream USING ERRCODE = 'invalid_parameter_value';
     END IF;
     SELECT * INTO g FROM restricted.raw_grants WHERE id = p_grant FOR SHARE;
-    IF NOT FOUND OR NOT (g.tenant = ANY (airlock.current_tenants())) THEN
+    IF NOT FOUND OR (g.tenant = ANY (airlock.current_tenants())) IS NOT TRUE THEN
         RAISE EXCEPTION 'no grant % in this transaction''s tenants', p_grant USING ERRCODE = 'insufficient_privilege';
     END IF;
     IF g.status <> 'GRANTED' OR g.requester IS DISTINCT FROM p_reader OR g.expires_at <= now() THEN
@@ -167,12 +171,15 @@ BEGIN
                encode(sha256(convert_to('airlock-raw-artifact-v1' || chr(10) || 'stdout ' || length(a.stdout) || chr(10), 'UTF8')
                    || a.stdout || convert_to('stderr ' || length(a.stderr) || chr(10), 'UTF8') || a.stderr), 'hex'),
                a.purged_at
-          FROM restricted.raw_artifacts a WHERE a.run_id = g.run_id;
+          FROM restricted.raw_artifacts a WHERE a.run_id = g.run_id AND a.tenant = g.tenant;
+    IF NOT FOUND THEN
+        RETURN;  -- no artifact of the grant's tenant: nothing read, nothing to record
+    END IF;
     INSERT INTO restricted.raw_reads (grant_id, tenant, run_id, reader, stream, offset_bytes, bytes)
     VALUES (g.id, g.tenant, g.run_id, p_reader, p_stream, greatest(p_offset, 0),
             (SELECT coalesce(length(substring(CASE WHEN p_stream = 'stdout' THEN a.stdout ELSE a.stderr END
                      FROM greatest(p_offset, 0) + 1 FOR greatest(p_length, 0))), 0)
-               FROM restricted.raw_artifacts a WHERE a.run_id = g.run_id));
+               FROM restricted.raw_artifacts a WHERE a.run_id = g.run_id AND a.tenant = g.tenant));
 END;
 $$;
 REVOKE EXECUTE ON FUNCTION restricted.read_raw(uuid, text, text, integer, integer) FROM PUBLIC;
@@ -189,7 +196,7 @@ DECLARE
     v_state  text;
 BEGIN
     SELECT status, tenant INTO v_status, v_tenant FROM airlock.approval_requests WHERE run_id = p_run;
-    IF v_status IS NULL OR NOT (v_tenant = ANY (airlock.current_tenants())) THEN
+    IF v_status IS NULL OR (v_tenant = ANY (airlock.current_tenants())) IS NOT TRUE THEN
         RAISE EXCEPTION 'no approval request for run % in this transaction''s tenants', p_run
             USING ERRCODE = 'insufficient_privilege';
     END IF;
@@ -272,3 +279,59 @@ END;
 $$;
 REVOKE EXECUTE ON FUNCTION airlock.purge_unlinked_runs(text, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION airlock.purge_unlinked_runs(text, timestamptz) TO airlock_console;
+
+-- Only a decision approves a run: no application role may write a run into APPROVED (the owner's
+-- settle_approval does, from a closed request), nor park one for approval without marking it as
+-- needing it; the gateway's UPDATE is limited to the execution columns above.
+CREATE FUNCTION airlock.guard_run_state() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF pg_has_role(current_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = TG_RELID), 'USAGE') THEN
+        RETURN NEW;
+    END IF;
+    IF NEW.state = 'APPROVED' AND (TG_OP = 'INSERT' OR OLD.state IS DISTINCT FROM 'APPROVED') THEN
+        RAISE EXCEPTION 'run %: only a decision approves a run', NEW.id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NEW.state = 'PENDING_APPROVAL' AND NOT NEW.approval_required THEN
+        RAISE EXCEPTION 'run %: a run waiting for approval needs approval', NEW.id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+CREATE TRIGGER runs_guard_state BEFORE INSERT OR UPDATE ON airlock.runs
+    FOR EACH ROW EXECUTE FUNCTION airlock.guard_run_state();
+
+-- Each side appends only the kinds of audit events it records, so that neither can write the
+-- other's facts (the gateway no decision, the console no process result).
+CREATE POLICY gateway_event_types ON airlock.audit_events AS RESTRICTIVE FOR INSERT TO airlock_gateway
+    WITH CHECK (type IN ('run.requested', 'run.started', 'run.finished', 'run.failed', 'run.cancelled', 'run.interrupted',
+        'approval.requested', 'approval.cancelled', 'config.changed'));
+CREATE POLICY console_event_types ON airlock.audit_events AS RESTRICTIVE FOR INSERT TO airlock_console
+    WITH CHECK (type IN ('approval.decided', 'approval.expired', 'raw.grant.requested', 'raw.grant.decided',
+        'raw.grant.used', 'raw.digest.mismatch', 'legal-hold.placed', 'legal-hold.released', 'retention.purged',
+        'login.locked', 'config.changed'));
+
+-- The retention function of V6, for one of the transaction's tenants only.
+CREATE OR REPLACE FUNCTION airlock.remove_oldest_audit_events(p_tenant text, p_through bigint, p_now timestamptz)
+    RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    v_hash    text;
+    v_removed integer;
+BEGIN
+    PERFORM airlock.require_tenant(p_tenant);
+    IF p_through >= (SELECT max(seq) FROM airlock.audit_events WHERE tenant = p_tenant) THEN
+        RAISE EXCEPTION 'the newest audit event of tenant % is never removed', p_tenant;
+    END IF;
+    SELECT hash INTO v_hash FROM airlock.audit_events WHERE tenant = p_tenant AND seq = p_through;
+    IF v_hash IS NULL THEN
+        RAISE EXCEPTION 'tenant % has no audit event %', p_tenant, p_through;
+    END IF;
+    PERFORM set_config('airlock.audit_retention', 'on', true);
+    DELETE FROM airlock.audit_events WHERE tenant = p_tenant AND seq <= p_through;
+    GET DIAGNOSTICS v_removed = ROW_COUNT;
+    PERFORM set_config('airlock.audit_retention', 'off', true);
+    INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at)
+    VALUES (p_tenant, p_through + 1, v_hash, p_now);
+    RETURN v_removed;
+END;
+$$;

@@ -26,31 +26,35 @@ public class DatabaseLogin {
     DatabaseLogin(JdbcClient jdbc, AirlockProperties properties) {
         List<String> problems = new ArrayList<>();
         var facts = jdbc.sql("""
-                SELECT current_user, r.rolsuper, r.rolbypassrls, r.rolinherit,
+                SELECT current_user, r.rolsuper
+                           OR EXISTS (SELECT 1 FROM pg_roles p WHERE p.rolsuper AND pg_has_role(current_user, p.oid, 'MEMBER')),
+                       r.rolbypassrls
+                           OR EXISTS (SELECT 1 FROM pg_roles p WHERE p.rolbypassrls AND pg_has_role(current_user, p.oid, 'MEMBER')),
+                       r.rolinherit,
                        EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                                 WHERE n.nspname IN ('airlock', 'restricted')
-                                  AND pg_has_role(current_user, c.relowner, 'USAGE'))
+                                  AND pg_has_role(current_user, c.relowner, 'MEMBER')),
+                       r.rolcreaterole
                   FROM pg_roles r WHERE r.rolname = current_user""")
                 .query((rs, n) -> new Facts(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
-                        rs.getBoolean(5)))
+                        rs.getBoolean(5), rs.getBoolean(6)))
                 .single();
         if (facts.superuser()) {
-            problems.add(facts.login() + " is a superuser, which no grant or row-level security binds");
+            problems.add(facts.login() + " is (or may become) a superuser, which no grant or row-level security binds");
         }
         if (facts.bypassesRls()) {
-            problems.add(facts.login() + " bypasses row-level security");
+            problems.add(facts.login() + " bypasses (or may become a role that bypasses) row-level security");
         }
         if (facts.owner()) {
-            problems.add(facts.login() + " owns Airlock's tables (the owner runs the migrations only)");
+            problems.add(facts.login() + " owns, or is a member of the owner of, Airlock's tables (the owner runs the"
+                    + " migrations only)");
+        }
+        if (facts.createsRoles()) {
+            problems.add(facts.login() + " may create roles, and so grant itself other roles' privileges");
         }
         for (Side side : properties.roles()) {
             DatabaseRole role = side == Side.AGENT_API ? DatabaseRole.GATEWAY : DatabaseRole.CONSOLE;
-            boolean member = jdbc.sql("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :role)"
-                            + " AND pg_has_role(current_user, :role, 'MEMBER')")
-                    .param("role", role.roleName())
-                    .query(Boolean.class)
-                    .single();
-            if (!member) {
+            if (!mayAssume(jdbc, role)) {
                 problems.add(facts.login() + " cannot assume " + role.roleName() + ", which the " + side.name().toLowerCase()
                         .replace('_', '-') + " side works as (GRANT " + role.roleName() + " TO " + facts.login() + ")");
             }
@@ -59,12 +63,27 @@ public class DatabaseLogin {
             throw new IllegalStateException("Airlock will not work with this database login: " + String.join("; ", problems)
                     + ". Sign in as a role that may only assume airlock_gateway and/or airlock_console (docs/database.md).");
         }
+        if (properties.roles().size() == 1) {
+            DatabaseRole other = properties.roles().contains(Side.AGENT_API) ? DatabaseRole.CONSOLE : DatabaseRole.GATEWAY;
+            if (mayAssume(jdbc, other)) {
+                log.warn("Database login {} runs one side but may also assume {}: a split deployment gives each side a login"
+                        + " of its own (docs/database.md)", facts.login(), other.roleName());
+            }
+        }
         if (facts.inherits() && properties.roles().size() > 1) {
             log.warn("Database login {} inherits its roles' privileges: outside a transaction's scope it holds both sides'"
                     + " privileges; make it NOINHERIT (docs/database.md)", facts.login());
         }
     }
 
-    private record Facts(String login, boolean superuser, boolean bypassesRls, boolean inherits, boolean owner) {
+    private static boolean mayAssume(JdbcClient jdbc, DatabaseRole role) {
+        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :role) AND pg_has_role(current_user, :role, 'MEMBER')")
+                .param("role", role.roleName())
+                .query(Boolean.class)
+                .single();
+    }
+
+    private record Facts(String login, boolean superuser, boolean bypassesRls, boolean inherits, boolean owner,
+            boolean createsRoles) {
     }
 }

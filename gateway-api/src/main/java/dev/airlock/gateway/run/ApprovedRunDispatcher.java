@@ -53,8 +53,8 @@ class ApprovedRunDispatcher {
 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */
     void startApproved(String tenant) {
-        if (executor.draining() || !agentSide) {
-            return;
+        if (executor.draining() || !agentSide || !properties.tenants().containsKey(tenant)) {
+            return;  // a NOTIFY payload names a tenant; anyone may NOTIFY, so only configured ones count
         }
         try (var scope = scopes.agent(tenant).open()) {
             int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));

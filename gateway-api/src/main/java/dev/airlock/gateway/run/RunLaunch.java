@@ -71,7 +71,8 @@ class RunLaunch {
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
-        if (execution.approvalRequired()) {
+        // A run with an approval request is checked against it whatever its row says.
+        if (execution.approvalRequired() || approvals.digest(execution.runId(), execution.tenant()).isPresent()) {
             String digest = RunActions.render(execution.tenant(), tool, argv, sandbox.sandbox()).digest();
             if (!approvals.approvedAs(execution.runId(), execution.tenant(), digest)) {
                 log.error("Run {}: the action to execute is not the approved action; refusing to run it", execution.runId());

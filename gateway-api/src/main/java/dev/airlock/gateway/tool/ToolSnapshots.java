@@ -19,7 +19,8 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     private final TenantRecords records;
     private final JsonMapper json;
     private final Map<String, Long> ids = new ConcurrentHashMap<>();
-    private final Map<Long, ToolSnapshot> definitions = new ConcurrentHashMap<>();
+    /** The definitions recorded at start-up, by id, with their tenant. */
+    private final Map<Long, Map.Entry<String, ToolSnapshot>> definitions = new ConcurrentHashMap<>();
     private final Map<String, String> digests = new ConcurrentHashMap<>();
 
     private final dev.airlock.gateway.database.Scopes scopes;
@@ -43,7 +44,7 @@ public class ToolSnapshots implements SmartInitializingSingleton {
             records.ensureTenant(tool.tenant());
             long id = records.snapshotTool(tool.tenant(), tool.name(), definition, digest);
             ids.put(key(tool), id);
-            definitions.put(id, tool.snapshot());
+            definitions.put(id, Map.entry(tool.tenant(), tool.snapshot()));
         }
     }
 
@@ -66,10 +67,12 @@ public class ToolSnapshots implements SmartInitializingSingleton {
      * older ones (still referenced by waiting runs) from the database.
      */
     public ToolSnapshot definition(String tenant, long id) {
-        ToolSnapshot snapshot = definitions.get(id);
-        if (snapshot != null) {
-            return snapshot;
+        Map.Entry<String, ToolSnapshot> known = definitions.get(id);
+        if (known != null && known.getKey().equals(tenant)) {
+            return known.getValue();
         }
+        // Not this tenant's, or recorded by another replica: read it in the tenant (which a run of
+        // another tenant's definition never finds).
         String stored = records.toolDefinition(tenant, id)
                 .orElseThrow(() -> new IllegalStateException("no tool snapshot " + id + " in tenant " + tenant));
         return json.readValue(stored, ToolSnapshot.class);

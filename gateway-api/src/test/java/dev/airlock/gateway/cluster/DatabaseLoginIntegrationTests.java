@@ -55,7 +55,7 @@ class DatabaseLoginIntegrationTests {
     void theSuperuserIsRefused() {
         String password = first.getBean(EmbeddedPostgres.class).getPostgresDatabase() instanceof org.postgresql.ds.PGSimpleDataSource ds
                 ? ds.getPassword() : "";
-        assertRefused("is a superuser", "postgres", password);
+        assertRefused("may become) a superuser", "postgres", password);
     }
 
     @Test

@@ -17,6 +17,7 @@ import java.util.UUID;
  */
 @Entity
 @Table(name = "runs", schema = "airlock")
+@org.hibernate.annotations.DynamicUpdate
 public class RunRecord extends StoredOnce<UUID> {
 
     @Id

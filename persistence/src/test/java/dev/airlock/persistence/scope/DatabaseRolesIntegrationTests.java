@@ -108,6 +108,42 @@ class DatabaseRolesIntegrationTests {
     }
 
     @Test
+    void theGatewayCannotApproveARunItselfNorRewriteWhatARunExecutes() {
+        UUID run = fixtures.run(tenant, RunState.PENDING_APPROVAL, NOW);
+        assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.runs SET state = 'APPROVED' WHERE id = '" + run + "'");
+        assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.runs SET argv = '[\"rm\"]' WHERE id = '" + run + "'");
+        assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.runs SET approval_required = false WHERE id = '" + run + "'");
+        for (String state : new String[] {"'APPROVED', true", "'PENDING_APPROVAL', false"}) {
+            assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments,"
+                    + " argv, request_sha256, state, approval_required, created_at, updated_at) SELECT gen_random_uuid(), tenant,"
+                    + " agent, tool, tool_snapshot_id, arguments, argv, request_sha256, " + state + ", now(), now()"
+                    + " FROM airlock.runs WHERE id = '" + run + "'");
+        }
+    }
+
+    @Test
+    void eachSideAppendsOnlyItsOwnKindsOfAuditEvents() {
+        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
+                + " prev_hash, hash) VALUES ('" + tenant + "', 999, 'approval.decided', 'human:alice', '{}', now(), 'a', 'b')");
+        assertRefused(DatabaseRole.CONSOLE, "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
+                + " prev_hash, hash) VALUES ('" + tenant + "', 999, 'run.finished', 'airlock', '{}', now(), 'a', 'b')");
+    }
+
+    @Test
+    void theConsoleCannotCutAnotherTenantsAuditLogNorReadAnotherTenantsBytesWithItsOwnGrant() {
+        assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql(
+                "SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())").param("tenant", tenant)
+                .query(Integer.class).single())).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        // A grant of this tenant naming another tenant's run opens nothing.
+        UUID crossed = UUID.randomUUID();
+        jdbc.sql("INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at,"
+                        + " expires_at) VALUES (:id, :tenant, :run, 'arthur', 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
+                .param("id", crossed).param("tenant", tenant).param("run", othersRun).update();
+        assertThat(as(DatabaseRole.CONSOLE, tenant, () -> artifacts.read(crossed, "arthur", StreamName.STDOUT, 0, 1000)))
+                .as("no bytes of the other tenant's artifact").isEmpty();
+    }
+
+    @Test
     void theGatewayCannotTouchGrantsHoldsOrRawBytes() {
         assertRefused(DatabaseRole.GATEWAY, "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status,"
                 + " requested_at, decided_at, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', '" + completed
