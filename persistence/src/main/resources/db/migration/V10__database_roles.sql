@@ -311,27 +311,16 @@ CREATE POLICY console_event_types ON airlock.audit_events AS RESTRICTIVE FOR INS
         'raw.grant.used', 'raw.digest.mismatch', 'legal-hold.placed', 'legal-hold.released', 'retention.purged',
         'login.locked', 'config.changed'));
 
--- The retention function of V6, for one of the transaction's tenants only.
-CREATE OR REPLACE FUNCTION airlock.remove_oldest_audit_events(p_tenant text, p_through bigint, p_now timestamptz)
+-- The retention function of V6, for one of the transaction's tenants only: V6's body stays as it
+-- is under another name, which only the owner may call, behind a check of the tenant.
+ALTER FUNCTION airlock.remove_oldest_audit_events(text, bigint, timestamptz) RENAME TO remove_oldest_audit_events_unchecked;
+REVOKE EXECUTE ON FUNCTION airlock.remove_oldest_audit_events_unchecked(text, bigint, timestamptz) FROM airlock_console;
+CREATE FUNCTION airlock.remove_oldest_audit_events(p_tenant text, p_through bigint, p_now timestamptz)
     RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-    v_hash    text;
-    v_removed integer;
 BEGIN
     PERFORM airlock.require_tenant(p_tenant);
-    IF p_through >= (SELECT max(seq) FROM airlock.audit_events WHERE tenant = p_tenant) THEN
-        RAISE EXCEPTION 'the newest audit event of tenant % is never removed', p_tenant;
-    END IF;
-    SELECT hash INTO v_hash FROM airlock.audit_events WHERE tenant = p_tenant AND seq = p_through;
-    IF v_hash IS NULL THEN
-        RAISE EXCEPTION 'tenant % has no audit event %', p_tenant, p_through;
-    END IF;
-    PERFORM set_config('airlock.audit_retention', 'on', true);
-    DELETE FROM airlock.audit_events WHERE tenant = p_tenant AND seq <= p_through;
-    GET DIAGNOSTICS v_removed = ROW_COUNT;
-    PERFORM set_config('airlock.audit_retention', 'off', true);
-    INSERT INTO airlock.audit_chain_starts (tenant, first_seq, prev_hash, recorded_at)
-    VALUES (p_tenant, p_through + 1, v_hash, p_now);
-    RETURN v_removed;
+    RETURN airlock.remove_oldest_audit_events_unchecked(p_tenant, p_through, p_now);
 END;
 $$;
+REVOKE EXECUTE ON FUNCTION airlock.remove_oldest_audit_events(text, bigint, timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION airlock.remove_oldest_audit_events(text, bigint, timestamptz) TO airlock_console;
