@@ -85,16 +85,13 @@ class ApprovalRequests {
         return decisions.findByRunIdOrderByDecidedAtAsc(runId);
     }
 
-    /** The digest of the action in the run's request, if it has one. */
-    java.util.Optional<String> digest(UUID runId, String tenant) {
-        return requests.findByRunIdAndTenantIn(runId, List.of(tenant)).map(ApprovalRequest::digest);
+    /** The run's approval request, if it has one (read in the run's tenant only). */
+    java.util.Optional<ApprovalRequest> of(UUID runId, String tenant) {
+        return requests.findByRunIdAndTenantIn(runId, List.of(tenant));
     }
 
-    /** Whether the run's request is closed as APPROVED for exactly {@code digest}. */
-    boolean approvedAs(UUID runId, String tenant, String digest) {
-        return requests.findByRunIdAndTenantIn(runId, List.of(tenant))
-                .filter(r -> r.status() == ApprovalStatus.APPROVED)
-                .filter(r -> r.digest().equals(digest))
-                .isPresent();
+    /** Whether {@code request} is closed as APPROVED for exactly {@code digest}. */
+    static boolean approves(ApprovalRequest request, String digest) {
+        return request.status() == ApprovalStatus.APPROVED && request.digest().equals(digest);
     }
 }

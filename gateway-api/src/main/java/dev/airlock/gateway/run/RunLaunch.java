@@ -8,6 +8,7 @@ import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.config.AirlockProperties;
 import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.gateway.tool.ToolSnapshots;
+import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,9 +74,10 @@ class RunLaunch {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
         // A run with an approval request is checked against it whatever its row says.
-        if (execution.approvalRequired() || approvals.digest(execution.runId(), execution.tenant()).isPresent()) {
+        Optional<ApprovalRequest> request = approvals.of(execution.runId(), execution.tenant());
+        if (execution.approvalRequired() || request.isPresent()) {
             String digest = RunActions.render(execution.tenant(), tool, argv, sandbox.sandbox()).digest();
-            if (!approvals.approvedAs(execution.runId(), execution.tenant(), digest)) {
+            if (request.filter(r -> ApprovalRequests.approves(r, digest)).isEmpty()) {
                 log.error("Run {}: the action to execute is not the approved action; refusing to run it", execution.runId());
                 return refuse(tool, "the action differs from the action humans approved");
             }

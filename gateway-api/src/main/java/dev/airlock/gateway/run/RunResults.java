@@ -1,10 +1,12 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
+import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.audit.AuditEventType;
+import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.StreamKey;
@@ -13,7 +15,6 @@ import dev.airlock.persistence.run.StreamRecord;
 import dev.airlock.persistence.run.StreamRecordRepository;
 import dev.airlock.persistence.run.Transcript;
 import dev.airlock.persistence.run.TranscriptRepository;
-import dev.airlock.persistence.audit.AuditLog;
 import java.time.Clock;
 import java.util.Map;
 import java.util.UUID;
@@ -41,7 +42,8 @@ class RunResults {
     private final Clock clock;
 
     RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
-            RawArtifactStore artifacts, AuditLog audit, ApplicationEventPublisher events, JsonMapper json, Clock clock, ApprovalRequests approvals) {
+            RawArtifactStore artifacts, AuditLog audit, ApplicationEventPublisher events, JsonMapper json, Clock clock,
+            ApprovalRequests approvals) {
         this.approvals = approvals;
         this.runs = runs;
         this.streams = streams;
@@ -60,7 +62,8 @@ class RunResults {
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             run.failToStart(result.failure(), now);
             runs.save(run);
-            audit.append(run.tenant(), AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", result.failure()), now);
+            audit.append(run.tenant(), AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", result.failure()),
+                    now);
             announceIfApproved(run);
             return;
         }
@@ -90,7 +93,7 @@ class RunResults {
     private void announceIfApproved(RunRecord run) {
         if (run.approvalRequired()) {
             events.publishEvent(new ApprovedRunFinished(run.id(), run.tenant(), run.tool(), run.state(), run.exitCode(),
-                    run.termination(), approvals.digest(run.id(), run.tenant()).orElse(null)));
+                    run.termination(), approvals.of(run.id(), run.tenant()).map(ApprovalRequest::digest).orElse(null)));
         }
     }
 
