@@ -13,11 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
 
@@ -28,15 +26,9 @@ class ApprovalFlowIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    JdbcClient jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
-        dataSource = context.getBean(io.zonky.test.db.postgres.embedded.EmbeddedPostgres.class).getPostgresDatabase();
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
-    DataSource dataSource;
 
     AgentApi api;
 
@@ -145,7 +137,7 @@ class ApprovalFlowIntegrationTests {
         api.session("alice");
         api.session("bob");
         ExecutorService threads = Executors.newFixedThreadPool(3);
-        try (Connection holder = dataSource.getConnection()) {
+        try (Connection holder = jdbc.dataSource().getConnection()) {
             // The test takes the request's row lock first, so that all three decisions arrive while
             // it is held and are let go together: without their own lock they would not wait here,
             // and would each read the request with no decisions on it.

@@ -27,16 +27,13 @@ class AuditLogIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    JdbcClient jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
-        appJdbc = context.getBean(JdbcClient.class);
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
     /** The application's own connection: statements run as the transaction's scope says. */
+    @Autowired
     JdbcClient appJdbc;
+
 
     @Autowired
     AuditLog log;

@@ -28,7 +28,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
 
@@ -49,12 +48,8 @@ class SandboxIntegrationTests {
     @Autowired
     AirlockProperties properties;
 
-    JdbcClient jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
     AgentApi api;
 

@@ -44,7 +44,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.test.context.ActiveProfiles;
@@ -73,12 +72,8 @@ class McpIntegrationTests {
     @Autowired
     JdbcConnectionDetails database;
 
-    JdbcTemplate jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.template(context);
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
     /** Inside the directory the test tools' sandboxes mount read-only. */
     static Path files = dev.airlock.gateway.support.ToolInputs.directory("mcp");

@@ -24,7 +24,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.ActiveProfiles;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -48,12 +47,8 @@ class TypeScriptClientIntegrationTests {
     @LocalServerPort
     int port;
 
-    JdbcTemplate jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.template(context);
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
     private final JsonMapper json = JsonMapper.builder().build();
 

@@ -11,7 +11,6 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import tools.jackson.databind.JsonNode;
 
@@ -35,12 +34,8 @@ class RetentionIntegrationTests {
     @Autowired
     RetentionJob retention;
 
-    JdbcClient jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
     @AfterEach
     void resetClock() {

@@ -12,7 +12,6 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
@@ -24,12 +23,8 @@ class SecurityHardeningIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
-    JdbcClient jdbc;
-
     @Autowired
-    void ownerDatabase(org.springframework.context.ApplicationContext context) {
-        jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
-    }
+    dev.airlock.gateway.support.OwnerDatabase jdbc;
 
     @Autowired
     MovableClock clock;

@@ -19,6 +19,13 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 @TestConfiguration(proxyBeanMethods = false)
 public class TestDatabaseConfiguration {
 
+    /** The database behind the application's back, as its superuser (embedded server only). */
+    @Bean
+    @org.springframework.context.annotation.Lazy
+    OwnerDatabase ownerDatabase(io.zonky.test.db.postgres.embedded.EmbeddedPostgres postgres) {
+        return OwnerDatabase.of(postgres);
+    }
+
     @Bean
     @ServiceConnection
     @Conditional(DockerAvailable.class)
