@@ -1,7 +1,7 @@
 package dev.airlock.gateway.approval;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.approval.request.ApprovalService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

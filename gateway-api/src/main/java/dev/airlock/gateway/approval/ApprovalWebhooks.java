@@ -2,7 +2,7 @@ package dev.airlock.gateway.approval;
 
 import dev.airlock.approval.request.ApprovalClosed;
 import dev.airlock.approval.request.ApprovalOpened;
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.run.ApprovedRunFinished;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;

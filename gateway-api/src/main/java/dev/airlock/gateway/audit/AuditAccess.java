@@ -1,10 +1,10 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.human.HumanDirectory;
 import dev.airlock.gateway.human.Role;
-import dev.airlock.gateway.problem.Forbidden;
+import dev.airlock.persistence.problem.Forbidden;
 import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.stereotype.Component;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.audit;
 
 import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.persistence.problem.InvalidRequest;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.audit.RunQuery;
 import dev.airlock.persistence.audit.RunSummary;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.persistence.audit.AuditLog;
 import java.io.PrintStream;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.support.Sha256;
 import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.tenant.TenantRecords;

@@ -1,8 +1,8 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.persistence.problem.InvalidRequest;
 import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.artifact.RawGrant;
 import dev.airlock.approval.grant.RawAccessGrants;

@@ -2,7 +2,7 @@ package dev.airlock.gateway.audit;
 
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
-import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.persistence.problem.RunNotFound;
 import dev.airlock.gateway.run.Envelope;
 import dev.airlock.gateway.run.RunViews;
 import dev.airlock.persistence.artifact.RawArtifactDigest;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;

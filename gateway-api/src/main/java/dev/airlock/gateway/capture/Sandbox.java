@@ -1,7 +1,7 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.InvalidConfigurationException;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.InvalidConfigurationException;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.io.File;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.console;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.gateway.audit.AuditAccess;
 import dev.airlock.gateway.audit.AuditQueries;
 import dev.airlock.gateway.audit.RawAccess;
@@ -9,7 +9,7 @@ import dev.airlock.gateway.audit.RunReport;
 import dev.airlock.gateway.audit.RunReports;
 import dev.airlock.gateway.audit.RunSearchForm;
 import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.problem.ApiProblem;
+import dev.airlock.persistence.problem.ApiProblem;
 import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.retention.LegalHolds;
@@ -218,8 +218,8 @@ class AuditConsoleController {
 
     @ExceptionHandler(ApiProblem.class)
     String problem(ApiProblem problem, Model model, jakarta.servlet.http.HttpServletResponse response) {
-        response.setStatus(problem.status().value());
-        model.addAttribute("title", problem.status() == HttpStatus.NOT_FOUND ? "Not found" : "Not available");
+        response.setStatus(problem.status());
+        model.addAttribute("title", problem.status() == 404 ? "Not found" : "Not available");
         model.addAttribute("message", problem.getMessage());
         return "audit-error";
     }

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.console;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
@@ -9,7 +9,7 @@ import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.gateway.audit.AuditAccess;
 import dev.airlock.gateway.human.Human;
 import dev.airlock.gateway.human.Role;
-import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.persistence.problem.RunNotFound;
 import dev.airlock.gateway.run.Envelope;
 import dev.airlock.gateway.run.RunViews;
 import dev.airlock.persistence.approval.ApprovalStatus;

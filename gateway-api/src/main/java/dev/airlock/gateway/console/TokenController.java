@@ -1,7 +1,7 @@
 package dev.airlock.gateway.console;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.gateway.human.AccessTokens;
 import dev.airlock.gateway.human.TokenScope;
 import java.time.Duration;

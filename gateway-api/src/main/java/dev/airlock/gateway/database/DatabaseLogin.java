@@ -1,7 +1,7 @@
 package dev.airlock.gateway.database;
 
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.persistence.scope.DatabaseRole;
 import java.util.ArrayList;
 import java.util.List;

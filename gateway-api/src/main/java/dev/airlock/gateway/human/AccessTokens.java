@@ -1,9 +1,9 @@
 package dev.airlock.gateway.human;
 
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.support.RunIds;
-import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.support.RunIds;
+import dev.airlock.persistence.support.Sha256;
 import dev.airlock.persistence.token.AccessToken;
 import dev.airlock.persistence.token.AccessTokenRepository;
 import java.security.SecureRandom;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.human;
 
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

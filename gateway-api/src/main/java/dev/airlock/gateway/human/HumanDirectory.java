@@ -1,7 +1,7 @@
 package dev.airlock.gateway.human;
 
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.InvalidConfigurationException;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.InvalidConfigurationException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

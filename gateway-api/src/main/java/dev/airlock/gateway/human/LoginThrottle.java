@@ -1,7 +1,7 @@
 package dev.airlock.gateway.human;
 
 import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
 import java.time.Clock;

@@ -1,10 +1,10 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.gateway.problem.ApiProblem;
+import dev.airlock.persistence.problem.ApiProblem;
 import dev.airlock.gateway.problem.Conflict;
-import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.persistence.problem.InvalidRequest;
 import dev.airlock.gateway.problem.Refused;
-import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.persistence.problem.RunNotFound;
 import dev.airlock.gateway.problem.TooManyRequests;
 import dev.airlock.gateway.run.Envelope;
 import dev.airlock.gateway.run.OutputExcerpt;
@@ -92,7 +92,7 @@ final class ToolCalls {
             } catch (Refused refused) {
                 return answer(runs.find(agent, refused.runId()));
             } catch (TooManyRequests busy) {
-                return results.refused(busy.getMessage() + " Retry after " + busy.headers().getFirst("Retry-After") + " s.",
+                return results.refused(busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.",
                         null);
             } catch (ApiProblem problem) {
                 return results.refused(problem.getMessage(), null);

@@ -1,7 +1,8 @@
 package dev.airlock.gateway.problem;
 
+import dev.airlock.persistence.problem.ApiProblem;
+
 import java.util.UUID;
-import org.springframework.http.HttpStatus;
 
 /** 409: the request conflicts with the current state of a resource. */
 public final class Conflict extends ApiProblem {
@@ -9,7 +10,7 @@ public final class Conflict extends ApiProblem {
     private static final long serialVersionUID = 1L;
 
     private Conflict(String type, String title, String detail) {
-        super(HttpStatus.CONFLICT, type, title, detail);
+        super(409, type, title, detail);
     }
 
     /** The idempotency key was used before for a different request. */
@@ -21,8 +22,9 @@ public final class Conflict extends ApiProblem {
 
     /** The run has already ended. */
     public static Conflict runEnded(UUID runId, String state) {
-        return (Conflict) new Conflict("run-ended", "Run already ended", "Run " + runId + " is already " + state + ".")
-                .with("runId", runId.toString())
-                .with("state", state);
+        Conflict conflict = new Conflict("run-ended", "Run already ended", "Run " + runId + " is already " + state + ".");
+        conflict.with("runId", runId.toString());
+        conflict.with("state", state);
+        return conflict;
     }
 }

@@ -1,5 +1,9 @@
 package dev.airlock.gateway.problem;
 
+import dev.airlock.persistence.problem.InvalidRequest;
+
+import dev.airlock.persistence.problem.ApiProblem;
+
 import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.approval.request.DecisionRefused;
 import dev.airlock.approval.grant.GrantRefused;
@@ -35,7 +39,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
-        return ResponseEntity.status(problem.status()).headers(problem.headers()).body(problem.toProblemDetail());
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(problem.status()), problem.getMessage());
+        body.setType(java.net.URI.create("urn:airlock:problem:" + problem.type()));
+        body.setTitle(problem.title());
+        problem.properties().forEach(body::setProperty);
+        HttpHeaders headers = new HttpHeaders();
+        problem.headers().forEach(headers::add);
+        return ResponseEntity.status(problem.status()).headers(headers).body(body);
     }
 
     @ExceptionHandler(DecisionRefused.class)

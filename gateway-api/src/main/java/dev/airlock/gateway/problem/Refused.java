@@ -1,7 +1,8 @@
 package dev.airlock.gateway.problem;
 
+import dev.airlock.persistence.problem.ApiProblem;
+
 import java.util.UUID;
-import org.springframework.http.HttpStatus;
 
 /** 403: the tenant's policy refuses the tool; the refusal is recorded as a DENIED run. */
 public final class Refused extends ApiProblem {
@@ -11,7 +12,7 @@ public final class Refused extends ApiProblem {
     private final UUID runId;
 
     private Refused(String detail, UUID runId) {
-        super(HttpStatus.FORBIDDEN, "tool-denied", "Tool denied by policy", detail);
+        super(403, "tool-denied", "Tool denied by policy", detail);
         this.runId = runId;
     }
 

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.problem;
 
-import org.springframework.http.HttpStatus;
+import dev.airlock.persistence.problem.ApiProblem;
+
 
 /** 429: a limit is reached; {@code Retry-After} says when to try again. */
 public final class TooManyRequests extends ApiProblem {
@@ -8,7 +9,7 @@ public final class TooManyRequests extends ApiProblem {
     private static final long serialVersionUID = 1L;
 
     private TooManyRequests(String type, String title, String detail, long retryAfterSeconds) {
-        super(HttpStatus.TOO_MANY_REQUESTS, type, title, detail);
+        super(429, type, title, detail);
         header("Retry-After", Long.toString(Math.max(1, retryAfterSeconds)));
         with("retryAfterSeconds", Math.max(1, retryAfterSeconds));
     }

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.problem;
 
-import org.springframework.http.HttpStatus;
+import dev.airlock.persistence.problem.ApiProblem;
+
 
 /** 503: Airlock cannot take the request right now; {@code Retry-After} says when to try again. */
 public final class Unavailable extends ApiProblem {
@@ -11,7 +12,7 @@ public final class Unavailable extends ApiProblem {
     public static final long RETRY_AFTER_SECONDS = 5;
 
     private Unavailable(String type, String title, String detail) {
-        super(HttpStatus.SERVICE_UNAVAILABLE, type, title, detail);
+        super(503, type, title, detail);
         header("Retry-After", Long.toString(RETRY_AFTER_SECONDS));
         with("retryAfterSeconds", RETRY_AFTER_SECONDS);
     }

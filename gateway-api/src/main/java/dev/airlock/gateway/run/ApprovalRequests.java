@@ -1,6 +1,6 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.approval.request.ApprovalOpened;
 import dev.airlock.persistence.approval.ApprovalDecision;
 import dev.airlock.persistence.approval.ApprovalDecisionRepository;

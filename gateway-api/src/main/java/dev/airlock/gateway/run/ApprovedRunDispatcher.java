@@ -1,7 +1,7 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.gateway.database.Scopes;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.persistence.run.RunClaims;

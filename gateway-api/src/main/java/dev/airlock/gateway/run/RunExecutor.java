@@ -3,7 +3,7 @@ package dev.airlock.gateway.run;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.Cancellation;
 import dev.airlock.gateway.capture.ProcessSupervisor;
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.database.Scopes;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.support.RunLog;

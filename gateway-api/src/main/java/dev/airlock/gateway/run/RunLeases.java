@@ -1,8 +1,8 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
@@ -50,7 +50,7 @@ class RunLeases implements SmartInitializingSingleton {
     private Instant lastRenewal = Instant.EPOCH;
 
     RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
-            RunMetrics metrics, TransactionTemplate transactions, dev.airlock.gateway.config.AirlockProperties properties,
+            RunMetrics metrics, TransactionTemplate transactions, dev.airlock.persistence.config.AirlockProperties properties,
             Clock clock, dev.airlock.gateway.database.Scopes scopes) {
         this.scopes = scopes;
         this.executor = executor;

@@ -1,17 +1,17 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.approval.policy.PolicyEvaluator;
+import dev.airlock.gateway.policy.PolicyEvaluator;
 import dev.airlock.approval.action.ActionRendering;
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.approval.policy.PolicyVerdict;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.gateway.policy.PolicyVerdict;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.problem.Conflict;
-import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.persistence.problem.InvalidRequest;
 import dev.airlock.gateway.problem.Refused;
-import dev.airlock.gateway.problem.RunNotFound;
-import dev.airlock.gateway.support.RunIds;
-import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.persistence.support.RunIds;
+import dev.airlock.persistence.support.Sha256;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.gateway.tool.Tool;
 import dev.airlock.gateway.tool.ToolArguments;

@@ -1,8 +1,8 @@
 package dev.airlock.gateway.tenant;
 
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.InvalidConfigurationException;
-import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.persistence.support.Sha256;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

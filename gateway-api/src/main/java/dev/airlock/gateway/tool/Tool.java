@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.approval.policy.ToolPolicy;
+import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.capture.SecretReference;
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.InvalidConfigurationException;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.InvalidConfigurationException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

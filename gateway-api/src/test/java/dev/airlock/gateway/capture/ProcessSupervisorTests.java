@@ -2,10 +2,10 @@ package dev.airlock.gateway.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.support.Sha256;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
 import dev.airlock.sanitizer.SecretRedactor;

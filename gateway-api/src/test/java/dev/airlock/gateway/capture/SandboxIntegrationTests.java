@@ -4,12 +4,12 @@ import static dev.airlock.gateway.support.AgentApi.ACME;
 import static dev.airlock.gateway.support.AgentApi.GLOBEX;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.airlock.gateway.config.AirlockProperties;
+import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.gateway.support.Sha256;
+import dev.airlock.persistence.support.Sha256;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.support.ToolInputs;
 import java.net.InetAddress;

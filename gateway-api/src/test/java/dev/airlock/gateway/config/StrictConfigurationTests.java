@@ -1,5 +1,9 @@
 package dev.airlock.gateway.config;
 
+import dev.airlock.persistence.config.InvalidConfigurationException;
+
+import dev.airlock.persistence.config.AirlockProperties;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.gateway.capture.SandboxPolicy;
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.config.InvalidConfigurationException;
-import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.persistence.problem.InvalidRequest;
 import dev.airlock.gateway.tenant.AgentDirectory;
 import dev.airlock.persistence.run.SandboxKind;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package dev.airlock.gateway.approval.web;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
 import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.problem.InvalidRequest;
-import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.persistence.problem.RunNotFound;
 import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.Verdict;
 import java.time.Instant;

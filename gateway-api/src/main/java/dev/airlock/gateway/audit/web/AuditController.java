@@ -1,15 +1,15 @@
 package dev.airlock.gateway.audit.web;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.gateway.audit.AuditAccess;
 import dev.airlock.gateway.audit.AuditQueries;
 import dev.airlock.gateway.audit.RunReport;
 import dev.airlock.gateway.audit.RunReports;
 import dev.airlock.gateway.audit.RunSearchForm;
 import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.problem.InvalidRequest;
-import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.persistence.problem.RunNotFound;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.audit.RunQuery;

@@ -1,10 +1,10 @@
 package dev.airlock.gateway.audit.web;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
 import dev.airlock.gateway.audit.RawAccess;
 import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.problem.InvalidRequest;
+import dev.airlock.persistence.problem.InvalidRequest;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.ContentDisposition;

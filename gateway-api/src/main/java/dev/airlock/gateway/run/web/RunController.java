@@ -1,10 +1,10 @@
 package dev.airlock.gateway.run.web;
 
-import dev.airlock.gateway.config.ConditionalOnSide;
-import dev.airlock.gateway.config.Side;
-import dev.airlock.gateway.config.AirlockProperties;
-import dev.airlock.gateway.problem.InvalidRequest;
-import dev.airlock.gateway.problem.RunNotFound;
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.persistence.problem.RunNotFound;
 import dev.airlock.gateway.run.Envelope;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.OutputExcerpt;

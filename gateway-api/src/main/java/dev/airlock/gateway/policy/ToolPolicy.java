@@ -1,4 +1,6 @@
-package dev.airlock.approval.policy;
+package dev.airlock.gateway.policy;
+
+import dev.airlock.persistence.config.ApprovalMode;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,6 @@
-package dev.airlock.approval.policy;
+package dev.airlock.gateway.policy;
+
+import dev.airlock.persistence.config.ApprovalMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.airlock.approval.policy;
+package dev.airlock.gateway.policy;
 
 import java.time.Clock;
 import org.springframework.stereotype.Component;

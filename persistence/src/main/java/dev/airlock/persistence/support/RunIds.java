@@ -1,4 +1,4 @@
-package dev.airlock.gateway.support;
+package dev.airlock.persistence.support;
 
 import java.security.SecureRandom;
 import java.time.Clock;

@@ -1,6 +1,6 @@
-package dev.airlock.gateway.config;
+package dev.airlock.persistence.config;
 
-import dev.airlock.approval.policy.ApprovalMode;
+import dev.airlock.persistence.config.ApprovalMode;
 import dev.airlock.persistence.run.SandboxKind;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,5 @@
-package dev.airlock.gateway.problem;
+package dev.airlock.persistence.problem;
 
-import org.springframework.http.HttpStatus;
 
 /** 403: the signed-in person lacks the role this needs. */
 public final class Forbidden extends ApiProblem {
@@ -8,7 +7,7 @@ public final class Forbidden extends ApiProblem {
     private static final long serialVersionUID = 1L;
 
     private Forbidden(String detail) {
-        super(HttpStatus.FORBIDDEN, "forbidden", "Forbidden", detail);
+        super(403, "forbidden", "Forbidden", detail);
     }
 
     /** The person is not an auditor of the tenant. */

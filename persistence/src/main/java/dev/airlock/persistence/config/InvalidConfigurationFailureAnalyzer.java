@@ -1,4 +1,4 @@
-package dev.airlock.gateway.config;
+package dev.airlock.persistence.config;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -1,4 +1,4 @@
-package dev.airlock.gateway.config;
+package dev.airlock.persistence.config;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,7 +1,6 @@
-package dev.airlock.gateway.problem;
+package dev.airlock.persistence.problem;
 
 import java.util.UUID;
-import org.springframework.http.HttpStatus;
 
 /** 404: no run with this id in the caller's tenant (another tenant's run looks the same). */
 public final class RunNotFound extends ApiProblem {
@@ -9,7 +8,7 @@ public final class RunNotFound extends ApiProblem {
     private static final long serialVersionUID = 1L;
 
     private RunNotFound(String detail) {
-        super(HttpStatus.NOT_FOUND, "run-not-found", "Run not found", detail);
+        super(404, "run-not-found", "Run not found", detail);
     }
 
     public static RunNotFound forId(UUID id) {

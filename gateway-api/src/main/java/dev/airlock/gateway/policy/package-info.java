@@ -1,4 +1,4 @@
 /**
  * Tool approval policies and their evaluation for a new run.
  */
-package dev.airlock.approval.policy;
+package dev.airlock.gateway.policy;

@@ -1,4 +1,4 @@
-package dev.airlock.approval.policy;
+package dev.airlock.persistence.config;
 
 /** What a tool's policy says about running it. */
 public enum ApprovalMode {

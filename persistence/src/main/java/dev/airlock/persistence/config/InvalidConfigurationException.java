@@ -1,4 +1,4 @@
-package dev.airlock.gateway.config;
+package dev.airlock.persistence.config;
 
 /**
  * The {@code airlock.*} configuration is wrong; the message names the offending key. Thrown at

@@ -1,4 +1,4 @@
-package dev.airlock.gateway.config;
+package dev.airlock.persistence.config;
 
 import java.util.List;
 import org.springframework.boot.context.properties.bind.Bindable;

@@ -1,4 +1,4 @@
 /**
  * The {@code airlock.*} configuration: tenants, agents, tools and limits, validated at start-up.
  */
-package dev.airlock.gateway.config;
+package dev.airlock.persistence.config;

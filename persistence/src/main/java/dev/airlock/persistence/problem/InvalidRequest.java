@@ -1,7 +1,6 @@
-package dev.airlock.gateway.problem;
+package dev.airlock.persistence.problem;
 
 import java.util.List;
-import org.springframework.http.HttpStatus;
 
 /** 400: the request is well-formed JSON but asks for something invalid. */
 public final class InvalidRequest extends ApiProblem {
@@ -9,7 +8,7 @@ public final class InvalidRequest extends ApiProblem {
     private static final long serialVersionUID = 1L;
 
     private InvalidRequest(String detail) {
-        super(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", detail);
+        super(400, "invalid-request", "Invalid request", detail);
     }
 
     /** The arguments do not fit the tool's parameters; every error is listed. */
