@@ -1,6 +1,6 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.gateway.run.Envelope;
+import dev.airlock.persistence.envelope.Envelope;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.gateway.run.Envelope;
+import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.gateway.run.OutputExcerpt;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.sanitizer.Fence;

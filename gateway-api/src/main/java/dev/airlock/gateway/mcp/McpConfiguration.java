@@ -3,7 +3,7 @@ package dev.airlock.gateway.mcp;
 import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.RunService;
-import dev.airlock.gateway.run.RunViews;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.gateway.tool.ToolCatalog;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;

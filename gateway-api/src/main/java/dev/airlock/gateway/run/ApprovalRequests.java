@@ -2,8 +2,6 @@ package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.approval.request.ApprovalOpened;
-import dev.airlock.persistence.approval.ApprovalDecision;
-import dev.airlock.persistence.approval.ApprovalDecisionRepository;
 import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;
@@ -30,15 +28,13 @@ import org.springframework.transaction.annotation.Transactional;
 class ApprovalRequests {
 
     private final ApprovalRequestRepository requests;
-    private final ApprovalDecisionRepository decisions;
     private final AuditLog audit;
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    ApprovalRequests(ApprovalRequestRepository requests, ApprovalDecisionRepository decisions, AuditLog audit,
+    ApprovalRequests(ApprovalRequestRepository requests, AuditLog audit,
             ApplicationEventPublisher events, Clock clock) {
         this.requests = requests;
-        this.decisions = decisions;
         this.audit = audit;
         this.events = events;
         this.clock = clock;
@@ -78,11 +74,6 @@ class ApprovalRequests {
                     request.closedAt());
             return true;
         }).orElse(false);
-    }
-
-    /** The decisions people recorded on the run's request, oldest first (read in the run's tenant only). */
-    List<ApprovalDecision> decisions(UUID runId) {
-        return decisions.findByRunIdOrderByDecidedAtAsc(runId);
     }
 
     /** The run's approval request, if it has one (read in the run's tenant only). */

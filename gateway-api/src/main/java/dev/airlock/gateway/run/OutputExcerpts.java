@@ -1,5 +1,9 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.persistence.envelope.RunViews;
+
+import dev.airlock.persistence.envelope.Envelope;
+
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.StreamName;
 import org.springframework.stereotype.Component;

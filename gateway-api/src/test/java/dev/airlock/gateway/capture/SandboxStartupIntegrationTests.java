@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.persistence.config.InvalidConfigurationException;
 import dev.airlock.gateway.run.RunService;
-import dev.airlock.gateway.run.RunViews;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.persistence.run.RunRecord;

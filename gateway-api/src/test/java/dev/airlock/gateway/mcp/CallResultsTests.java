@@ -2,7 +2,7 @@ package dev.airlock.gateway.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.airlock.gateway.run.Envelope;
+import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.sanitizer.Fence;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;

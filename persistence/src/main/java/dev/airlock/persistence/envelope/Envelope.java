@@ -1,4 +1,4 @@
-package dev.airlock.gateway.run;
+package dev.airlock.persistence.envelope;
 
 import java.time.Instant;
 import java.util.List;

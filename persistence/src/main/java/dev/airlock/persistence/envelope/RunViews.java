@@ -1,5 +1,6 @@
-package dev.airlock.gateway.run;
+package dev.airlock.persistence.envelope;
 
+import dev.airlock.persistence.approval.ApprovalDecisionRepository;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.run.RunRecord;
@@ -27,15 +28,15 @@ public class RunViews {
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
     private final JsonMapper json;
-    private final ApprovalRequests approvals;
+    private final ApprovalDecisionRepository decisions;
 
     RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts, JsonMapper json,
-            ApprovalRequests approvals) {
+            ApprovalDecisionRepository decisions) {
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;
         this.json = json;
-        this.approvals = approvals;
+        this.decisions = decisions;
     }
 
     /** The envelope of a run already resolved within the caller's tenant. */
@@ -96,11 +97,11 @@ public class RunViews {
                 default -> "APPROVED";
             };
         }
-        List<Envelope.Decision> decisions = run.approvalRequired()
-                ? approvals.decisions(run.id()).stream()
+        List<Envelope.Decision> given = run.approvalRequired()
+                ? decisions.findByRunIdOrderByDecidedAtAsc(run.id()).stream()
                         .map(d -> new Envelope.Decision(d.approver(), d.decision().name(), d.reason(), d.decidedAt()))
                         .toList()
                 : List.of();
-        return new Envelope.Approval(run.approvalRequired(), status, decisions);
+        return new Envelope.Approval(run.approvalRequired(), status, given);
     }
 }

@@ -1,0 +1,6 @@
+/**
+ * The envelope of a run, read from its linked record: the facts only Airlock writes (state, exit
+ * status, byte counts, digests) and the fenced, sanitized excerpts. Agents receive it as the
+ * answer to their run; people see the same envelope in the console and the audit report.
+ */
+package dev.airlock.persistence.envelope;
