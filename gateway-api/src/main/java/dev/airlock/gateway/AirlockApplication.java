@@ -1,6 +1,6 @@
 package dev.airlock.gateway;
 
-import dev.airlock.gateway.audit.AuditVerifyCommand;
+import dev.airlock.approval.audit.AuditVerifyCommand;
 import dev.airlock.persistence.PersistenceConfiguration;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;

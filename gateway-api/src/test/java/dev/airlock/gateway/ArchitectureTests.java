@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module and package rules of the architecture, checked on the compiled classes of every
- * module: sanitizer-core depends on nothing; persistence knows no web or sanitizer types;
- * approval-service depends on persistence only; nothing depends on the gateway; no feature
- * package of the gateway depends on another in a cycle.
+ * module: sanitizer-core depends on nothing; persistence knows no web, approval or gateway types;
+ * the people's rules know no web types; the agent side never calls the human side; nothing
+ * depends on the gateway; no feature package of the gateway depends on another in a cycle.
  */
 class ArchitectureTests {
 
@@ -37,38 +37,42 @@ class ArchitectureTests {
     }
 
     @Test
-    void persistenceKnowsNoWebSanitizerApprovalOrGatewayTypes() {
+    void persistenceKnowsNoWebApprovalOrGatewayTypes() {
         noClasses().that().resideInAPackage("dev.airlock.persistence..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.airlock.sanitizer..", "dev.airlock.approval..",
-                        "dev.airlock.gateway..", "org.springframework.web..", "org.springframework.http..",
-                        "jakarta.servlet..", "tools.jackson..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.airlock.approval..", "dev.airlock.gateway..",
+                        "org.springframework.web..", "org.springframework.http..", "org.springframework.security..",
+                        "jakarta.servlet..")
                 .check(AIRLOCK);
     }
 
     @Test
-    void approvalServiceDependsOnPersistenceAndTheSanitizerOnly() {
-        noClasses().that().resideInAPackage("dev.airlock.approval..")
-                .should().dependOnClassesThat().resideInAnyPackage("dev.airlock.gateway..",
-                        "org.springframework.web..", "jakarta.servlet..")
+    void peoplesRulesKnowNoWebTypes() {
+        noClasses().that().resideInAnyPackage("dev.airlock.approval.request", "dev.airlock.approval.grant..",
+                        "dev.airlock.approval.action..", "dev.airlock.approval.input..", "dev.airlock.approval.notify..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "org.springframework.http..",
+                        "jakarta.servlet..")
+                .because("approval rules, grants, the action rendering and notifications are used by web adapters, never"
+                        + " the other way round")
                 .check(AIRLOCK);
     }
 
     /** The agent side's packages in the gateway: what agents reach and the execution of their runs. */
     static final String[] AGENT_SIDE = {"dev.airlock.gateway.run..", "dev.airlock.gateway.mcp..", "dev.airlock.gateway.tool..",
-        "dev.airlock.gateway.capture..", "dev.airlock.gateway.limits..", "dev.airlock.gateway.tenant.."};
+        "dev.airlock.gateway.policy..", "dev.airlock.gateway.capture..", "dev.airlock.gateway.limits..",
+        "dev.airlock.gateway.tenant.."};
 
     @Test
     void theAgentSideNeverCallsTheHumanSideOnlyPublishesEventsOrWritesTheDatabase() {
-        DescribedPredicate<JavaClass> events = JavaClass.Predicates.simpleNameStartingWith("Approval")
-                .and(JavaClass.Predicates.resideInAPackage("dev.airlock.approval.request.."))
+        DescribedPredicate<JavaClass> events = JavaClass.Predicates.resideInAnyPackage("dev.airlock.approval.request..",
+                        "dev.airlock.approval.notify..")
                 .and(DescribedPredicate.describe("a record", JavaClass::isRecord));
         noClasses().that().resideInAnyPackage(AGENT_SIDE)
-                .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("dev.airlock.approval.request..",
-                                "dev.airlock.approval.grant..", "dev.airlock.gateway.approval..", "dev.airlock.gateway.console..",
-                                "dev.airlock.gateway.audit..", "dev.airlock.gateway.human..", "dev.airlock.gateway.retention..")
+                .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.airlock.approval..")
+                        .and(DescribedPredicate.not(JavaClass.Predicates.resideInAPackage("dev.airlock.approval.action..")))
                         .and(DescribedPredicate.not(events)))
                 .because("a decision, a grant or anything else people do is recorded by the human side alone; the agent side"
-                        + " learns of it through the database (a closed request, NOTIFY) and announces its own facts as events")
+                        + " renders the action people will see (approval.action), learns of decisions through the database"
+                        + " (a closed request, NOTIFY) and announces its own facts as events")
                 .check(AIRLOCK);
     }
 
@@ -87,17 +91,17 @@ class ArchitectureTests {
     @Test
     void webAdaptersAreUsedByNoOtherPackage() {
         noClasses().that().resideOutsideOfPackage("..web..")
-                .should().dependOnClassesThat().resideInAPackage("dev.airlock.gateway..web..")
+                .should().dependOnClassesThat().resideInAPackage("dev.airlock..web..")
                 .check(AIRLOCK);
     }
 
     @Test
     void noWebAdapterReachesTheRestrictedSchema() {
-        noClasses().that().resideInAnyPackage("dev.airlock.gateway..web..", "dev.airlock.gateway.console..")
+        noClasses().that().resideInAnyPackage("dev.airlock..web..", "dev.airlock.approval.console..")
                 .should().dependOnClassesThat(JavaClass.Predicates.resideInAnyPackage("dev.airlock.persistence.artifact..",
                                 "dev.airlock.approval.grant..")
                         .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(GrantRefused.class))))
-                .because("raw bytes are read only through the gateway's RawAccess, which checks grants")
+                .because("raw bytes are read only through the auditors' RawAccess, which checks grants")
                 .check(AIRLOCK);
     }
 
@@ -119,8 +123,8 @@ class ArchitectureTests {
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "dev.airlock.persistence.artifact..", "dev.airlock.approval.grant..", "dev.airlock.approval.request..",
                         "dev.airlock.persistence.approval..", "dev.airlock.persistence.audit..", "dev.airlock.persistence.token..",
-                        "dev.airlock.persistence.retention..", "dev.airlock.gateway.human..", "dev.airlock.gateway.console..",
-                        "dev.airlock.gateway.audit..", "dev.airlock.gateway.approval..", "dev.airlock.gateway.capture..")
+                        "dev.airlock.persistence.retention..", "dev.airlock.approval.people..", "dev.airlock.approval.console..",
+                        "dev.airlock.approval.audit..", "dev.airlock.approval.notify..", "dev.airlock.gateway.capture..")
                 .because("agents reach runs through RunService, RunViews and OutputExcerpts only, as over REST: never raw"
                         + " bytes, approvals, grants, tokens or people")
                 .check(AIRLOCK);
@@ -138,9 +142,9 @@ class ArchitectureTests {
     @Test
     void onlyRawAccessOpensGrants() {
         noClasses().that().resideOutsideOfPackage("dev.airlock.approval.grant..")
-                .and().doNotHaveFullyQualifiedName(dev.airlock.gateway.audit.RawAccess.class.getName())
+                .and().doNotHaveFullyQualifiedName(dev.airlock.approval.audit.RawAccess.class.getName())
                 .should().dependOnClassesThat().haveFullyQualifiedName(RawAccessGrants.class.getName())
-                .because("people reach grants through the gateway's RawAccess, which applies each tenant's policy")
+                .because("people reach grants through the auditors' RawAccess, which applies each tenant's policy")
                 .check(AIRLOCK);
     }
 }

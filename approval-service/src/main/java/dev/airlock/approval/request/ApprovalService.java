@@ -80,7 +80,7 @@ public class ApprovalService {
         }
         List<ApprovalDecision> all = new ArrayList<>(earlier);
         all.add(decision);
-        return new ApprovalView(request, List.copyOf(all));
+        return ApprovalView.of(request, all);
     }
 
     /**
@@ -131,23 +131,18 @@ public class ApprovalService {
     @Transactional(readOnly = true)
     public Optional<ApprovalView> find(UUID runId, Collection<String> tenants) {
         return requests.findByRunIdAndTenantIn(runId, tenants)
-                .map(r -> new ApprovalView(r, decisions.findByRunIdOrderByDecidedAtAsc(runId)));
-    }
-
-    /** The decisions on a run, oldest first (the caller has resolved the run in its tenant). */
-    @Transactional(readOnly = true)
-    public List<ApprovalDecision> decisions(UUID runId) {
-        return decisions.findByRunIdOrderByDecidedAtAsc(runId);
+                .map(r -> ApprovalView.of(r, decisions.findByRunIdOrderByDecidedAtAsc(runId)));
     }
 
     /** Requests in {@code tenants}, newest first: pending only, or all. */
     @Transactional(readOnly = true)
-    public List<ApprovalRequest> list(Collection<String> tenants, boolean pendingOnly) {
+    public List<ApprovalView.Request> list(Collection<String> tenants, boolean pendingOnly) {
         if (tenants.isEmpty()) {
             return List.of();
         }
-        return pendingOnly
+        List<ApprovalRequest> found = pendingOnly
                 ? requests.findByTenantInAndStatusOrderByCreatedAtDesc(tenants, ApprovalStatus.PENDING)
                 : requests.findByTenantInOrderByCreatedAtDesc(tenants);
+        return found.stream().map(ApprovalView.Request::of).toList();
     }
 }

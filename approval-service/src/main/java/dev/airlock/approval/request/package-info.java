@@ -1,5 +1,8 @@
 /**
- * Approval requests and decisions: opening a request for an exact action, recording decisions
- * under a row lock, quorum and expiry, and announcing every outcome.
+ * Approval requests and decisions: recording decisions under a row lock by the rules of
+ * {@link dev.airlock.approval.request.DecisionRules} (pending, expiry, digest, self-approval,
+ * once per person, reasons, quorum), settling the run when a request closes, the expiry job and
+ * the approval metrics. The agent side opens requests and learns of their outcome through the
+ * database only.
  */
 package dev.airlock.approval.request;

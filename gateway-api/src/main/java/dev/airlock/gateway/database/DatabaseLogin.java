@@ -1,5 +1,7 @@
 package dev.airlock.gateway.database;
 
+import dev.airlock.persistence.scope.Scopes;
+
 import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.persistence.config.Side;
 import dev.airlock.persistence.scope.DatabaseRole;

@@ -31,9 +31,9 @@ public class RetentionJob {
     private final AirlockProperties properties;
     private final RetentionPurge purge;
     private final Clock clock;
-    private final dev.airlock.gateway.database.Scopes scopes;
+    private final dev.airlock.persistence.scope.Scopes scopes;
 
-    RetentionJob(AirlockProperties properties, RetentionPurge purge, Clock clock, dev.airlock.gateway.database.Scopes scopes) {
+    RetentionJob(AirlockProperties properties, RetentionPurge purge, Clock clock, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.properties = properties;
         this.purge = purge;

@@ -2,7 +2,7 @@ package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.persistence.config.Side;
-import dev.airlock.gateway.database.Scopes;
+import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;

@@ -38,7 +38,7 @@ class RunLeases implements SmartInitializingSingleton {
     private static final int BATCH = 100;
 
     private final RunExecutor executor;
-    private final dev.airlock.gateway.database.Scopes scopes;
+    private final dev.airlock.persistence.scope.Scopes scopes;
     private final RunClaims claims;
     private final RunRepository runs;
     private final AuditLog audit;
@@ -51,7 +51,7 @@ class RunLeases implements SmartInitializingSingleton {
 
     RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
             RunMetrics metrics, TransactionTemplate transactions, dev.airlock.persistence.config.AirlockProperties properties,
-            Clock clock, dev.airlock.gateway.database.Scopes scopes) {
+            Clock clock, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.executor = executor;
         this.claims = claims;
@@ -117,7 +117,7 @@ class RunLeases implements SmartInitializingSingleton {
             runs.save(run);
             audit.append(run.tenant(), AuditEventType.RUN_INTERRUPTED, runId, "airlock", Map.of("node", String.valueOf(node),
                     "leaseRanOut", ranOut.toString(), "why", why), now);
-            try (var context = dev.airlock.gateway.support.RunLog.of(runId, run.tenant())) {
+            try (var context = dev.airlock.persistence.support.RunLog.of(runId, run.tenant())) {
                 log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);
             }
             return true;

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.approval.notify.ApprovedRunFinished;
+
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
 import dev.airlock.persistence.approval.ApprovalRequest;

@@ -157,7 +157,7 @@ public class RunService {
             }
             throw e;
         }
-        try (var context = dev.airlock.gateway.support.RunLog.of(run.id(), agent.tenant())) {
+        try (var context = dev.airlock.persistence.support.RunLog.of(run.id(), agent.tenant())) {
             log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
         }
         if (run.state() == RunState.DENIED) {

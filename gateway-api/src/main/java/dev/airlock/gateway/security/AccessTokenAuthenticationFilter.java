@@ -1,8 +1,8 @@
 package dev.airlock.gateway.security;
 
-import dev.airlock.gateway.human.AccessTokens;
-import dev.airlock.gateway.human.TokenPrincipal;
-import dev.airlock.gateway.human.TokenScope;
+import dev.airlock.approval.people.AccessTokens;
+import dev.airlock.approval.people.TokenPrincipal;
+import dev.airlock.approval.people.TokenScope;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,8 +1,8 @@
 package dev.airlock.gateway.security;
 
-import dev.airlock.gateway.database.Scopes;
-import dev.airlock.gateway.human.Human;
-import dev.airlock.gateway.human.HumanDirectory;
+import dev.airlock.persistence.scope.Scopes;
+import dev.airlock.approval.people.Human;
+import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.persistence.scope.DatabaseRole;
 import dev.airlock.persistence.scope.DatabaseScope;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.security;
 
-import dev.airlock.gateway.human.LoginThrottle;
+import dev.airlock.approval.people.LoginThrottle;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

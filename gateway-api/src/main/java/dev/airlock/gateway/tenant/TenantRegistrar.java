@@ -20,10 +20,10 @@ class TenantRegistrar implements SmartInitializingSingleton {
     private final AgentDirectory agents;
     private final TenantRecords records;
 
-    private final dev.airlock.gateway.database.Scopes scopes;
+    private final dev.airlock.persistence.scope.Scopes scopes;
 
     TenantRegistrar(AirlockProperties properties, AgentDirectory agents, TenantRecords records,
-            dev.airlock.gateway.database.Scopes scopes) {
+            dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.properties = properties;
         this.agents = agents;

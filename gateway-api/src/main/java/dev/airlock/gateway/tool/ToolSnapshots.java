@@ -23,9 +23,9 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     private final Map<Long, Map.Entry<String, ToolSnapshot>> definitions = new ConcurrentHashMap<>();
     private final Map<String, String> digests = new ConcurrentHashMap<>();
 
-    private final dev.airlock.gateway.database.Scopes scopes;
+    private final dev.airlock.persistence.scope.Scopes scopes;
 
-    ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json, dev.airlock.gateway.database.Scopes scopes) {
+    ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.tools = tools;
         this.records = records;

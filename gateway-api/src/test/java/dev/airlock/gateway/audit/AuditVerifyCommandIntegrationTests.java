@@ -1,5 +1,7 @@
 package dev.airlock.gateway.audit;
 
+import dev.airlock.approval.audit.AuditVerifyCommand;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.AirlockApplication;
@@ -30,7 +32,7 @@ class AuditVerifyCommandIntegrationTests {
         try (ConfigurableApplicationContext app = start()) {
             RunService runs = app.getBean(RunService.class);
             AgentIdentity agent = new AgentIdentity("globex", "bot");
-            try (var scope = app.getBean(dev.airlock.gateway.database.Scopes.class).agent(agent.tenant()).open()) {
+            try (var scope = app.getBean(dev.airlock.persistence.scope.Scopes.class).agent(agent.tenant()).open()) {
                 for (int i = 0; i < 2; i++) {
                     var id = runs.submit(agent, "echo", Map.of("message", "m" + i), null).run().id();
                     runs.await(agent, id, Duration.ofSeconds(20));

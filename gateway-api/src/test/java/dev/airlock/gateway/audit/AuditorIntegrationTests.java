@@ -1,5 +1,7 @@
 package dev.airlock.gateway.audit;
 
+import dev.airlock.approval.audit.AuditQueries;
+
 import static dev.airlock.gateway.support.AgentApi.ACME;
 import static dev.airlock.gateway.support.AgentApi.GLOBEX;
 import static org.assertj.core.api.Assertions.assertThat;

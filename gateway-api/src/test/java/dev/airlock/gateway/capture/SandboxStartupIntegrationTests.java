@@ -59,7 +59,7 @@ class SandboxStartupIntegrationTests {
     void runsWithoutASandboxWhenTheModeIsNoneAndSaysSo(CapturedOutput output) {
         AgentIdentity agent = new AgentIdentity("acme", "build-bot");
         try (ConfigurableApplicationContext context = start("--airlock.sandbox.mode=none");
-                var scope = context.getBean(dev.airlock.gateway.database.Scopes.class).agent(agent.tenant()).open()) {
+                var scope = context.getBean(dev.airlock.persistence.scope.Scopes.class).agent(agent.tenant()).open()) {
             RunService runs = context.getBean(RunService.class);
             RunRecord run = runs.submit(agent, "identity", Map.of(), null).run();
             RunRecord ended = runs.await(agent, run.id(), Duration.ofSeconds(20));

@@ -7,7 +7,7 @@ import dev.airlock.persistence.config.AirlockProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.airlock.gateway.human.HumanDirectory;
+import dev.airlock.approval.people.HumanDirectory;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

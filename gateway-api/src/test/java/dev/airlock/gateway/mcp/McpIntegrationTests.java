@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.gateway.AirlockApplication;
-import dev.airlock.gateway.human.AccessTokens;
-import dev.airlock.gateway.human.TokenScope;
+import dev.airlock.approval.people.AccessTokens;
+import dev.airlock.approval.people.TokenScope;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.McpClients;
 import dev.airlock.gateway.support.MovableClock;

@@ -1,0 +1,166 @@
+package dev.airlock.approval.console;
+
+import dev.airlock.approval.request.Approver;
+
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
+import dev.airlock.approval.input.HumanText;
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.approval.request.ApprovalView;
+import dev.airlock.approval.request.NotAnApprover;
+import dev.airlock.approval.audit.AuditAccess;
+import dev.airlock.approval.people.Human;
+import dev.airlock.approval.people.Role;
+import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.persistence.envelope.Envelope;
+import dev.airlock.persistence.envelope.RunViews;
+import dev.airlock.persistence.approval.ApprovalStatus;
+import dev.airlock.approval.request.DecisionRefused;
+import dev.airlock.persistence.approval.Verdict;
+import dev.airlock.persistence.run.RunRecord;
+import dev.airlock.persistence.run.RunRepository;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/** The console pages: sign-in, the approval queue and the run page. */
+@ConditionalOnSide(Side.CONSOLE)
+@Controller
+class ConsoleController {
+
+    private final ApprovalService approvals;
+    private final RunRepository runs;
+    private final RunViews views;
+    private final Clock clock;
+    private final AuditAccess access;
+    private final java.util.List<Provider> providers;
+
+    /**
+     * An OpenID Connect provider offered on the sign-in page.
+     *
+     * @param id   the registration id
+     * @param name its display name
+     */
+    record Provider(String id, String name) {
+    }
+
+    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock, AuditAccess access,
+            org.springframework.beans.factory.ObjectProvider<org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository> oidc) {
+        this.providers = new java.util.ArrayList<>();
+        oidc.ifAvailable(repository -> repository.forEach(r -> providers.add(new Provider(r.getRegistrationId(), r.getClientName()))));
+        this.approvals = approvals;
+        this.runs = runs;
+        this.views = views;
+        this.clock = clock;
+        this.access = access;
+    }
+
+    @GetMapping("/login")
+    String login(Model model) {
+        model.addAttribute("providers", providers);
+        return "login";
+    }
+
+    @GetMapping("/")
+    String home() {
+        return "redirect:/console";
+    }
+
+    /** Pending approvals of the person's tenants, newest first; the page refreshes itself. */
+    @GetMapping("/console")
+    String queue(Authentication authentication, Model model) {
+        Human human = Human.of(authentication);
+        model.addAttribute("human", human.name());
+        model.addAttribute("pending", approvals.list(human.tenants(), true).stream()
+                .map(r -> new QueueItem(r.runId().toString(), r.tenant(), r.tool(), r.agent(),
+                        Ages.describe(Duration.between(r.createdAt(), clock.instant())),
+                        Ages.describe(Duration.between(clock.instant(), r.expiresAt())), r.approversRequired()))
+                .toList());
+        return "queue";
+    }
+
+    /**
+     * @param runId     the run
+     * @param tenant    its tenant
+     * @param tool      the tool
+     * @param agent     the requesting agent
+     * @param age       how long ago it was requested
+     * @param expiresIn how long until it expires
+     * @param approvers approvals needed
+     */
+    record QueueItem(String runId, String tenant, String tool, String agent, String age, String expiresIn, int approvers) {
+    }
+
+    @GetMapping("/console/runs/{runId}")
+    String run(Authentication authentication, @PathVariable String runId, Model model) {
+        Human human = Human.of(authentication);
+        UUID id = parse(runId);
+        RunRecord run = runs.findByIdAndTenantIn(id, human.tenants())
+                .filter(r -> access.maySeeRun(human, r.tenant(), r.approvalRequired()))
+                .orElseThrow(() -> RunNotFound.forId(id));
+        Optional<ApprovalView> approval = approvals.find(id, human.tenants());
+        Envelope envelope = views.envelope(run);
+        boolean mayDecide = approval.isPresent()
+                && approval.get().request().status() == ApprovalStatus.PENDING
+                && human.tenants(Role.APPROVER).contains(run.tenant())
+                && !human.name().equals(approval.get().request().requester())
+                && approval.get().decisions().stream().noneMatch(d -> d.approver().equals(human.name()));
+        model.addAttribute("human", human.name());
+        model.addAttribute("run", envelope);
+        model.addAttribute("approval", approval.orElse(null));
+        model.addAttribute("actionLines", approval.map(a -> a.request().actionLines()).orElse(null));
+        model.addAttribute("mayDecide", mayDecide);
+        return "run";
+    }
+
+    @PostMapping("/console/runs/{runId}/decisions")
+    String decide(Authentication authentication, @PathVariable String runId,
+            @RequestParam(required = false) String decision, @RequestParam(required = false) String reason,
+            @RequestParam(required = false) String digest, RedirectAttributes redirect) {
+        UUID id = parse(runId);
+        Verdict verdict = Verdict.parse(decision).orElse(null);
+        if (verdict == null) {
+            redirect.addFlashAttribute("error", "Nothing was recorded: the decision must be exactly Approve or Deny.");
+            return "redirect:/console/runs/" + id;
+        }
+        try {
+            approvals.decide(approver(Human.of(authentication)), id, verdict, reason, digest);
+            redirect.addFlashAttribute("message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
+        } catch (DecisionRefused | HumanText.TextTooLong e) {
+            redirect.addFlashAttribute("error", e.getMessage());
+        }
+        return "redirect:/console/runs/" + id;
+    }
+
+    @ExceptionHandler({RunNotFound.class, NotAnApprover.class})
+    @ResponseStatus(org.springframework.http.HttpStatus.NOT_FOUND)
+    String notFound(Model model) {
+        model.addAttribute("message", "No such run in your tenants.");
+        return "not-found";
+    }
+
+    /** A run or grant id from a console URL; 404 page when it is not one. */
+    static UUID parse(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw RunNotFound.forText("?");
+        }
+    }
+
+    /** The person as an approver: only the tenants where they are APPROVER count. */
+    private static Approver approver(Human human) {
+        return new Approver(human.name(), human.tenants(Role.APPROVER));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.airlock.approval.console;
+
+import dev.airlock.sanitizer.AuditView;
+import dev.airlock.sanitizer.TerminalSanitizer;
+import java.nio.charset.StandardCharsets;
+import org.springframework.stereotype.Component;
+
+/**
+ * How console pages show strings that agents, tools or other people control (arguments, reasons,
+ * names): never as they are. Templates call it as {@code ${@inert.strict(..)}} and
+ * {@code ${@inert.text(..)}}; Thymeleaf then HTML-escapes the result as usual. Stateless and
+ * thread-safe.
+ */
+@Component("inert")
+public class InertText {
+
+    /**
+     * The strict audit view: printable ASCII as it is, every other byte (bidi overrides,
+     * zero-width characters, line breaks, any non-ASCII letter) as {@code \xNN}. For values whose
+     * every byte matters, such as arguments.
+     */
+    public String strict(Object value) {
+        return value == null ? null : AuditView.encode(String.valueOf(value).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The sanitized text: terminal controls and invisible Unicode (bidi overrides, zero-width
+     * characters) removed, line separators made line feeds, readable letters kept. For prose
+     * people typed, such as reasons.
+     */
+    public String text(Object value) {
+        return value == null ? null : TerminalSanitizer.sanitize(String.valueOf(value).getBytes(StandardCharsets.UTF_8));
+    }
+}

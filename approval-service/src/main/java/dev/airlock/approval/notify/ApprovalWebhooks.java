@@ -1,0 +1,150 @@
+package dev.airlock.approval.notify;
+
+import dev.airlock.approval.request.ApprovalClosed;
+import dev.airlock.approval.request.ApprovalOpened;
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.approval.notify.ApprovedRunFinished;
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionPhase;
+import org.springframework.transaction.event.TransactionalEventListener;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Announces each new pending approval, each final outcome and the end of each approved run to the
+ * tenant's webhooks, after the transaction commits, on virtual threads, with retries and
+ * exponential backoff: a slow or failing receiver never delays a decision. The payload names the
+ * run, tool, digest and a console link, and how an approved run ended; it never carries output.
+ */
+@Component
+class ApprovalWebhooks implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ApprovalWebhooks.class);
+
+    private final AirlockProperties properties;
+    private final JsonMapper json;
+    private final Clock clock;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
+    private final Retry retry = Retry.of("approval-webhooks", RetryConfig.custom()
+            .maxAttempts(5)
+            .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0))
+            .retryExceptions(IOException.class, WebhookRefused.class)
+            .build());
+
+    ApprovalWebhooks(AirlockProperties properties, JsonMapper json, Clock clock) {
+        this.properties = properties;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+    void opened(ApprovalOpened opened) {
+        Map<String, Object> payload = payload("approval.requested", opened.runId().toString(), opened.tenant(), opened.tool(),
+                opened.digest());
+        payload.put("agent", opened.agent());
+        payload.put("expiresAt", opened.expiresAt().toString());
+        send(opened.tenant(), payload);
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+    void closed(ApprovalClosed closed) {
+        Map<String, Object> payload = payload("approval.decided", closed.runId().toString(), closed.tenant(), closed.tool(),
+                closed.digest());
+        payload.put("status", closed.status().name());
+        send(closed.tenant(), payload);
+    }
+
+    @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
+    void finished(ApprovedRunFinished finished) {
+        if (hooks(finished.tenant()).isEmpty()) {
+            return;
+        }
+        Map<String, Object> payload = payload("run.finished", finished.runId().toString(), finished.tenant(), finished.tool(),
+                finished.digest());
+        payload.put("state", finished.state().name());
+        payload.put("exitCode", finished.exitCode());
+        payload.put("termination", finished.termination() == null ? null : finished.termination().name());
+        send(finished.tenant(), payload);
+    }
+
+    private Map<String, Object> payload(String event, String runId, String tenant, String tool, String digest) {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("event", event);
+        payload.put("runId", runId);
+        payload.put("tenant", tenant);
+        payload.put("tool", tool);
+        payload.put("digest", digest);
+        payload.put("console", properties.console().baseUrl().replaceAll("/+$", "") + "/console/runs/" + runId);
+        payload.put("sentAt", Instant.now(clock).toString());
+        return payload;
+    }
+
+    private List<URI> hooks(String tenant) {
+        AirlockProperties.Tenant config = properties.tenants().get(tenant);
+        return config == null ? List.of() : config.notifications().webhooks();
+    }
+
+    private void send(String tenant, Map<String, Object> payload) {
+        List<URI> hooks = hooks(tenant);
+        if (hooks.isEmpty()) {
+            return;
+        }
+        String body = json.writeValueAsString(payload);
+        for (URI hook : hooks) {
+            senders.execute(() -> {
+                try {
+                    Retry.decorateCheckedRunnable(retry, () -> post(hook, body)).run();
+                } catch (Throwable e) {
+                    log.warn("Webhook {} did not accept {} for run {} after retries: {}", hook, payload.get("event"),
+                            payload.get("runId"), e.getMessage());
+                }
+            });
+        }
+    }
+
+    private void post(URI hook, String body) throws IOException, InterruptedException {
+        HttpResponse<Void> response = http.send(HttpRequest.newBuilder(hook)
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "airlock")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(), HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() / 100 != 2) {
+            throw new WebhookRefused(response.statusCode());
+        }
+    }
+
+    @Override
+    public void destroy() {
+        senders.shutdown();
+    }
+
+    /** The receiver answered with something other than 2xx. */
+    static final class WebhookRefused extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        WebhookRefused(int status) {
+            super("HTTP " + status, null, false, false);
+        }
+    }
+}

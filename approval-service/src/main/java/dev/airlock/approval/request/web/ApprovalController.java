@@ -1,0 +1,141 @@
+package dev.airlock.approval.request.web;
+
+import dev.airlock.approval.people.Role;
+
+import dev.airlock.approval.request.Approver;
+
+import dev.airlock.persistence.config.ConditionalOnSide;
+import dev.airlock.persistence.config.Side;
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.approval.request.ApprovalView;
+import dev.airlock.approval.people.Human;
+import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.persistence.approval.Verdict;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Approval requests for the signed-in person: the ones in tenants where they hold any role,
+ * decisions only where they are APPROVER. Session callers send the CSRF token in
+ * {@code X-CSRF-TOKEN}.
+ */
+@ConditionalOnSide(Side.CONSOLE)
+@RestController
+@RequestMapping("/api/v1/approvals")
+class ApprovalController {
+
+    private final ApprovalService approvals;
+
+    ApprovalController(ApprovalService approvals) {
+        this.approvals = approvals;
+    }
+
+    /**
+     * A request in a list.
+     *
+     * @param runId             the run
+     * @param tenant            its tenant
+     * @param tool              the tool
+     * @param agent             the requesting agent
+     * @param status            PENDING, APPROVED, DENIED or EXPIRED
+     * @param digest            SHA-256 of the canonical action
+     * @param approversRequired distinct approvals needed
+     * @param createdAt         when it was opened
+     * @param expiresAt         when it expires
+     */
+    record Summary(String runId, String tenant, String tool, String agent, String status, String digest,
+            int approversRequired, Instant createdAt, Instant expiresAt) {
+
+        static Summary of(ApprovalView.Request r) {
+            return new Summary(r.runId().toString(), r.tenant(), r.tool(), r.agent(), r.status().name(), r.digest(),
+                    r.approversRequired(), r.createdAt(), r.expiresAt());
+        }
+    }
+
+    /**
+     * A request in full: the exact action, its digest, the policy and the decisions so far.
+     *
+     * @param summary   the request
+     * @param requester the owner of the requesting agent, or null
+     * @param action    the canonical action, one item per line
+     * @param decisions decisions so far
+     */
+    record Detail(Summary summary, String requester, List<String> action, List<DecisionView> decisions) {
+
+        static Detail of(ApprovalView view) {
+            return new Detail(Summary.of(view.request()), view.request().requester(), view.request().actionLines(),
+                    view.decisions().stream()
+                            .map(d -> new DecisionView(d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
+                            .toList());
+        }
+    }
+
+    /**
+     * @param approver  who
+     * @param decision  APPROVE or DENY
+     * @param reason    why
+     * @param digest    the digest they decided on
+     * @param decidedAt when
+     */
+    record DecisionView(String approver, String decision, String reason, String digest, Instant decidedAt) {
+    }
+
+    /**
+     * @param decision APPROVE or DENY
+     * @param reason   why (required to deny)
+     * @param digest   the digest of the action the person saw
+     */
+    record DecisionRequest(String decision, String reason, String digest) {
+    }
+
+    @GetMapping
+    List<Summary> list(Authentication authentication, @RequestParam(defaultValue = "pending") String status) {
+        boolean pendingOnly = switch (status) {
+            case "pending" -> true;
+            case "all" -> false;
+            default -> throw InvalidRequest.because("status must be pending or all, not '" + status + "'.");
+        };
+        return approvals.list(Human.of(authentication).tenants(), pendingOnly).stream().map(Summary::of).toList();
+    }
+
+    @GetMapping("/{runId}")
+    Detail get(Authentication authentication, @PathVariable String runId) {
+        UUID id = parse(runId);
+        return approvals.find(id, Human.of(authentication).tenants()).map(Detail::of)
+                .orElseThrow(() -> RunNotFound.forId(id));
+    }
+
+    @PostMapping("/{runId}/decisions")
+    Detail decide(Authentication authentication, @PathVariable String runId, @RequestBody DecisionRequest request) {
+        UUID id = parse(runId);
+        Verdict verdict = Verdict.parse(request.decision())
+                .orElseThrow(() -> InvalidRequest.because("decision must be exactly APPROVE or DENY; nothing was recorded."));
+        if (request.digest() == null || request.digest().isBlank()) {
+            throw InvalidRequest.because("digest is required: the SHA-256 of the action you reviewed.");
+        }
+        return Detail.of(approvals.decide(approver(Human.of(authentication)), id, verdict, request.reason(), request.digest()));
+    }
+
+    private static UUID parse(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw RunNotFound.forText(id.length() > 64 ? id.substring(0, 64) : id);
+        }
+    }
+
+    /** The person as an approver: only the tenants where they are APPROVER count. */
+    private static Approver approver(Human human) {
+        return new Approver(human.name(), human.tenants(Role.APPROVER));
+    }
+}

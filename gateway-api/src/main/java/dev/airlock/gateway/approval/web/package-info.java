@@ -1,4 +1,0 @@
-/**
- * The approver API, for chat bots and scripts acting as a signed-in human (never as an agent).
- */
-package dev.airlock.gateway.approval.web;

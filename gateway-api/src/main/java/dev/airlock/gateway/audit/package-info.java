@@ -1,4 +1,0 @@
-/**
- * Audit tooling of the gateway: the command that verifies tenants' audit chains.
- */
-package dev.airlock.gateway.audit;

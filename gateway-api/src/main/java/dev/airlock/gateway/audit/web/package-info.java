@@ -1,4 +1,0 @@
-/**
- * The auditors' API: the audit event log of a run and verification of a tenant's chain.
- */
-package dev.airlock.gateway.audit.web;

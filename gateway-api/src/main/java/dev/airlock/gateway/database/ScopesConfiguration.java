@@ -1,0 +1,16 @@
+package dev.airlock.gateway.database;
+
+import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.persistence.scope.Scopes;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Defines the database scopes after the login check, so that nothing opens a scope on a login {@link DatabaseLogin} refuses. */
+@Configuration(proxyBeanMethods = false)
+class ScopesConfiguration {
+
+    @Bean
+    Scopes scopes(AirlockProperties properties, DatabaseLogin login) {
+        return new Scopes(properties);
+    }
+}
