@@ -24,18 +24,19 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class RunViews {
 
+    /** Reads the removal counts stored as a JSON object; no configuration is involved. */
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private final StreamRecordRepository streams;
     private final TranscriptRepository transcripts;
     private final RawArtifactStore artifacts;
-    private final JsonMapper json;
     private final ApprovalDecisionRepository decisions;
 
-    RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts, JsonMapper json,
+    RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts,
             ApprovalDecisionRepository decisions) {
         this.streams = streams;
         this.transcripts = transcripts;
         this.artifacts = artifacts;
-        this.json = json;
         this.decisions = decisions;
     }
 
@@ -79,7 +80,7 @@ public class RunViews {
 
     private Envelope.StreamView view(RunRecord run, StreamRecord f, String text, boolean fence) {
         String fenced = text == null || !fence ? null : Fence.wrap(run.tool() + " " + f.key().stream().key(), text);
-        Map<String, Long> removed = json.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() { });
+        Map<String, Long> removed = JSON.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() { });
         return new Envelope.StreamView(text, fenced, f.observedBytes(), f.retainedBytes(), f.truncated(), f.eof(),
                 f.sha256(), removed, f.redactions());
     }

@@ -134,13 +134,42 @@ class DatabaseRolesIntegrationTests {
         assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql(
                 "SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())").param("tenant", tenant)
                 .query(Integer.class).single())).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
-        // A grant of this tenant naming another tenant's run opens nothing.
+        // A grant of this tenant naming another tenant's run opens nothing, even where the
+        // foreign key that refuses such a grant is out of the way (the owner, replicating).
         UUID crossed = UUID.randomUUID();
-        jdbc.sql("INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at,"
-                        + " expires_at) VALUES (:id, :tenant, :run, 'arthur', 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
-                .param("id", crossed).param("tenant", tenant).param("run", othersRun).update();
+        tx.executeWithoutResult(status -> {
+            jdbc.sql("SET LOCAL session_replication_role = replica").update();
+            jdbc.sql("INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at,"
+                            + " expires_at) VALUES (:id, :tenant, :run, 'arthur', 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
+                    .param("id", crossed).param("tenant", tenant).param("run", othersRun).update();
+        });
         assertThat(as(DatabaseRole.CONSOLE, tenant, () -> artifacts.read(crossed, "arthur", StreamName.STDOUT, 0, 1000)))
                 .as("no bytes of the other tenant's artifact").isEmpty();
+    }
+
+    @Test
+    void noSideFilesARequestAnArtifactAGrantOrAHoldUnderAnotherTenantThanItsRuns() {
+        // Both tenants in scope, so row-level security lets the row through and the key must stop it.
+        String both = "'" + tenant + "', '" + other + "'";
+        assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent,"
+                + " action, digest, approvers_required, status, created_at, expires_at) VALUES ('" + othersRun + "', '" + tenant
+                + "', 'echo', 'bot', 'tool: echo', 'digest', 1, 'PENDING', now(), now() + interval '1 hour')");
+        assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO restricted.raw_artifacts (run_id, tenant, sha256,"
+                + " stdout, stderr, stdout_bytes, stderr_bytes, created_at) VALUES ('" + pending + "', '" + other
+                + "', 'd', '\\x00', '\\x00', 1, 1, now())");
+        assertForeignKeyRefuses(DatabaseRole.CONSOLE, both, "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester,"
+                + " reason, status, requested_at, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', '" + othersRun
+                + "', 'arthur', 'audit', 'PENDING', now(), now() + interval '1 hour')");
+        assertForeignKeyRefuses(DatabaseRole.CONSOLE, both, "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by,"
+                + " placed_at) VALUES ('" + othersRun + "', '" + tenant + "', 'x', 'arthur', now())");
+    }
+
+    private void assertForeignKeyRefuses(DatabaseRole role, String tenants, String statement) {
+        assertThatThrownBy(() -> DatabaseScope.of(role, java.util.Arrays.stream(tenants.split(", "))
+                        .map(t -> t.replace("'", "")).toList())
+                .call(() -> tx.execute(status -> jdbc.sql(statement).update())))
+                .as("%s: %s", role.roleName(), statement)
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23503"));
     }
 
     @Test
