@@ -1,9 +1,10 @@
 package dev.airlock.gateway.cluster;
 
+import dev.airlock.gateway.support.Decisions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.approval.request.ApprovalService;
-import dev.airlock.approval.request.Approver;
 import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.gateway.run.RunService;
 import dev.airlock.gateway.tenant.AgentIdentity;
@@ -22,7 +23,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -153,13 +153,9 @@ class ClusterIntegrationTests {
                 ids.add(runs.submit(BOT, "mark", Map.of(), null).run().id());
             }
         }
-        Approver alice = new Approver("alice", Set.of("cluster"));
         for (int i = 0; i < ids.size(); i++) {
             ApprovalService approvals = deciders.get(i % deciders.size()).getBean(ApprovalService.class);
-            try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE, List.of("cluster")).open()) {
-                String digest = approvals.find(ids.get(i), Set.of("cluster")).orElseThrow().request().digest();
-                approvals.decide(alice, ids.get(i), Verdict.APPROVE, null, digest);
-            }
+            Decisions.decide(approvals, "alice", "cluster", ids.get(i), Verdict.APPROVE, null);
         }
         await(Duration.ofSeconds(120), "200 completed runs", () -> db()
                 .sql("SELECT count(*) FROM airlock.runs WHERE id = ANY(?) AND state = 'COMPLETED'")

@@ -1,9 +1,10 @@
 package dev.airlock.gateway.cluster;
 
+import dev.airlock.gateway.support.Decisions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.approval.request.ApprovalService;
-import dev.airlock.approval.request.Approver;
 import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.persistence.approval.Verdict;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -12,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -112,10 +112,7 @@ class SidesIntegrationTests {
         assertThat(m.find()).isTrue();
         UUID runId = UUID.fromString(m.group(1));
         ApprovalService approvals = consoleSide.getBean(ApprovalService.class);
-        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE, java.util.List.of("acme")).open()) {
-            String digest = approvals.find(runId, Set.of("acme")).orElseThrow().request().digest();
-            approvals.decide(new Approver("alice", Set.of("acme")), runId, Verdict.APPROVE, null, digest);
-        }
+        Decisions.decide(approvals, "alice", "acme", runId, Verdict.APPROVE, null);
 
         HttpResponse<String> done = send(agentSide, "GET", "/api/v1/runs/" + runId + "?wait=PT20S", "acme-build-bot-key", null);
         assertThat(done.body()).contains("\"state\":\"COMPLETED\"").contains("split sides");

@@ -1,9 +1,10 @@
 package dev.airlock.gateway.console;
 
+import dev.airlock.gateway.support.Decisions;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.approval.request.ApprovalService;
-import dev.airlock.approval.request.Approver;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.BrowserIntegrationTest;
 import dev.airlock.persistence.approval.Verdict;
@@ -12,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,11 +46,7 @@ class InertTextBrowserIntegrationTests extends BrowserIntegrationTest {
         Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
         assertThat(m.find()).isTrue();
         String runId = m.group(1);
-        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE, java.util.List.of("acme")).open()) {
-            String digest = approvals.find(UUID.fromString(runId), Set.of("acme")).orElseThrow().request().digest();
-            approvals.decide(new Approver("alice", Set.of("acme")), UUID.fromString(runId), Verdict.DENY,
-                    "looks fine \u202Etxt.exe\u200B", digest);
-        }
+        Decisions.decide(approvals, "alice", "acme", UUID.fromString(runId), Verdict.DENY, "looks fine \u202Etxt.exe\u200B");
 
         browser.manage().deleteAllCookies();
         browser.get(base() + "/login");
