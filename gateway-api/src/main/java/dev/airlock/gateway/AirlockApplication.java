@@ -2,10 +2,12 @@ package dev.airlock.gateway;
 
 import dev.airlock.approval.audit.AuditVerifyCommand;
 import dev.airlock.persistence.PersistenceConfiguration;
+import dev.airlock.persistence.config.AirlockProperties;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -14,6 +16,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 /** Starts the gateway. */
 @SpringBootApplication(scanBasePackages = {"dev.airlock.gateway", "dev.airlock.persistence", "dev.airlock.approval"})
 @ConfigurationPropertiesScan
+@EnableConfigurationProperties(AirlockProperties.class)
 @EnableScheduling
 @Import(PersistenceConfiguration.class)
 public class AirlockApplication {

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.database;
 
+import dev.airlock.persistence.scope.CheckedLogin;
+
 import dev.airlock.persistence.scope.Scopes;
 
 import dev.airlock.persistence.config.AirlockProperties;
@@ -21,7 +23,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @DependsOnDatabaseInitialization
-public class DatabaseLogin {
+public class DatabaseLogin implements CheckedLogin {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseLogin.class);
 

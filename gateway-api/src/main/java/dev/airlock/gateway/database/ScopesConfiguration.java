@@ -11,6 +11,6 @@ class ScopesConfiguration {
 
     @Bean
     Scopes scopes(AirlockProperties properties, DatabaseLogin login) {
-        return new Scopes(properties);
+        return new Scopes(properties, login);
     }
 }

@@ -10,16 +10,21 @@ import java.util.List;
  * execution work as the gateway role over the agent's tenant; a person's requests as the console
  * role over their tenants. Background jobs that span tenants (claiming approved runs, leases,
  * the spool, approval expiry, sign-in lock-outs) are the one narrow path over every configured
- * tenant; no request ever opens such a scope. The application defines the bean once its
- * database login has been checked.
+ * tenant; no request ever opens such a scope. Made only from a {@link CheckedLogin}, so that
+ * no scope exists before the application's database login has passed its start-up check.
  */
 public class Scopes {
 
     private final List<String> tenants;
     private final boolean console;
 
-    /** The scopes over the tenants {@code properties} configures, for the sides this replica runs. */
-    public Scopes(AirlockProperties properties) {
+    /**
+     * The scopes over the tenants {@code properties} configures, for the sides this replica runs.
+     *
+     * @param login the login check that has passed (it throws at start-up otherwise)
+     */
+    public Scopes(AirlockProperties properties, CheckedLogin login) {
+        java.util.Objects.requireNonNull(login, "the database login must be checked before scopes exist");
         this.tenants = List.copyOf(properties.tenants().keySet());
         this.console = properties.roles().contains(Side.CONSOLE);
     }

@@ -162,6 +162,10 @@ class DatabaseRolesIntegrationTests {
                 + "', 'arthur', 'audit', 'PENDING', now(), now() + interval '1 hour')");
         assertForeignKeyRefuses(DatabaseRole.CONSOLE, both, "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by,"
                 + " placed_at) VALUES ('" + othersRun + "', '" + tenant + "', 'x', 'arthur', now())");
+        // An event about a run is checked when its transaction commits.
+        assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor,"
+                + " details, occurred_at, prev_hash, hash) VALUES ('" + tenant + "', 999, 'run.finished', '" + othersRun
+                + "', 'airlock', '{}', now(), 'a', 'b')");
     }
 
     private void assertForeignKeyRefuses(DatabaseRole role, String tenants, String statement) {
