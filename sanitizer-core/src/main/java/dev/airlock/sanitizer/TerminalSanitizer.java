@@ -880,6 +880,17 @@ public final class TerminalSanitizer {
             return -1;
         }
         j++;
+        // Eight bytes at a time: parameter and intermediate bytes are exactly those whose top
+        // three bits read 001; the first byte that does not ends the sequence or aborts it.
+        for (int last = end - 8; j <= last; j += 8) {
+            long t = ((long) LONGS.get(in, j) & 0xE0E0E0E0E0E0E0E0L) ^ 0x2020202020202020L;
+            long other = (t | t << 1 | t << 2) & HIGH_BITS;
+            if (other != 0) {
+                int k = j + (Long.numberOfTrailingZeros(other) >>> 3);
+                int b = in[k];
+                return b >= 0x40 && b <= 0x7E ? k + 1 : -1;
+            }
+        }
         while (j < end) {
             int b = in[j];
             if (b >= 0x40 && b <= 0x7E) {
