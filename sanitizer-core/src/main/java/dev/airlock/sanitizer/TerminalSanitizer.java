@@ -1012,6 +1012,19 @@ public final class TerminalSanitizer {
 
     /** The end of the run from {@code i} of ASCII payload bytes that cannot end a control string. */
     private static int skipPayload(byte[] a, int i, int end) {
+        // Eight bytes at a time: a byte from 0x80 up, or one of ESC, BEL, CAN, SUB (each found
+        // exactly: the low seven bits XOR the value are zero only for that byte, and adding 0x7f
+        // to at most 0x7f carries into no other byte).
+        for (int last = end - 8; i <= last; i += 8) {
+            long w = (long) LONGS.get(a, i);
+            long low = w & LOW_SEVEN;
+            long stops = w | ~(((low ^ 0x1B1B1B1B1B1B1B1BL) + LOW_SEVEN) & ((low ^ 0x0707070707070707L) + LOW_SEVEN)
+                    & ((low ^ 0x1818181818181818L) + LOW_SEVEN) & ((low ^ 0x1A1A1A1A1A1A1A1AL) + LOW_SEVEN));
+            stops &= HIGH_BITS;
+            if (stops != 0) {
+                return i + (Long.numberOfTrailingZeros(stops) >>> 3);
+            }
+        }
         while (i < end) {
             int b = a[i];
             if (b < 0 || b == ESC || b == BEL || b == CAN || b == SUB) {
