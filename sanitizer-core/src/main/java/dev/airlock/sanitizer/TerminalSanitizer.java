@@ -722,12 +722,46 @@ public final class TerminalSanitizer {
     /**
      * The end of the run of well-formed multibyte characters that need no decision from
      * {@code in[i]}, with the clean ASCII between them, copied to {@code out[n]}; reads and writes
-     * four bytes at a time, so it stops before {@code stop} + 4. A long ASCII run goes back to the
+     * up to eight bytes at a time, never past {@code stop} + 4. A long ASCII run goes back to the
      * wider scan.
      */
     private static int multibyteRun(byte[] in, int i, int stop, byte[] out, int n) {
         final int shift = n - i;
         int ascii = 0;
+        // Two steps at a time while eight bytes can be read: the pair table is looked up for the
+        // first character and, in parallel, at each place the second can start (one to four bytes
+        // on), so that the next load waits on one lookup for two characters, not on two in a row.
+        for (int last = stop - 4; i <= last; ) {
+            long w8 = (long) LONGS.get(in, i);
+            int w = (int) w8;
+            int pair = LEAD_PAIRS[w & 0xFFFF];
+            int at1 = LEAD_PAIRS[(int) (w8 >>> 8) & 0xFFFF];
+            int at2 = LEAD_PAIRS[(int) (w8 >>> 16) & 0xFFFF];
+            int at3 = LEAD_PAIRS[(int) (w8 >>> 24) & 0xFFFF];
+            int at4 = LEAD_PAIRS[(int) (w8 >>> 32) & 0xFFFF];
+            int length = pair & 7;
+            if (length == 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+                    || (pair & CHECK) != 0 && needsDecision(w, length)) {
+                return i;
+            }
+            // Table entries are below 0x80, so they pack into one int without sign extension.
+            int candidates = at1 | at2 << 8 | at3 << 16 | at4 << 24;
+            int pair2 = candidates >>> ((length - 1) << 3) & 0xFF;
+            int length2 = pair2 & 7;
+            int w2 = (int) (w8 >>> (length << 3));
+            LONGS.set(out, i + shift, w8);
+            ascii = (pair & ASCII) != 0 ? ascii + 1 : 0;
+            if (ascii == ASCII_STREAK || length2 == 0
+                    || (w2 & CONTINUATION_MASK[length2]) != CONTINUATION_BITS[length2]
+                    || (pair2 & CHECK) != 0 && needsDecision(w2, length2)) {
+                return i + length;
+            }
+            i += length + length2;
+            ascii = (pair2 & ASCII) != 0 ? ascii + 1 : 0;
+            if (ascii == ASCII_STREAK) {
+                return i;
+            }
+        }
         while (i <= stop) {
             int w = (int) INTS.get(in, i);
             int pair = LEAD_PAIRS[w & 0xFFFF];
@@ -880,6 +914,17 @@ public final class TerminalSanitizer {
             return -1;
         }
         j++;
+        // Eight bytes at a time: parameter and intermediate bytes are exactly those whose top
+        // three bits read 001; the first byte that does not ends the sequence or aborts it.
+        for (int last = end - 8; j <= last; j += 8) {
+            long t = ((long) LONGS.get(in, j) & 0xE0E0E0E0E0E0E0E0L) ^ 0x2020202020202020L;
+            long other = (t | t << 1 | t << 2) & HIGH_BITS;
+            if (other != 0) {
+                int k = j + (Long.numberOfTrailingZeros(other) >>> 3);
+                int b = in[k];
+                return b >= 0x40 && b <= 0x7E ? k + 1 : -1;
+            }
+        }
         while (j < end) {
             int b = in[j];
             if (b >= 0x40 && b <= 0x7E) {
@@ -1001,6 +1046,19 @@ public final class TerminalSanitizer {
 
     /** The end of the run from {@code i} of ASCII payload bytes that cannot end a control string. */
     private static int skipPayload(byte[] a, int i, int end) {
+        // Eight bytes at a time: a byte from 0x80 up, or one of ESC, BEL, CAN, SUB (each found
+        // exactly: the low seven bits XOR the value are zero only for that byte, and adding 0x7f
+        // to at most 0x7f carries into no other byte).
+        for (int last = end - 8; i <= last; i += 8) {
+            long w = (long) LONGS.get(a, i);
+            long low = w & LOW_SEVEN;
+            long stops = w | ~(((low ^ 0x1B1B1B1B1B1B1B1BL) + LOW_SEVEN) & ((low ^ 0x0707070707070707L) + LOW_SEVEN)
+                    & ((low ^ 0x1818181818181818L) + LOW_SEVEN) & ((low ^ 0x1A1A1A1A1A1A1A1AL) + LOW_SEVEN));
+            stops &= HIGH_BITS;
+            if (stops != 0) {
+                return i + (Long.numberOfTrailingZeros(stops) >>> 3);
+            }
+        }
         while (i < end) {
             int b = a[i];
             if (b < 0 || b == ESC || b == BEL || b == CAN || b == SUB) {

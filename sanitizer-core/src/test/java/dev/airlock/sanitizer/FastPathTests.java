@@ -27,6 +27,8 @@ class FastPathTests {
 
     private static final String[] PIECES = {
         "\u001b[31m", "\u001b[0m", "\u001b[38;2;1;2;3m", "\u001b[", "\u001b[12;", "\u001b]0;title\u0007",
+        "\u001b[1;22;333;4444;55555;666666m", "\u001b[1;2;3;4;5;6;7;8;9 !", "\u001b]2;a long window title\u001a",
+        "\u001bPpayload\tof\u0000a dcs\u0007", "\u001b_0123456789abcdef\u0085",
         "\u001b]8;;https://x.invalid\u001b\\", "\u001bPq#0\u001b\\", "\u001b_apc\u0007", "\u001b^pm\u001b\\",
         "\u001bXsos\u0007", "\u001b]0;ab\u0018cd", "\u001b]0;a\u001b(B", "\u001b]0;\u00e9\u0007", "\u001b(B", "\u001b#8",
         "\u001b\\", "\u001b", "\u001b ", "\u001b\u001b[m", "\r", "\r\n", "\b", "\u0000", "\u007f", "\u0018", "\u001a",
