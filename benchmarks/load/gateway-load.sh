@@ -11,7 +11,8 @@
 # Environment: SKIP_BIG=1 skips the 1 GiB run; GATEWAY_OPTS adds JVM options to the gateway
 # (for example -XX:StartFlightRecording=filename=/tmp/gateway.jfr,settings=profile).
 #
-# SCALE=1 adds the "flat with scale" rows after the usual ones (SCALE=only runs just those; see
+# SCALE=1 adds the "flat with scale" rows after the usual ones (SCALE=only runs just those,
+# SCALE=wait just the parked and waiting part; see
 # docs/benchmarks.md#flat-with-scale): the gateway row against three gateways side by side, one
 # with load.yaml alone (the baseline), one with SCALE_TENANTS tenants configured (default 100) and
 # one with the same tenants and SCALE_RUNS finished runs seeded into its database (default
@@ -81,7 +82,7 @@ start_gateway() {
   exit 1
 }
 
-if [ "$SCALE" != only ]; then
+if [ "$SCALE" != only ] && [ "$SCALE" != wait ]; then
   start_gateway load "$PORT" file:benchmarks/load/load.yaml
   GATEWAY=$GW_PID
   DATA=$GW_DIR
@@ -168,6 +169,7 @@ only() {
 SCALE_PIDS=()
 add_scale_gateway() { SCALE_PIDS+=("$GW_PID"); GW_DIR_OF[$GW_PID]=$GW_DIR; }
 
+if [ "$SCALE" != wait ]; then
 log "Scale: starting the gateway with $SCALE_TENANTS tenants that gets $SCALE_RUNS runs"
 start_gateway runs $((PORT + 3)) "$MANY"
 RUNS_GW=$GW_PID RUNS_PORT=$((PORT + 3))
@@ -249,9 +251,10 @@ for pid in "${SCALE_PIDS[@]}"; do
   for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
 done
 SCALE_PIDS=()
+fi
 
 # ---------------------------------------------------------------------------------------------
-# Parked runs and waiting requests: memory and CPU.
+# Parked runs and waiting requests: memory and CPU (SCALE=wait runs only this part).
 log "Starting a gateway with native memory tracking for the waiting test"
 start_gateway wait $((PORT + 4)) file:benchmarks/load/load.yaml -XX:NativeMemoryTracking=summary
 WAIT_GW=$GW_PID WAIT_URL=http://127.0.0.1:$((PORT + 4))
@@ -278,9 +281,11 @@ cpu_percent() {  # after 10 s to settle: CPU of the gateway (with its sandboxes)
   all1=$(cpu_ticks "$WAIT_GW"); g1=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$WAIT_GW/stat")
   awk -v g=$((g1 - g0)) -v p=$((all1 - all0 - (g1 - g0))) 'BEGIN {printf "%.1f %.1f\n", g / 20, p / 20}'  # 2000 ticks in 20 s = one core
 }
-log "Warming the paths up: 50 parked runs, 50 requests waiting 10 s on them"
-"$JAVA" benchmarks/load/LoadClient.java park "$WAIT_URL" load-agent-key gated 50 "$WORK/warm.txt" 2>/dev/null
-"$JAVA" benchmarks/load/LoadClient.java wait "$WAIT_URL" load-agent-key "$WORK/warm.txt" 50 PT10S >/dev/null
+# Few connections in the warm-up: Tomcat keeps the processors (and their buffers) of ended requests,
+# up to server.tomcat.processor-cache (200), and those would hide part of a waiting request's cost.
+log "Warming the paths up: 10 parked runs, 10 requests waiting 10 s on them, 5 times"
+"$JAVA" benchmarks/load/LoadClient.java park "$WAIT_URL" load-agent-key gated 10 "$WORK/warm.txt" 2>/dev/null
+for _ in 1 2 3 4 5; do "$JAVA" benchmarks/load/LoadClient.java wait "$WAIT_URL" load-agent-key "$WORK/warm.txt" 10 PT10S >/dev/null; done
 S0=$(sample start); C0=$(cpu_percent)
 log "Parking $SCALE_PARKED runs of tool gated (approval required; nobody approves)"
 "$JAVA" benchmarks/load/LoadClient.java park "$WAIT_URL" load-agent-key gated "$SCALE_PARKED" "$WORK/parked.txt" 2>/dev/null
@@ -303,10 +308,13 @@ for _ in $(seq 1 150); do kill -0 "$CLIENT" 2>/dev/null || break; sleep 1; done
 wait "$CLIENT" || true
 CLIENT=
 WAITED=$(grep '^WAITED' "$WORK/wait.out" || echo "WAITED: the client did not finish: $(tail -3 "$WORK/wait.out")")
+sleep 5
+S3=$(sample after)
 
 read -r H0 N0 R0 T0 <<<"$S0"
 read -r H1 N1 R1 T1 <<<"$S1"
 read -r H2 N2 R2 T2 <<<"$S2"
+read -r H3 N3 R3 T3 <<<"$S3"
 read -r CG0 CP0 <<<"$C0"
 read -r CG1 CP1 <<<"$C1"
 read -r CG2 CP2 <<<"$C2"
@@ -321,8 +329,10 @@ echo "|---|---:|---:|---:|---:|---:|"
 echo "| started, paths warmed up | $H0 | $N0 | $R0 | $T0 | $CG0 / $CP0 |"
 echo "| + $SCALE_PARKED runs parked for approval | $H1 | $N1 | $R1 | $T1 | $CG1 / $CP1 |"
 echo "| + $SCALE_WAITERS requests waiting (?wait=$SCALE_WAIT) | $H2 | $N2 | $R2 | $T2 | $CG2 / $CP2 |"
+echo "| after they have all returned | $H3 | $N3 | $R3 | $T3 | |"
 echo "| **per parked run**, bytes | $(per $((H1 - H0)) "$SCALE_PARKED") | $(per $((N1 - N0)) "$SCALE_PARKED") | $(per $((R1 - R0)) "$SCALE_PARKED") | | |"
 echo "| **per waiting request**, bytes | $(per $((H2 - H1)) "$SCALE_WAITERS") | $(per $((N2 - N1)) "$SCALE_WAITERS") | $(per $((R2 - R1)) "$SCALE_WAITERS") | $((T2 - T1)) in all | |"
+echo "| **kept per request after it returned**, bytes | $(per $((H3 - H1)) "$SCALE_WAITERS") | $(per $((N3 - N1)) "$SCALE_WAITERS") | $(per $((R3 - R1)) "$SCALE_WAITERS") | | |"
 echo
 echo "What the heap gained per waiting request, by class (the five largest):"
 awk -v n="$SCALE_WAITERS" 'FNR == NR && $1 ~ /:$/ {before[$4] = $3; next}
