@@ -22,7 +22,7 @@
 # waiting on them with ?wait=PT60S: heap after a full GC, native memory (NMT), threads and CPU,
 # before and while they wait.
 set -euo pipefail
-export LC_ALL=C
+export LC_NUMERIC=C   # decimal points in awk and printf; leaves the text encoding (the clients print ×) alone
 cd "$(dirname "$0")/../.."
 AGENTS=${1:-16}
 RUNS=${2:-100}
