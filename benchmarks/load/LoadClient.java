@@ -26,10 +26,34 @@ import java.util.regex.Pattern;
  * talks to the gateway on localhost; must run as the gateway's user (or root) to read /proc.
  *
  * Usage: java LoadClient.java BASE_URL AGENTS RUNS_PER_AGENT
+ *
+ * The scale rows of gateway-load.sh (SCALE=1) use three more modes:
+ * <pre>
+ * java LoadClient.java throughput BASE_URL AGENTS RUNS_PER_AGENT KEY[,KEY...]  # warm-up, then the gateway row only;
+ *                                             # agent a uses KEY number a modulo their count; prints "RESULT runs/s p50 p99"
+ * java LoadClient.java park BASE_URL KEY TOOL COUNT FILE       # COUNT runs of TOOL left PENDING_APPROVAL; their ids to FILE
+ * java LoadClient.java wait BASE_URL KEY FILE COUNT WAIT       # COUNT concurrent GET ?wait=WAIT on the runs in FILE
+ * </pre>
  */
 public class LoadClient {
 
     public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "throughput" -> {
+                throughput(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), args[4].split(","));
+                return;
+            }
+            case "park" -> {
+                park(args[1], args[2], args[3], Integer.parseInt(args[4]), Path.of(args[5]));
+                return;
+            }
+            case "wait" -> {
+                waitOn(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]), Duration.parse(args[5]));
+                return;
+            }
+            default -> {
+            }
+        }
         String base = args[0];
         int agents = Integer.parseInt(args[1]);
         int perAgent = Integer.parseInt(args[2]);
@@ -44,11 +68,11 @@ public class LoadClient {
         if (sandboxed != null) {
             measure("warm-up sandboxed spawn", agents, perAgent / 4 + 1, () -> spawn(sandboxed));
         }
-        measure("warm-up gateway", agents, perAgent / 4 + 1, () -> runTrue(http, base));
+        measure("warm-up gateway", agents, perAgent / 4 + 1, () -> runTrue(http, base, KEY));
 
         Result spawn = measure("bare spawn", agents, perAgent, () -> spawn(List.of("true")));
         Result sandbox = sandboxed == null ? null : measure("bare sandboxed spawn", agents, perAgent, () -> spawn(sandboxed));
-        Result gateway = measure("gateway", agents, perAgent, () -> runTrue(http, base));
+        Result gateway = measure("gateway", agents, perAgent, () -> runTrue(http, base, KEY));
 
         System.out.println();
         System.out.printf("| %d concurrent agents, %d runs each | runs/s | p50 ms | p99 ms |%n", agents, perAgent);
@@ -283,16 +307,25 @@ public class LoadClient {
         void run() throws Exception;
     }
 
+    interface AgentCall {
+        void run(int agent) throws Exception;
+    }
+
     static Result measure(String name, int agents, int perAgent, Call call) throws Exception {
+        return measure(name, agents, perAgent, (AgentCall) agent -> call.run());
+    }
+
+    static Result measure(String name, int agents, int perAgent, AgentCall call) throws Exception {
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
         long start = System.nanoTime();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> futures = new ArrayList<>();
             for (int a = 0; a < agents; a++) {
+                int agent = a;
                 futures.add(pool.submit(() -> {
                     for (int i = 0; i < perAgent; i++) {
                         long t = System.nanoTime();
-                        call.run();
+                        call.run(agent);
                         latencies.add(System.nanoTime() - t);
                     }
                     return null;
@@ -323,11 +356,94 @@ public class LoadClient {
         }
     }
 
+    /**
+     * The gateway row alone, for the scale rows: a warm-up of a quarter of the runs, then AGENTS
+     * concurrent agents each running tool {@code true} RUNS times; agent a signs in with
+     * {@code keys[a % keys.length]} (so the load can be spread over several tenants).
+     */
+    static void throughput(String base, int agents, int perAgent, String[] keys) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        measure("warm-up gateway", agents, perAgent / 4 + 1, agent -> runTrue(http, base, keys[agent % keys.length]));
+        Result r = measure("gateway", agents, perAgent, agent -> runTrue(http, base, keys[agent % keys.length]));
+        System.out.printf(java.util.Locale.ROOT, "RESULT %.1f %.2f %.2f%n", r.perSecond(), r.p50(), r.p99());
+    }
+
+    /** Requests COUNT runs of an approval-gated tool (16 at a time) and writes their ids, one a line. */
+    static void park(String base, String key, String tool, int count, Path file) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        List<String> ids = Collections.synchronizedList(new ArrayList<>());
+        int agents = 16;
+        measure("park", agents, 1, agent -> {
+            for (int i = agent; i < count; i += agents) {
+                HttpResponse<String> parked = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/runs"))
+                        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"" + tool + "\",\"arguments\":{}}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                Matcher id = RUN_ID.matcher(parked.body());
+                Matcher state = STATE.matcher(parked.body());
+                if (parked.statusCode() != 201 || !id.find() || !state.find() || !state.group(1).equals("PENDING_APPROVAL")) {
+                    throw new IllegalStateException("not parked: " + parked.statusCode() + " " + parked.body());
+                }
+                ids.add(id.group(1));
+            }
+        });
+        Files.write(file, ids);
+        System.err.printf("parked %d runs of %s%n", ids.size(), tool);
+    }
+
+    /**
+     * COUNT concurrent {@code GET /api/v1/runs/{id}?wait=WAIT}, one per run in FILE, each on its own
+     * connection; prints "sent" once every request is under way and, when all have returned, how
+     * many answered 200 with the run still PENDING_APPROVAL and how long they waited.
+     */
+    static void waitOn(String base, String key, Path file, int count, Duration wait) throws Exception {
+        List<String> ids = Files.readAllLines(file);
+        if (ids.size() < count) {
+            throw new IllegalArgumentException("only " + ids.size() + " runs in " + file);
+        }
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        double[] seconds = new double[count];
+        java.util.Map<String, Integer> outcomes = new java.util.concurrent.ConcurrentSkipListMap<>();
+        java.util.concurrent.CountDownLatch sent = new java.util.concurrent.CountDownLatch(count);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < count; i++) {
+                int n = i;
+                pool.submit(() -> {
+                    long t = System.nanoTime();
+                    String outcome;
+                    try {
+                        var future = http.sendAsync(HttpRequest.newBuilder(URI.create(base + "/api/v1/runs/" + ids.get(n) + "?wait=" + wait))
+                                .header("Authorization", "Bearer " + key).timeout(wait.plusSeconds(60)).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        sent.countDown();
+                        HttpResponse<String> response = future.get();
+                        Matcher state = STATE.matcher(response.body());
+                        outcome = response.statusCode() + " " + (state.find() ? state.group(1) : "?");
+                    } catch (Exception e) {
+                        sent.countDown();
+                        outcome = e.getClass().getSimpleName();
+                    }
+                    seconds[n] = (System.nanoTime() - t) / 1e9;
+                    outcomes.merge(outcome, 1, Integer::sum);
+                    return null;
+                });
+            }
+            sent.await();
+            System.out.println("sent " + count);
+            System.out.flush();
+        }
+        Arrays.sort(seconds);
+        System.out.printf(java.util.Locale.ROOT, "WAITED %d requests: %s; waited min %.1f s, median %.1f s, max %.1f s%n", count,
+                outcomes, seconds[0], seconds[count / 2], seconds[count - 1]);
+    }
+
     static final Pattern STATE = Pattern.compile("\"state\":\"([A-Z_]+)\"");
 
-    static void runTrue(HttpClient http, String base) throws Exception {
+    static final String KEY = "load-agent-key";
+
+    static void runTrue(HttpClient http, String base, String key) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/v1/runs?wait=PT30S"))
-                .header("Authorization", "Bearer load-agent-key")
+                .header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json")
                 .timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"true\",\"arguments\":{}}"))

@@ -82,54 +82,16 @@ public final class AuditQueryBenchmark {
                         tenant, tool, "sha-" + tool);
             }
         }
-        jdbc.execute("SELECT setseed(0.42)");
-        insertRuns(jdbc, "bench", runs);
-        insertRuns(jdbc, "other", runs / 5);
-        progress("runs");
-        jdbc.execute("""
-                INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required, status,
-                                                       created_at, expires_at, closed_at)
-                SELECT id, tenant, tool, agent, 'tool: ' || tool, md5(id::text) || md5(id::text), 1,
-                       CASE WHEN state = 'DENIED' THEN 'DENIED' ELSE 'APPROVED' END,
-                       created_at, created_at + interval '1 hour', created_at + interval '2 minutes'
-                  FROM airlock.runs WHERE approval_required""");
-        jdbc.execute("""
-                INSERT INTO airlock.approval_decisions (run_id, approver, decision, reason, digest, decided_at)
-                SELECT run_id, 'approver-' || (abs(hashtext(run_id::text)) % 7),
-                       CASE WHEN status = 'DENIED' THEN 'DENY' ELSE 'APPROVE' END, 'change ticket', digest,
-                       created_at + interval '2 minutes'
-                  FROM airlock.approval_requests""");
-        progress("approvals");
-        jdbc.execute("""
-                INSERT INTO airlock.transcripts (run_id, stream, text, created_at)
-                SELECT id, 'stdout',
-                       'deployed ' || tool || ' build ' || md5(id::text) || E'\\n'
-                       || CASE WHEN random() < 0.0001 THEN 'needle-in-the-haystack found' ELSE 'all checks passed' END,
-                       coalesce(ended_at, created_at)
-                  FROM airlock.runs""");
-        progress("transcripts");
-        jdbc.execute("ANALYZE");
-    }
-
-    private static void insertRuns(JdbcTemplate jdbc, String tenant, int count) {
-        jdbc.update("""
-                INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments, argv, request_sha256, state,
-                                          approval_required, exit_code, termination, created_at, updated_at, started_at, ended_at)
-                SELECT gen_random_uuid(), ?, 'agent-' || (i % 50), (ARRAY['deploy','migrate','list-pods','restart','backup'])[i % 5 + 1],
-                       (SELECT id FROM airlock.tool_snapshots s WHERE s.tenant = ? LIMIT 1), '{}', '[]', md5(i::text),
-                       CASE WHEN r < 0.005 THEN 'DENIED' WHEN r < 0.015 THEN 'TIMED_OUT' WHEN r < 0.04 THEN 'FAILED'
-                            ELSE 'COMPLETED' END,
-                       i % 10 = 0 OR r < 0.005,
-                       CASE WHEN r < 0.005 THEN NULL WHEN r < 0.015 THEN -1 WHEN r < 0.016 THEN 3 WHEN r < 0.04 THEN 1 ELSE 0 END,
-                       CASE WHEN r < 0.005 THEN NULL WHEN r < 0.015 THEN 'TIMEOUT' ELSE 'EXITED' END,
-                       t, t, t + interval '1 second', t + interval '3 seconds'
-                  FROM (SELECT i, random() AS r, ?::timestamptz + (i * interval '2.6 seconds') AS t
-                          FROM generate_series(1, ?) AS i) AS g
-                """, tenant, tenant, java.sql.Timestamp.from(START), count);
-    }
-
-    private static void progress(String what) {
-        System.err.println("  seeded " + what);
+        List<String> agents = java.util.stream.IntStream.range(0, 50).mapToObj(i -> "agent-" + i).toList();
+        Duration step = Duration.ofMillis(2600);
+        List<RunSeeder.Batch> batches = new ArrayList<>();
+        for (String tenant : List.of("bench", "other")) {
+            List<Long> snapshots = TOOLS.stream().map(tool -> jdbc.queryForObject(
+                    "SELECT id FROM airlock.tool_snapshots WHERE tenant = ? AND tool = ?", Long.class, tenant, tool)).toList();
+            batches.add(new RunSeeder.Batch(tenant, tenant.equals(TENANT) ? runs : runs / 5, agents, TOOLS, snapshots,
+                    START.plus(step), step));
+        }
+        new RunSeeder(jdbc).seed(batches, false);
     }
 
     private static void measure(DataSource dataSource, int runs, int iterations) throws SQLException {
