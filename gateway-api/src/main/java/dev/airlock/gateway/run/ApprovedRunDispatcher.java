@@ -48,7 +48,12 @@ class ApprovedRunDispatcher {
     /** Picks up approved runs that no announcement started (approved later, or waiting for a free slot). */
     @Scheduled(fixedDelayString = "${airlock.executor.poll-interval:PT0.5S}")
     void claimApproved() {
-        properties.tenants().keySet().forEach(this::startApproved);
+        if (executor.draining() || !agentSide) {
+            return;
+        }
+        // One look over every configured tenant, then a scope only for those with work: the poll
+        // costs one query whether 1 or 100 tenants are configured.
+        scopes.gatewayJobs().call(claims::tenantsWithApproved).forEach(this::startApproved);
     }
 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */

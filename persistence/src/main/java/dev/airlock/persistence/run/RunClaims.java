@@ -60,6 +60,18 @@ public class RunClaims {
                 .single();
     }
 
+    /**
+     * The tenants (of those the transaction may see) with runs waiting in APPROVED: one look at
+     * the small index of approved runs, so that the poll opens a tenant's scope only when it has
+     * work, however many tenants are configured.
+     */
+    @Transactional(readOnly = true)
+    public List<String> tenantsWithApproved() {
+        return jdbc.sql("SELECT DISTINCT tenant FROM airlock.runs WHERE state = 'APPROVED'")
+                .query(String.class)
+                .list();
+    }
+
     /** Runs this node is executing that someone asked to cancel. */
     @Transactional(readOnly = true)
     public List<UUID> cancelRequested(String node) {

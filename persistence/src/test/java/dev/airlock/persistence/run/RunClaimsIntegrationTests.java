@@ -87,6 +87,18 @@ class RunClaimsIntegrationTests {
     }
 
     @Test
+    void namesTheTenantsWithApprovedRunsOnly() {
+        String approved = fixtures.tenant();
+        String parked = fixtures.tenant();
+        fixtures.run(approved, RunState.APPROVED, NOW);
+        fixtures.run(approved, RunState.APPROVED, NOW.minusSeconds(5));
+        fixtures.run(parked, RunState.PENDING_APPROVAL, NOW);
+        fixtures.run(parked, RunState.COMPLETED, NOW);
+        assertThat(claims.tenantsWithApproved()).contains(approved).doesNotContain(parked)
+                .doesNotHaveDuplicates();
+    }
+
+    @Test
     void ofTwoReplicasClaimingOneRunAtOnceOneGetsItAndTheOtherDoesNotWait() throws Exception {
         UUID run = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         CountDownLatch claimedByA = new CountDownLatch(1);
