@@ -8,6 +8,7 @@
 # the end. Needs bubblewrap (the gateway's default sandbox); run it as the user the gateway runs as.
 #
 # Usage: benchmarks/load/gateway-load.sh [AGENTS] [RUNS_PER_AGENT]
+# With more than one agent the same rows follow for one agent (SKIP_ONE=1 skips them).
 # Environment: SKIP_BIG=1 skips the 1 GiB run; GATEWAY_OPTS adds JVM options to the gateway
 # (for example -XX:StartFlightRecording=filename=/tmp/gateway.jfr,settings=profile).
 #
@@ -88,6 +89,10 @@ if [ "$SCALE" != only ] && [ "$SCALE" != wait ]; then
   DATA=$GW_DIR
   echo "Gateway up (pid $GATEWAY); $AGENTS agents x $RUNS runs"
   "$JAVA" benchmarks/load/LoadClient.java "http://127.0.0.1:$PORT" "$AGENTS" "$RUNS"
+  if [ "$AGENTS" != 1 ] && [ -z "${SKIP_ONE:-}" ]; then
+    echo "The same rows with one agent ($RUNS runs), on the same gateway"
+    "$JAVA" benchmarks/load/LoadClient.java "http://127.0.0.1:$PORT" 1 "$RUNS"
+  fi
 
   if [ -z "${SKIP_BIG:-}" ]; then
     heap_kb() { "$JSTAT" -gc "$GATEWAY" | awk 'NR==2 {print int($3+$4+$6+$8)}'; }
