@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
 
 /**
- * The limits of each tenant: how many of its runs execute at once on this replica, and how many
- * runs each of its agents may request per minute.
+ * The limits of each tenant: how many of its runs execute at once on this replica, how many
+ * runs each of its agents may request per minute, and how many of its agents' requests may wait
+ * for a run to end at once on this replica.
  */
 @Component
 public class TenantLimits {
@@ -25,6 +26,7 @@ public class TenantLimits {
     private final AirlockProperties properties;
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
     private final Map<AgentIdentity, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.Semaphore> waits = new ConcurrentHashMap<>();
 
     TenantLimits(AirlockProperties properties) {
         this.properties = properties;
@@ -65,6 +67,38 @@ public class TenantLimits {
         return tryExecute(tenant).orElseThrow(() -> TooManyRequests.tenantBusy(tenant, limits(tenant).concurrentRuns()));
     }
 
+    /**
+     * A place for one request of {@code tenant} to wait for a run to end, if the tenant has one
+     * free on this replica ({@code limits.concurrent-waits}). Close it when the wait ends.
+     */
+    public Optional<WaitPlace> tryWait(String tenant) {
+        java.util.concurrent.Semaphore places = waitPlaces(tenant);
+        if (!places.tryAcquire()) {
+            return Optional.empty();
+        }
+        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
+        return Optional.of(() -> {
+            if (released.compareAndSet(false, true)) {
+                places.release();
+            }
+        });
+    }
+
+    /** How many more requests of {@code tenant} may wait on this replica now. */
+    public int freeWaits(String tenant) {
+        return waitPlaces(tenant).availablePermits();
+    }
+
+    private java.util.concurrent.Semaphore waitPlaces(String tenant) {
+        return waits.computeIfAbsent(tenant, t -> new java.util.concurrent.Semaphore(limits(t).concurrentWaits()));
+    }
+
+    /** One request's place to wait; closing it twice is harmless. */
+    public interface WaitPlace extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** How many more runs of {@code tenant} may start now. */
     public int freeSlots(String tenant) {
         return bulkhead(tenant).getMetrics().getAvailableConcurrentCalls();
@@ -79,7 +113,7 @@ public class TenantLimits {
 
     private AirlockProperties.Limits limits(String tenant) {
         AirlockProperties.Tenant config = properties.tenants().get(tenant);
-        return config == null ? new AirlockProperties.Limits(8, 120) : config.limits();
+        return config == null ? new AirlockProperties.Limits(8, 120, 100) : config.limits();
     }
 
     /** One execution slot; releasing it twice is harmless. */

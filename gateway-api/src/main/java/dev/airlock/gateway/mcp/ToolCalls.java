@@ -137,12 +137,23 @@ final class ToolCalls {
         if (progress == null) {
             return runs.await(agent, runId, wait);
         }
+        var place = runs.placeToWait(agent);
+        if (place.isEmpty()) {
+            return runs.find(agent, runId);  // as if the wait had passed; airlock_status asks again
+        }
+        try (var held = place.get()) {
+            return waitWithProgress(agent, runId, wait, progress);
+        }
+    }
+
+    private RunRecord waitWithProgress(AgentIdentity agent, UUID runId, Duration wait, Progress progress) {
         long deadline = System.nanoTime() + wait.toNanos();
         String last = null;
         long lastSent = 0;
         while (true) {
             long left = deadline - System.nanoTime();
-            RunRecord run = runs.await(agent, runId, Duration.ofNanos(Math.max(0, Math.min(left, PROGRESS_POLL.toNanos()))));
+            RunRecord run = runs.awaitHolding(agent, runId,
+                    Duration.ofNanos(Math.max(0, Math.min(left, PROGRESS_POLL.toNanos()))));
             if (run.state().isTerminal() || deadline - System.nanoTime() <= 0) {
                 return run;
             }

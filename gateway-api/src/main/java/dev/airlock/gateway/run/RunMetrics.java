@@ -57,6 +57,13 @@ class RunMetrics {
         });
     }
 
+    /** A request that asked to wait for a run got the run at once: its tenant had no free place to wait. */
+    void waitRefused(String tenant) {
+        Counter.builder("airlock.waits.refused")
+                .description("Requests answered at once because their tenant had limits.concurrent-waits requests waiting")
+                .tag("tenant", tenant).register(meters).increment();
+    }
+
     /** A lease ran out and its run was interrupted. */
     void leaseExpired() {
         leaseExpiries.increment();

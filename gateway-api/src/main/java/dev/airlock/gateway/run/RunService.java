@@ -61,11 +61,13 @@ public class RunService {
     private final TransactionTemplate transactions;
     private final JsonMapper json;
     private final Clock clock;
+    private final RunMetrics metrics;
 
     RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalRequests approvals, AuditLog audit,
             AirlockProperties properties, PolicyEvaluator policies, RunRepository runs,
             TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
-            JsonMapper json, Clock clock) {
+            JsonMapper json, Clock clock, RunMetrics metrics) {
+        this.metrics = metrics;
         this.tools = tools;
         this.snapshots = snapshots;
         this.approvals = approvals;
@@ -187,8 +189,43 @@ public class RunService {
         return runs.findByIdAndTenant(runId, agent.tenant()).orElseThrow(() -> RunNotFound.forId(runId));
     }
 
-    /** The run once it has ended, or as it is when {@code wait} has passed. */
+    /**
+     * The run once it has ended, or as it is when {@code wait} has passed. A request waits only
+     * while its tenant has a free place to wait on this replica ({@code limits.concurrent-waits});
+     * past that it gets the run as it is at once, as if its wait had passed, and may ask again.
+     */
     public RunRecord await(AgentIdentity agent, UUID runId, Duration wait) {
+        RunRecord run = find(agent, runId);
+        if (wait == null || wait.isZero() || run.state().isTerminal()) {
+            return run;
+        }
+        var place = placeToWait(agent);
+        if (place.isEmpty()) {
+            return run;
+        }
+        try (var held = place.get()) {
+            return awaitHolding(agent, runId, wait);
+        }
+    }
+
+    /**
+     * A place for one request of the agent's tenant to wait for runs to end, if the tenant has one
+     * free on this replica; empty (and counted in {@code airlock.waits.refused}) otherwise.
+     */
+    public Optional<TenantLimits.WaitPlace> placeToWait(AgentIdentity agent) {
+        var place = limits.tryWait(agent.tenant());
+        if (place.isEmpty()) {
+            metrics.waitRefused(agent.tenant());
+            log.debug("Tenant {} has no free place to wait; answering at once", agent.tenant());
+        }
+        return place;
+    }
+
+    /**
+     * As {@link #await}, for a caller that already holds a {@link #placeToWait place to wait}
+     * (a call that waits in several steps, reporting progress between them).
+     */
+    public RunRecord awaitHolding(AgentIdentity agent, UUID runId, Duration wait) {
         RunRecord run = find(agent, runId);
         if (wait == null || wait.isZero() || run.state().isTerminal()) {
             return run;

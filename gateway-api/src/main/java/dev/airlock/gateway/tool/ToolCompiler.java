@@ -57,6 +57,17 @@ public final class ToolCompiler {
     }
 
     private static void checkPolicies(String tenantKey, AirlockProperties.Tenant config) {
+        var limits = config.limits();
+        if (limits.concurrentRuns() < 1) {
+            throw new InvalidConfigurationException(tenantKey + ".limits.concurrent-runs", "must be at least 1");
+        }
+        if (limits.runsPerMinutePerAgent() < 1) {
+            throw new InvalidConfigurationException(tenantKey + ".limits.runs-per-minute-per-agent", "must be at least 1");
+        }
+        if (limits.concurrentWaits() < 0) {
+            throw new InvalidConfigurationException(tenantKey + ".limits.concurrent-waits",
+                    "must be 0 (no request waits) or more");
+        }
         var retention = config.retention();
         java.util.Map<String, java.time.Duration> periods = java.util.Map.of("raw", retention.raw(),
                 "transcripts", retention.transcripts(), "approvals", retention.approvals(), "audit-events", retention.auditEvents());

@@ -123,6 +123,28 @@ class ToolCompilerTests {
         assertThat(ToolCompiler.compile(bind(settings)).tools("acme")).hasSize(2);
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            no runs                      | limits.concurrent-runs           | 0  | airlock.tenants.acme.limits.concurrent-runs: must be at least 1
+            negative runs                | limits.concurrent-runs           | -3 | airlock.tenants.acme.limits.concurrent-runs: must be at least 1
+            no rate                      | limits.runs-per-minute-per-agent | 0  | airlock.tenants.acme.limits.runs-per-minute-per-agent: must be at least 1
+            negative waits               | limits.concurrent-waits          | -1 | airlock.tenants.acme.limits.concurrent-waits: must be 0 (no request waits) or more
+            """)
+    void refusesTenantLimitsThatCannotHold(String what, String key, String value, String message) {
+        assertThatThrownBy(() -> ToolCompiler.compile(bind(Map.of("airlock.tenants.acme." + key, value))))
+                .as(what)
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void bindsTheTenantLimitsWithTheirDefaults() {
+        assertThat(bind(Map.of()).tenants().get("acme").limits())
+                .isEqualTo(new AirlockProperties.Limits(8, 120, 100));
+        assertThat(bind(Map.of("airlock.tenants.acme.limits.concurrent-waits", "0")).tenants().get("acme").limits()
+                .concurrentWaits()).isZero();
+    }
+
     @Test
     void compilesTheAnnotationsAsConfiguredAndStatesNoneWhenAbsent() {
         Tool plain = ToolCompiler.compile(bind(Map.of())).find("acme", "git-log").orElseThrow();

@@ -384,8 +384,12 @@ public record AirlockProperties(
      *
      * @param concurrentRuns          runs of the tenant executing at once on one replica
      * @param runsPerMinutePerAgent   new runs one agent may request per minute
+     * @param concurrentWaits         requests of the tenant's agents waiting for a run to end
+     *                                ({@code ?wait}, MCP calls) at once on one replica; past it a
+     *                                request answers at once with the run as it stands
      */
-    public record Limits(@DefaultValue("8") int concurrentRuns, @DefaultValue("120") int runsPerMinutePerAgent) {
+    public record Limits(@DefaultValue("8") int concurrentRuns, @DefaultValue("120") int runsPerMinutePerAgent,
+            @DefaultValue("100") int concurrentWaits) {
     }
 
     /**

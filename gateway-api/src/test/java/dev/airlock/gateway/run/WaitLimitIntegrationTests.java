@@ -1,0 +1,78 @@
+package dev.airlock.gateway.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+
+/**
+ * The bound on waiting requests ({@code limits.concurrent-waits}): tenant {@code waits} may have
+ * one request waiting for a run to end; another is answered at once with the run as it stands,
+ * counted in {@code airlock.waits.refused}, and the place is free again once the first returns.
+ */
+@AirlockIntegrationTest
+class WaitLimitIntegrationTests {
+
+    static final String KEY = "waits-bot-key";
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    TenantLimits limits;
+
+    AgentApi api;
+
+    @BeforeEach
+    void setUp() {
+        api = new AgentApi(mvc);
+    }
+
+    @Test
+    void aTenantWithNoFreePlaceToWaitIsAnsweredAtOnceAndThePlaceComesBack() throws Exception {
+        String first = park();
+        String second = park();
+        assertThat(limits.freeWaits("waits")).isEqualTo(1);
+        double refusedBefore = refused();
+
+        CompletableFuture<AgentApi.Response> waiting = CompletableFuture.supplyAsync(
+                () -> api.get(KEY, "/api/v1/runs/" + first + "?wait=PT60S"));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (limits.freeWaits("waits") > 0 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        assertThat(limits.freeWaits("waits")).as("the first request holds the tenant's one place").isZero();
+
+        AgentApi.Response answered = api.get(KEY, "/api/v1/runs/" + second + "?wait=PT60S");
+        assertThat(refused()).as("the second found no place and did not wait").isEqualTo(refusedBefore + 1);
+        assertThat(answered.status()).isEqualTo(200);
+        assertThat(answered.text("state")).isEqualTo("PENDING_APPROVAL");
+        assertThat(waiting).as("the first request still waits").isNotDone();
+
+        assertThat(api.post(KEY, "/api/v1/runs/" + first + "/cancel", "").status()).isEqualTo(200);
+        assertThat(waiting.get(30, TimeUnit.SECONDS).text("state")).isEqualTo("CANCELLED");
+        assertThat(limits.freeWaits("waits")).as("the place is given back").isEqualTo(1);
+        api.post(KEY, "/api/v1/runs/" + second + "/cancel", "");
+    }
+
+    /** A run parked for approval, requested without waiting. */
+    private String park() {
+        return api.post(KEY, "/api/v1/runs", "{\"tool\":\"gated\",\"arguments\":{}}").text("runId");
+    }
+
+    private double refused() {
+        var counter = meters.find("airlock.waits.refused").tag("tenant", "waits").counter();
+        return counter == null ? 0 : counter.count();
+    }
+}
