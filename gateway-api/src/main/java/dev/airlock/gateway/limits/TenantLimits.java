@@ -26,7 +26,7 @@ public class TenantLimits {
     private final AirlockProperties properties;
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
     private final Map<AgentIdentity, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
-    private final Map<String, java.util.concurrent.Semaphore> waits = new ConcurrentHashMap<>();
+    private final Map<String, Bulkhead> waits = new ConcurrentHashMap<>();
 
     TenantLimits(AirlockProperties properties) {
         this.properties = properties;
@@ -71,32 +71,18 @@ public class TenantLimits {
      * A place for one request of {@code tenant} to wait for a run to end, if the tenant has one
      * free on this replica ({@code limits.concurrent-waits}). Close it when the wait ends.
      */
-    public Optional<WaitPlace> tryWait(String tenant) {
-        java.util.concurrent.Semaphore places = waitPlaces(tenant);
-        if (!places.tryAcquire()) {
-            return Optional.empty();
-        }
-        java.util.concurrent.atomic.AtomicBoolean released = new java.util.concurrent.atomic.AtomicBoolean();
-        return Optional.of(() -> {
-            if (released.compareAndSet(false, true)) {
-                places.release();
-            }
-        });
+    public Optional<Permit> tryWait(String tenant) {
+        Bulkhead places = waitPlaces(tenant);
+        return places.tryAcquirePermission() ? Optional.of(new Permit(places)) : Optional.empty();
     }
 
     /** How many more requests of {@code tenant} may wait on this replica now. */
     public int freeWaits(String tenant) {
-        return waitPlaces(tenant).availablePermits();
+        return waitPlaces(tenant).getMetrics().getAvailableConcurrentCalls();
     }
 
-    private java.util.concurrent.Semaphore waitPlaces(String tenant) {
-        return waits.computeIfAbsent(tenant, t -> new java.util.concurrent.Semaphore(limits(t).concurrentWaits()));
-    }
-
-    /** One request's place to wait; closing it twice is harmless. */
-    public interface WaitPlace extends AutoCloseable {
-        @Override
-        void close();
+    private Bulkhead waitPlaces(String tenant) {
+        return waits.computeIfAbsent(tenant, t -> bulkhead("waits-" + t, limits(t).concurrentWaits()));
     }
 
     /** How many more runs of {@code tenant} may start now. */
@@ -105,10 +91,12 @@ public class TenantLimits {
     }
 
     private Bulkhead bulkhead(String tenant) {
-        return bulkheads.computeIfAbsent(tenant, t -> Bulkhead.of("runs-" + t, BulkheadConfig.custom()
-                .maxConcurrentCalls(limits(t).concurrentRuns())
-                .maxWaitDuration(Duration.ZERO)
-                .build()));
+        return bulkheads.computeIfAbsent(tenant, t -> bulkhead("runs-" + t, limits(t).concurrentRuns()));
+    }
+
+    /** At most {@code size} holders at once; a caller past that is refused, never queued. */
+    private static Bulkhead bulkhead(String name, int size) {
+        return Bulkhead.of(name, BulkheadConfig.custom().maxConcurrentCalls(size).maxWaitDuration(Duration.ZERO).build());
     }
 
     private AirlockProperties.Limits limits(String tenant) {
@@ -116,7 +104,7 @@ public class TenantLimits {
         return config == null ? new AirlockProperties.Limits(8, 120, 100) : config.limits();
     }
 
-    /** One execution slot; releasing it twice is harmless. */
+    /** One execution slot or place to wait; releasing it twice is harmless. */
     public static final class Permit implements AutoCloseable {
 
         private final Bulkhead bulkhead;

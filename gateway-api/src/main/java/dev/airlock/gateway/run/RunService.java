@@ -196,7 +196,7 @@ public class RunService {
      */
     public RunRecord await(AgentIdentity agent, UUID runId, Duration wait) {
         RunRecord run = find(agent, runId);
-        if (wait == null || wait.isZero() || run.state().isTerminal()) {
+        if (!worthWaiting(run, wait)) {
             return run;
         }
         var place = placeToWait(agent);
@@ -204,7 +204,7 @@ public class RunService {
             return run;
         }
         try (var held = place.get()) {
-            return awaitHolding(agent, runId, wait);
+            return waitForEnd(agent, runId, wait);
         }
     }
 
@@ -212,7 +212,7 @@ public class RunService {
      * A place for one request of the agent's tenant to wait for runs to end, if the tenant has one
      * free on this replica; empty (and counted in {@code airlock.waits.refused}) otherwise.
      */
-    public Optional<TenantLimits.WaitPlace> placeToWait(AgentIdentity agent) {
+    public Optional<TenantLimits.Permit> placeToWait(AgentIdentity agent) {
         var place = limits.tryWait(agent.tenant());
         if (place.isEmpty()) {
             metrics.waitRefused(agent.tenant());
@@ -227,9 +227,15 @@ public class RunService {
      */
     public RunRecord awaitHolding(AgentIdentity agent, UUID runId, Duration wait) {
         RunRecord run = find(agent, runId);
-        if (wait == null || wait.isZero() || run.state().isTerminal()) {
-            return run;
-        }
+        return worthWaiting(run, wait) ? waitForEnd(agent, runId, wait) : run;
+    }
+
+    private static boolean worthWaiting(RunRecord run, Duration wait) {
+        return wait != null && !wait.isZero() && !run.state().isTerminal();
+    }
+
+    /** Waits for a run found not yet ended: watches for its end, then reads its state, so an end in between is not missed. */
+    private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         CompletableFuture<Void> done = completions.watch(runId);
         try {
