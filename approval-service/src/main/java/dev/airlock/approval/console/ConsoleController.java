@@ -135,7 +135,7 @@ class ConsoleController {
             return "redirect:/console/runs/" + id;
         }
         try {
-            approvals.decide(approver(Human.of(authentication)), id, verdict, reason, digest);
+            approvals.decide(Approver.of(Human.of(authentication)), id, verdict, reason, digest);
             redirect.addFlashAttribute("message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
         } catch (DecisionRefused | HumanText.TextTooLong e) {
             redirect.addFlashAttribute("error", e.getMessage());
@@ -157,10 +157,5 @@ class ConsoleController {
         } catch (IllegalArgumentException e) {
             throw RunNotFound.forText("?");
         }
-    }
-
-    /** The person as an approver: only the tenants where they are APPROVER count. */
-    private static Approver approver(Human human) {
-        return new Approver(human.name(), human.tenants(Role.APPROVER));
     }
 }

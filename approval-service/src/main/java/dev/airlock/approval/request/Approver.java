@@ -1,5 +1,8 @@
 package dev.airlock.approval.request;
 
+import dev.airlock.approval.people.Human;
+import dev.airlock.approval.people.Role;
+
 import java.util.Set;
 
 /**
@@ -13,5 +16,10 @@ public record Approver(String name, Set<String> tenants) {
 
     public Approver {
         tenants = Set.copyOf(tenants);
+    }
+
+    /** The signed-in person as an approver: only the tenants where they hold APPROVER count. */
+    public static Approver of(Human human) {
+        return new Approver(human.name(), human.tenants(Role.APPROVER));
     }
 }

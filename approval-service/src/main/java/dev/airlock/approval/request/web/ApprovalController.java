@@ -1,6 +1,5 @@
 package dev.airlock.approval.request.web;
 
-import dev.airlock.approval.people.Role;
 
 import dev.airlock.approval.request.Approver;
 
@@ -123,7 +122,7 @@ class ApprovalController {
         if (request.digest() == null || request.digest().isBlank()) {
             throw InvalidRequest.because("digest is required: the SHA-256 of the action you reviewed.");
         }
-        return Detail.of(approvals.decide(approver(Human.of(authentication)), id, verdict, request.reason(), request.digest()));
+        return Detail.of(approvals.decide(Approver.of(Human.of(authentication)), id, verdict, request.reason(), request.digest()));
     }
 
     private static UUID parse(String id) {
@@ -132,10 +131,5 @@ class ApprovalController {
         } catch (IllegalArgumentException e) {
             throw RunNotFound.forText(id.length() > 64 ? id.substring(0, 64) : id);
         }
-    }
-
-    /** The person as an approver: only the tenants where they are APPROVER count. */
-    private static Approver approver(Human human) {
-        return new Approver(human.name(), human.tenants(Role.APPROVER));
     }
 }
