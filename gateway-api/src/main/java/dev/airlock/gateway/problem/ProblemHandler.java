@@ -39,9 +39,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(problem.status()), problem.getMessage());
-        body.setType(java.net.URI.create("urn:airlock:problem:" + problem.type()));
-        body.setTitle(problem.title());
+        ProblemDetail body = problem(HttpStatus.valueOf(problem.status()), problem.type(), problem.title(), problem.getMessage());
         problem.properties().forEach(body::setProperty);
         HttpHeaders headers = new HttpHeaders();
         problem.headers().forEach(headers::add);
@@ -50,9 +48,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(DecisionRefused.class)
     ResponseEntity<ProblemDetail> decisionRefused(DecisionRefused refused) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, refused.getMessage());
-        problem.setType(java.net.URI.create("urn:airlock:problem:decision-refused"));
-        problem.setTitle("Decision refused");
+        ProblemDetail problem = problem(HttpStatus.CONFLICT, "decision-refused", "Decision refused", refused.getMessage());
         problem.setProperty("reason", refused.reason().name());
         return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
     }
@@ -66,9 +62,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             case PURGED -> HttpStatus.GONE;
             case SELF_APPROVAL, ALREADY_DECIDED -> HttpStatus.CONFLICT;
         };
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, refused.getMessage());
-        problem.setType(java.net.URI.create("urn:airlock:problem:raw-grant-refused"));
-        problem.setTitle("Raw access refused");
+        ProblemDetail problem = problem(status, "raw-grant-refused", "Raw access refused", refused.getMessage());
         problem.setProperty("reason", refused.reason().name());
         return ResponseEntity.status(status).body(problem);
     }
@@ -87,10 +81,16 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(NotAnApprover.class)
     ResponseEntity<ProblemDetail> notAnApprover(NotAnApprover e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
-        problem.setType(java.net.URI.create("urn:airlock:problem:run-not-found"));
-        problem.setTitle("Run not found");
-        return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
+        return ResponseEntity.status(HttpStatus.NOT_FOUND)
+                .body(problem(HttpStatus.NOT_FOUND, "run-not-found", "Run not found", e.getMessage()));
+    }
+
+    /** Airlock's problem body: type {@code urn:airlock:problem:<type>}, a title, and the detail for the caller. */
+    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(java.net.URI.create("urn:airlock:problem:" + type));
+        problem.setTitle(title);
+        return problem;
     }
 
     /**
