@@ -150,7 +150,7 @@ class DatabaseRolesIntegrationTests {
     @Test
     void noSideFilesARequestAnArtifactAGrantOrAHoldUnderAnotherTenantThanItsRuns() {
         // Both tenants in scope, so row-level security lets the row through and the key must stop it.
-        String both = "'" + tenant + "', '" + other + "'";
+        List<String> both = List.of(tenant, other);
         assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent,"
                 + " action, digest, approvers_required, status, created_at, expires_at) VALUES ('" + othersRun + "', '" + tenant
                 + "', 'echo', 'bot', 'tool: echo', 'digest', 1, 'PENDING', now(), now() + interval '1 hour')");
@@ -168,10 +168,8 @@ class DatabaseRolesIntegrationTests {
                 + "', 'airlock', '{}', now(), 'a', 'b')");
     }
 
-    private void assertForeignKeyRefuses(DatabaseRole role, String tenants, String statement) {
-        assertThatThrownBy(() -> DatabaseScope.of(role, java.util.Arrays.stream(tenants.split(", "))
-                        .map(t -> t.replace("'", "")).toList())
-                .call(() -> tx.execute(status -> jdbc.sql(statement).update())))
+    private void assertForeignKeyRefuses(DatabaseRole role, List<String> scopeTenants, String statement) {
+        assertThatThrownBy(() -> DatabaseScope.of(role, scopeTenants).call(() -> tx.execute(status -> jdbc.sql(statement).update())))
                 .as("%s: %s", role.roleName(), statement)
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23503"));
     }
