@@ -27,9 +27,14 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 class TokenController {
 
     private final AccessTokens tokens;
+    private final long defaultDays;
+    private final long maxDays;
 
-    TokenController(AccessTokens tokens) {
+    TokenController(AccessTokens tokens, dev.airlock.persistence.config.AirlockProperties properties) {
         this.tokens = tokens;
+        // The form offers whole days within the configured maximum.
+        this.maxDays = Math.max(1, properties.tokens().maxTtl().toDays());
+        this.defaultDays = Math.min(maxDays, Math.max(1, properties.tokens().defaultTtl().toDays()));
     }
 
     @GetMapping("/console/tokens")
@@ -37,6 +42,8 @@ class TokenController {
         model.addAttribute("human", authentication.getName());
         model.addAttribute("tokens", tokens.list(authentication));
         model.addAttribute("scopes", List.of(TokenScope.values()).stream().map(TokenScope::text).toList());
+        model.addAttribute("defaultDays", defaultDays);
+        model.addAttribute("maxDays", maxDays);
         return "tokens";
     }
 

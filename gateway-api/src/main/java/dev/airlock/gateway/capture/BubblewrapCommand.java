@@ -72,11 +72,38 @@ final class BubblewrapCommand {
     }
 
     /**
-     * The argument vector that runs {@code program} with {@code args} under {@code policy}, in
-     * {@code workingDir}. The environment is not on the command line (where every host user
-     * could read it in {@code /proc}): bubblewrap passes its own, which the caller sets.
+     * The descriptors a sandbox is started with, as numbered in bubblewrap's process: each mount
+     * source opened without following links ({@link MountSource}), and the pipe bubblewrap reports
+     * its status on.
+     *
+     * @param passwd     the generated {@code passwd}
+     * @param group      the generated {@code group}
+     * @param readOnly   the tool's read-only paths, in the policy's order
+     * @param writable   the tool's writable paths, in the policy's order
+     * @param workingDir the run's working directory
+     * @param status     where bubblewrap writes its JSON status ({@code --json-status-fd}): the sandbox's
+     *                   init pid, and the exit code only if the command was started
+     * @param block      what the sandbox's init reads before it starts the command ({@code --block-fd}),
+     *                   so that the run is placed in its cgroup first; -1 when runs have no cgroup
      */
-    static List<String> argv(Host host, SandboxPolicy policy, Path workingDir, String program, List<String> args) {
+    record Descriptors(int passwd, int group, List<Integer> readOnly, List<Integer> writable, int workingDir, int status,
+            int block) {
+
+        Descriptors {
+            readOnly = List.copyOf(readOnly);
+            writable = List.copyOf(writable);
+        }
+    }
+
+    /**
+     * The argument vector that runs {@code program} with {@code args} under {@code policy}, in
+     * {@code workingDir}. Every path a run may write to, and every path that is not the host's
+     * system, is mounted from a descriptor in {@code fds}, never by its name. The environment is
+     * not on the command line (where every host user could read it in {@code /proc}): bubblewrap
+     * passes its own, which the caller sets.
+     */
+    static List<String> argv(Host host, SandboxPolicy policy, Descriptors fds, Path workingDir, String program,
+            List<String> args) {
         List<String> argv = new ArrayList<>();
         if (host.setpriv() != null) {
             argv.addAll(List.of(host.setpriv().toString(), "--reuid=" + host.hostUid(), "--regid=" + host.hostGid(),
@@ -88,7 +115,11 @@ final class BubblewrapCommand {
             argv.add("--unshare-net");
         }
         argv.addAll(List.of("--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                "--uid", Integer.toString(SANDBOX_ID), "--gid", Integer.toString(SANDBOX_ID), "--hostname", HOSTNAME));
+                "--uid", Integer.toString(SANDBOX_ID), "--gid", Integer.toString(SANDBOX_ID), "--hostname", HOSTNAME,
+                "--json-status-fd", Integer.toString(fds.status())));
+        if (fds.block() >= 0) {
+            argv.addAll(List.of("--block-fd", Integer.toString(fds.block())));
+        }
         argv.addAll(List.of("--ro-bind", "/usr", "/usr"));
         for (Map.Entry<String, String> link : host.rootLinks().entrySet()) {
             argv.addAll(List.of("--symlink", link.getValue(), "/" + link.getKey()));
@@ -96,27 +127,29 @@ final class BubblewrapCommand {
         for (String dir : host.rootDirs()) {
             argv.addAll(List.of("--ro-bind", "/" + dir, "/" + dir));
         }
-        argv.addAll(List.of("--ro-bind", host.etc().resolve("passwd").toString(), "/etc/passwd"));
-        argv.addAll(List.of("--ro-bind", host.etc().resolve("group").toString(), "/etc/group"));
+        argv.addAll(List.of("--ro-bind-fd", Integer.toString(fds.passwd()), "/etc/passwd"));
+        argv.addAll(List.of("--ro-bind-fd", Integer.toString(fds.group()), "/etc/group"));
         for (String name : ETC) {
             argv.addAll(List.of("--ro-bind-try", "/etc/" + name, "/etc/" + name));
         }
         argv.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
         String tmpSize = Long.toString(policy.tmpSizeBytes());
         argv.addAll(List.of("--size", tmpSize, "--tmpfs", "/dev/shm", "--size", tmpSize, "--tmpfs", "/tmp"));
-        for (String path : policy.readOnlyPaths()) {
-            argv.addAll(List.of("--ro-bind", path, path));
+        for (int i = 0; i < policy.readOnlyPaths().size(); i++) {
+            argv.addAll(List.of("--ro-bind-fd", Integer.toString(fds.readOnly().get(i)), policy.readOnlyPaths().get(i)));
         }
-        for (String path : policy.writablePaths()) {
-            argv.addAll(List.of("--bind", path, path));
+        for (int i = 0; i < policy.writablePaths().size(); i++) {
+            argv.addAll(List.of("--bind-fd", Integer.toString(fds.writable().get(i)), policy.writablePaths().get(i)));
         }
         String dir = workingDir.toString();
-        argv.addAll(List.of("--bind", dir, dir, "--chdir", dir));
+        argv.addAll(List.of("--bind-fd", Integer.toString(fds.workingDir()), dir, "--chdir", dir));
         argv.addAll(List.of("--remount-ro", "/dev", "--remount-ro", "/"));
-        argv.addAll(List.of("--", host.prlimit().toString(),
-                "--nproc=" + policy.maxProcesses(),
-                "--data=" + policy.maxMemoryBytes(),
-                "--fsize=" + policy.maxFileSizeBytes(),
+        argv.addAll(List.of("--", host.prlimit().toString(), "--nproc=" + policy.maxProcesses()));
+        if (fds.block() < 0) {
+            // Without a cgroup of its own, each process is bounded by its address space instead of the run as a whole.
+            argv.add("--as=" + policy.maxMemoryBytes());
+        }
+        argv.addAll(List.of("--fsize=" + policy.maxFileSizeBytes(),
                 "--nofile=" + policy.maxOpenFiles(),
                 "--core=0",
                 "--", host.choom().toString(), "-n", Integer.toString(OOM_SCORE_ADJ), "--", program));

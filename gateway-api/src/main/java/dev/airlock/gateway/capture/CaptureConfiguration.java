@@ -1,6 +1,7 @@
 package dev.airlock.gateway.capture;
 
 import dev.airlock.persistence.config.AirlockProperties;
+import java.nio.file.Path;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -13,7 +14,14 @@ class CaptureConfiguration {
     /** Checked when it is made: with {@code bubblewrap} and no working bwrap the gateway does not start. */
     @Bean(destroyMethod = "close")
     Sandbox sandbox(AirlockProperties properties) {
-        return Sandbox.of(properties.sandbox(), properties.capture().path());
+        Path root = properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
+        WorkArea work = WorkArea.open(root);
+        try {
+            return Sandbox.of(properties.sandbox(), properties.capture().path(), work);
+        } catch (RuntimeException e) {
+            work.close();
+            throw e;
+        }
     }
 
     @Bean

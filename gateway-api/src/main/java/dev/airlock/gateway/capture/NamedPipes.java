@@ -1,13 +1,11 @@
 package dev.airlock.gateway.capture;
 
-import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -24,12 +22,8 @@ import java.util.concurrent.TimeUnit;
  */
 record NamedPipes(Path stdout, Path stderr) implements AutoCloseable {
 
-    private static final Object LOCK = new Object();
-    private static Path directory;
-
-    /** Makes the two named pipes of a run, in a directory only the gateway's user can enter. */
-    static NamedPipes create(UUID runId) throws IOException {
-        Path dir = directory();
+    /** Makes the two named pipes of a run in {@code dir}, a directory only the gateway's user can enter. */
+    static NamedPipes create(Path dir, UUID runId) throws IOException {
         NamedPipes pipes = new NamedPipes(dir.resolve(runId + ".stdout"), dir.resolve(runId + ".stderr"));
         Process mkfifo = Spawner.start(new ProcessBuilder("mkfifo", "-m", "600", pipes.stdout().toString(),
                 pipes.stderr().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
@@ -77,17 +71,6 @@ record NamedPipes(Path stdout, Path stderr) implements AutoCloseable {
             } catch (IOException ignored) {
                 // Left in the gateway's private directory; the name is never reused.
             }
-        }
-    }
-
-    private static Path directory() throws IOException {
-        synchronized (LOCK) {
-            if (directory == null || !Files.isDirectory(directory)) {
-                directory = Files.createTempDirectory("airlock-pipes-", PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
-                new File(directory.toString()).deleteOnExit();
-            }
-            return directory;
         }
     }
 }

@@ -29,6 +29,8 @@ public final class ProcessSupervisor {
     private static final Logger log = LoggerFactory.getLogger(ProcessSupervisor.class);
     private static final File NO_INPUT = new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
+    /** How long bubblewrap may take to report its sandbox's init, before a run is placed in its cgroup. */
+    private static final Duration PLACEMENT_WAIT = Duration.ofSeconds(15);
 
     private final Clock clock;
     private final Duration drainTimeout;
@@ -56,133 +58,277 @@ public final class ProcessSupervisor {
         try {
             Path workingDir = spec.workingDir();
             if (workingDir == null) {
-                scratch = Files.createTempDirectory("airlock-run-");
-                sandbox.adopt(scratch);
+                scratch = sandbox.newWorkingDirectory(spec.runId());
                 workingDir = scratch;
-            } else if (!Files.isDirectory(workingDir)) {
+            } else if (sandbox.kind() == SandboxKind.NONE && !Files.isDirectory(workingDir)) {
                 return CaptureResult.spawnFailed(startedAt, clock.instant(), "the working directory " + workingDir
                         + " does not exist");
             }
-            return supervise(spec, cancellation, workingDir, startedAt);
+            return sandbox.kind() == SandboxKind.BUBBLEWRAP ? superviseSandboxed(spec, cancellation, workingDir, startedAt)
+                    : superviseUnsandboxed(spec, cancellation, workingDir, startedAt);
         } catch (IOException e) {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot prepare the working directory: " + e.getMessage());
         } finally {
             if (scratch != null) {
-                Sandbox.deleteTree(scratch);
+                Sandbox.removeWorkingDirectory(scratch);
             }
         }
     }
 
-    private CaptureResult supervise(ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
-        String marker = ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
-        Sandbox.Launch launch;
+    private CaptureResult superviseSandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
+        RunCgroups.RunCgroup cgroup = null;
+        if (sandbox.cgroups() != null) {
+            try {
+                cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
+            } catch (IOException e) {
+                return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot make the run's cgroup: " + e.getMessage());
+            }
+        }
         try {
-            launch = sandbox.launch(spec, workingDir);
+            return superviseSandboxed(spec, cancellation, workingDir, startedAt, cgroup);
+        } finally {
+            if (cgroup != null) {
+                cgroup.remove();
+            }
+        }
+    }
+
+    private CaptureResult superviseSandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt,
+            RunCgroups.RunCgroup cgroup) {
+        NativeProcess process;
+        try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
+            process = NativeProcess.start(prepared.argv(), prepared.environment(), prepared.inherited(), 1, prepared.blocks());
         } catch (Sandbox.SpawnRefused e) {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), e.getMessage());
+        } catch (IOException e) {
+            return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start the sandbox: " + rootMessage(e));
         }
+        try {
+            Supervision run = new Supervision(spec, cancellation, startedAt);
+            run.capture(process::stdout, process::stderr);
+            run.started(process);
+            if (cgroup != null) {
+                String refused = placeInCgroup(process, cgroup);
+                if (refused != null) {
+                    // The sandbox's init still waits to start the tool: killed now, the tool never runs.
+                    run.stop(Termination.SPAWN_FAILED);
+                    run.await();
+                    return CaptureResult.spawnFailed(startedAt, clock.instant(), refused);
+                }
+            }
+            CaptureResult result = run.await();
+            BubblewrapStatus status = readStatus(process);
+            if (result.termination() == Termination.EXITED && !status.commandStarted()) {
+                // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
+                return CaptureResult.spawnFailed(startedAt, result.endedAt(), "the sandbox could not be set up: "
+                        + firstLine(result.stderr().text()));
+            }
+            if (cgroup != null && result.termination() == Termination.EXITED && cgroup.killedForMemory()) {
+                return new CaptureResult(result.startedAt(), result.endedAt(), null, Termination.MEMORY_LIMIT, null,
+                        result.sandbox(), result.stdout(), result.stderr());
+            }
+            return result;
+        } finally {
+            process.closeStreams();
+        }
+    }
+
+    /**
+     * Moves the sandbox's init, waiting before it starts the tool, into the run's cgroup, then lets
+     * it go; returns why that failed, or null.
+     */
+    private static String placeInCgroup(NativeProcess process, RunCgroups.RunCgroup cgroup) {
+        try {
+            // Read on a platform thread of its own, bounded: a blocked pipe read would hold a virtual thread's carrier.
+            java.util.concurrent.FutureTask<Long> read = new java.util.concurrent.FutureTask<>(
+                    () -> BubblewrapStatus.readChildPid(process.output(0)));
+            Thread.ofPlatform().daemon().name("sandbox-status-" + process.pid()).start(read);
+            long init;
+            try {
+                init = read.get(PLACEMENT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return "the sandbox did not report its init within " + PLACEMENT_WAIT.toSeconds() + " s";
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted while placing the run in its cgroup";
+            }
+            if (init < 0) {
+                return "the sandbox ended before it could be placed in its cgroup";
+            }
+            cgroup.place(init);
+            try (var release = process.input(0)) {
+                release.write('1');
+            }
+            return null;
+        } catch (IOException e) {
+            return "cannot place the run in its cgroup: " + e.getMessage();
+        }
+    }
+
+    private static BubblewrapStatus readStatus(NativeProcess process) {
+        try {
+            return BubblewrapStatus.read(process.output(0));
+        } catch (IOException e) {
+            return new BubblewrapStatus(-1, false);
+        }
+    }
+
+    private static String firstLine(String text) {
+        String line = text.strip().lines().findFirst().orElse("bubblewrap said nothing");
+        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
+    }
+
+    private CaptureResult superviseUnsandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir,
+            Instant startedAt) {
+        Sandbox.Launch launch = sandbox.launchUnsandboxed(spec, workingDir);
         ProcessBuilder builder = new ProcessBuilder(launch.argv())
                 .directory(launch.directory().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(NO_INPUT));
         builder.environment().clear();
         builder.environment().putAll(launch.environment());
-        NamedPipes pipes = null;
-        if (sandbox.kind() == SandboxKind.NONE) {
-            try {
-                pipes = NamedPipes.create(spec.runId());
-            } catch (IOException e) {
-                return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot prepare the output pipes: " + e.getMessage());
-            }
-        }
+        NamedPipes pipes;
         try {
-            return supervise(spec, cancellation, startedAt, marker, launch, builder, pipes);
-        } finally {
-            if (pipes != null) {
-                pipes.close();
+            pipes = NamedPipes.create(sandbox.work().directory(), spec.runId());
+        } catch (IOException e) {
+            return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot prepare the output pipes: " + e.getMessage());
+        }
+        try (pipes) {
+            Supervision run = new Supervision(spec, cancellation, startedAt);
+            // The captures wait on the named pipes until the JDK opens them for the child.
+            builder.redirectOutput(pipes.stdout().toFile()).redirectError(pipes.stderr().toFile());
+            run.capture(pipes.stdoutSource(), pipes.stderrSource());
+            Process process;
+            try {
+                process = Spawner.start(builder);
+            } catch (IOException e) {
+                pipes.release();
+                return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start '" + spec.argv().get(0) + "': "
+                        + rootMessage(e));
             }
+            run.started(Child.of(process));
+            return run.await();
         }
     }
 
-    private CaptureResult supervise(ProcessSpec spec, Cancellation cancellation, Instant startedAt, String marker,
-            Sandbox.Launch launch, ProcessBuilder builder, NamedPipes pipes) {
-        AtomicReference<Process> started = new AtomicReference<>();
-        AtomicReference<Termination> stopped = new AtomicReference<>();
-        Queue<ProcessTree.Member> killed = new ConcurrentLinkedQueue<>();
-        Stopper stopper = reason -> {
-            Process process = started.get();
+    /** One process from its start to its end: its captures, what stopped it and what was killed. */
+    private final class Supervision {
+
+        private final ProcessSpec spec;
+        private final Cancellation cancellation;
+        private final Instant startedAt;
+        private final String marker;
+        private final AtomicReference<Child> child = new AtomicReference<>();
+        private final AtomicReference<Termination> stopped = new AtomicReference<>();
+        private final Queue<ProcessTree.Member> killed = new ConcurrentLinkedQueue<>();
+        private StreamCapture stdout;
+        private StreamCapture stderr;
+
+        Supervision(ProcessSpec spec, Cancellation cancellation, Instant startedAt) {
+            this.spec = spec;
+            this.cancellation = cancellation;
+            this.startedAt = startedAt;
+            this.marker = ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
+        }
+
+        /**
+         * Starts reading both streams, each on a platform thread of its own: a read from a pipe that
+         * was not made by the JDK's process API blocks the thread that carries it, and two such reads
+         * on virtual threads would hold every carrier of a small machine while the tool prints nothing.
+         */
+        void capture(StreamCapture.Source out, StreamCapture.Source err) {
+            stdout = new StreamCapture(out, spec.maxRetainedBytes(), spec.maxObservedBytes(), spec.redactor(),
+                    () -> stop(Termination.OUTPUT_LIMIT));
+            stderr = new StreamCapture(err, spec.maxRetainedBytes(), spec.maxObservedBytes(), spec.redactor(),
+                    () -> stop(Termination.OUTPUT_LIMIT));
+            Thread.ofPlatform().daemon().name("capture-stdout-" + spec.runId()).start(stdout);
+            Thread.ofPlatform().daemon().name("capture-stderr-" + spec.runId()).start(stderr);
+        }
+
+        /** Kills the process tree once, for {@code reason}; later reasons are ignored. */
+        void stop(Termination reason) {
+            Child process = child.get();
             if ((process == null || process.isAlive()) && stopped.compareAndSet(null, reason)) {
                 log.info("Stopping run {} ({}): killing its process tree", spec.runId(), reason);
                 if (process != null) {
-                    killed.addAll(ProcessTree.kill(process.toHandle(), marker));
+                    killed.addAll(ProcessTree.kill(process.pid(), marker));
                 }
             }
-        };
-        StreamCapture stdout = new StreamCapture(pipes != null ? pipes.stdoutSource() : () -> started.get().getInputStream(),
-                spec.maxRetainedBytes(), spec.maxObservedBytes(), spec.redactor(), () -> stopper.stop(Termination.OUTPUT_LIMIT));
-        StreamCapture stderr = new StreamCapture(pipes != null ? pipes.stderrSource() : () -> started.get().getErrorStream(),
-                spec.maxRetainedBytes(), spec.maxObservedBytes(), spec.redactor(), () -> stopper.stop(Termination.OUTPUT_LIMIT));
-        if (pipes != null) {
-            // The captures wait on the named pipes until the JDK opens them for the child.
-            builder.redirectOutput(pipes.stdout().toFile()).redirectError(pipes.stderr().toFile());
-            startCaptures(spec, stdout, stderr);
         }
-        Process process;
-        try {
-            process = Spawner.start(builder);
-        } catch (IOException e) {
-            if (pipes != null) {
-                pipes.release();
+
+        void started(Child process) {
+            child.set(process);
+            if (stopped.get() != null) {
+                // A stream reached its limit before the process was known here.
+                killed.addAll(ProcessTree.kill(process.pid(), marker));
             }
-            String what = sandbox.kind() == SandboxKind.NONE ? "'" + spec.argv().get(0) + "'"
-                    : "the sandbox ('" + launch.argv().get(0) + "')";
-            return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start " + what + ": " + rootMessage(e));
         }
-        started.set(process);
-        if (pipes == null) {
-            startCaptures(spec, stdout, stderr);
-        }
-        // bubblewrap ends as soon as the tool does, while its init may still be taking down the
-        // rest of the namespace: the run ends when that init has gone.
-        List<ProcessTree.Member> sandboxInit = List.of();
-        if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
+
+        /** Waits for the end within the time limit, kills the tree when it is past, and collects what was observed. */
+        CaptureResult await() {
+            Child process = child.get();
+            // bubblewrap ends as soon as the tool does, while its init may still be taking down the
+            // rest of the namespace: the run ends when that init has gone.
+            List<ProcessTree.Member> sandboxInit = List.of();
+            if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
+                try {
+                    sandboxInit = ProcessTree.firstChild(process, KILL_WAIT);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            cancellation.onCancel(() -> stop(Termination.CANCELLED));
             try {
-                sandboxInit = ProcessTree.firstChild(process.toHandle(), KILL_WAIT);
+                if (!process.waitFor(spec.timeout().toMillis())) {
+                    stop(Termination.TIMEOUT);
+                    process.waitFor(KILL_WAIT.toMillis());
+                }
+                Instant endedAt = clock.instant();
+                drain();
+                awaitGone(spec, killed);
+                Termination termination = stopped.get() == null ? Termination.EXITED : stopped.get();
+                Integer exitCode = termination == Termination.EXITED && !process.isAlive() ? exitCode(process) : null;
+                return new CaptureResult(startedAt, endedAt, exitCode, termination, null, sandbox.kind(), stdout.seal(),
+                        stderr.seal());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                stop(Termination.CANCELLED);
+                return new CaptureResult(startedAt, clock.instant(), null, Termination.CANCELLED, null, sandbox.kind(),
+                        stdout.seal(), stderr.seal());
+            } finally {
+                awaitGone(spec, sandboxInit);
+                awaitGone(spec, ProcessTree.killMarked(marker));
             }
         }
-        if (stopped.get() != null) {
-            // A stream reached its limit before the process was known here.
-            killed.addAll(ProcessTree.kill(process.toHandle(), marker));
-        }
-        cancellation.onCancel(() -> stopper.stop(Termination.CANCELLED));
 
-        try {
-            if (!process.waitFor(spec.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                stopper.stop(Termination.TIMEOUT);
-                process.waitFor(KILL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        /**
+         * Waits for both streams to end. A process that left a child holding a pipe open does not
+         * hang the run: after the drain deadline the run's leftover processes are killed, and after
+         * a second deadline the pipe is abandoned with its end unseen.
+         */
+        private void drain() throws InterruptedException {
+            long millis = drainTimeout.toMillis();
+            if (stdout.awaitEnd(millis) && stderr.awaitEnd(millis)) {
+                return;
             }
-            Instant endedAt = clock.instant();
-            drain(spec, marker, stdout, stderr, killed);
-            awaitGone(spec, killed);
-            Termination termination = stopped.get() == null ? Termination.EXITED : stopped.get();
-            Integer exitCode = termination == Termination.EXITED && !process.isAlive() ? process.exitValue() : null;
-            return new CaptureResult(startedAt, endedAt, exitCode, termination, null, sandbox.kind(), stdout.seal(),
-                    stderr.seal());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            stopper.stop(Termination.CANCELLED);
-            return new CaptureResult(startedAt, clock.instant(), null, Termination.CANCELLED, null, sandbox.kind(), stdout.seal(),
-                    stderr.seal());
-        } finally {
-            awaitGone(spec, sandboxInit);
-            awaitGone(spec, ProcessTree.killMarked(marker));
+            List<ProcessTree.Member> leftovers = ProcessTree.killMarked(marker);
+            killed.addAll(leftovers);
+            log.info("Run {}: a stream stayed open after the process ended; killed {} leftover process(es)", spec.runId(),
+                    leftovers.size());
+            if (stdout.awaitEnd(millis) && stderr.awaitEnd(millis)) {
+                return;
+            }
+            log.warn("Run {}: a stream is still open; abandoning it without its end", spec.runId());
+            stdout.abandon();
+            stderr.abandon();
         }
     }
 
-    private static void startCaptures(ProcessSpec spec, StreamCapture stdout, StreamCapture stderr) {
-        Thread.ofVirtual().name("capture-stdout-" + spec.runId()).start(stdout);
-        Thread.ofVirtual().name("capture-stderr-" + spec.runId()).start(stderr);
+    private static Integer exitCode(Child process) {
+        try {
+            return process.exitValue();
+        } catch (IllegalStateException e) {
+            return null;
+        }
     }
 
     /** Returns once what was killed has gone, so that no process of the run outlives its result. */
@@ -196,29 +342,6 @@ public final class ProcessSupervisor {
         }
     }
 
-    /**
-     * Waits for both streams to end. A process that left a child holding a pipe open does not
-     * hang the run: after the drain deadline the run's leftover processes are killed, and after
-     * a second deadline the pipe is abandoned with its end unseen.
-     */
-    private void drain(ProcessSpec spec, String marker, StreamCapture stdout, StreamCapture stderr,
-            Collection<ProcessTree.Member> killed) throws InterruptedException {
-        long millis = drainTimeout.toMillis();
-        if (stdout.awaitEnd(millis) && stderr.awaitEnd(millis)) {
-            return;
-        }
-        List<ProcessTree.Member> leftovers = ProcessTree.killMarked(marker);
-        killed.addAll(leftovers);
-        log.info("Run {}: a stream stayed open after the process ended; killed {} leftover process(es)", spec.runId(),
-                leftovers.size());
-        if (stdout.awaitEnd(millis) && stderr.awaitEnd(millis)) {
-            return;
-        }
-        log.warn("Run {}: a stream is still open; abandoning it without its end", spec.runId());
-        stdout.abandon();
-        stderr.abandon();
-    }
-
     private static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
@@ -227,10 +350,5 @@ public final class ProcessSupervisor {
         String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         int detail = message.lastIndexOf("error=");
         return detail >= 0 ? message.substring(detail) : message;
-    }
-
-    @FunctionalInterface
-    private interface Stopper {
-        void stop(Termination reason);
     }
 }

@@ -36,16 +36,18 @@ final class ProcessTree {
     }
 
     /**
-     * Kills {@code root} and everything below it, then whatever else carries {@code marker};
-     * returns what it signalled.
+     * Kills the process {@code pid} and everything below it, then whatever else carries
+     * {@code marker}; returns what it signalled.
      */
-    static List<Member> kill(ProcessHandle root, String marker) {
+    static List<Member> kill(long pid, String marker) {
         List<Member> killed = new ArrayList<>();
-        root.descendants()
-                .map(handle -> new Ranked(handle, depth(handle)))
-                .sorted(Comparator.comparingInt(Ranked::depth).reversed())
-                .forEach(ranked -> signal(ranked.handle(), killed));
-        signal(root, killed);
+        ProcessHandle.of(pid).ifPresent(root -> {
+            root.descendants()
+                    .map(handle -> new Ranked(handle, depth(handle)))
+                    .sorted(Comparator.comparingInt(Ranked::depth).reversed())
+                    .forEach(ranked -> signal(ranked.handle(), killed));
+            signal(root, killed);
+        });
         killed.addAll(killMarked(marker));
         return killed;
     }
@@ -88,7 +90,7 @@ final class ProcessTree {
      * becomes reapable only once every other process of the namespace is gone), waiting for it
      * to appear at most {@code timeout}; empty if the parent ended first.
      */
-    static List<Member> firstChild(ProcessHandle parent, Duration timeout) throws InterruptedException {
+    static List<Member> firstChild(Child parent, Duration timeout) throws InterruptedException {
         Path children = PROC.resolve(Long.toString(parent.pid())).resolve("task").resolve(Long.toString(parent.pid()))
                 .resolve("children");
         long deadline = System.nanoTime() + timeout.toNanos();

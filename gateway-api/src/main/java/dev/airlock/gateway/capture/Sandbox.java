@@ -4,7 +4,6 @@ import dev.airlock.persistence.config.AirlockProperties;
 import dev.airlock.persistence.config.InvalidConfigurationException;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.sanitizer.SecretRedactor;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -15,15 +14,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,15 +40,19 @@ public final class Sandbox implements AutoCloseable {
 
     private final SandboxKind kind;
     private final BubblewrapCommand.Host host;
+    private final WorkArea work;
+    private final RunCgroups cgroups;
 
-    private Sandbox(SandboxKind kind, BubblewrapCommand.Host host) {
+    private Sandbox(SandboxKind kind, BubblewrapCommand.Host host, WorkArea work, RunCgroups cgroups) {
         this.kind = kind;
         this.host = host;
+        this.work = work;
+        this.cgroups = cgroups;
     }
 
     /** No sandbox: processes run as the gateway's user with its view of the host. */
-    public static Sandbox none() {
-        return new Sandbox(SandboxKind.NONE, null);
+    public static Sandbox none(WorkArea work) {
+        return new Sandbox(SandboxKind.NONE, null, work, null);
     }
 
     /**
@@ -60,16 +60,32 @@ public final class Sandbox implements AutoCloseable {
      *
      * @param settings  {@code airlock.sandbox.*}
      * @param childPath the {@code PATH} runs get ({@code airlock.capture.path}), where {@code prlimit} is looked up
+     * @param work      this replica's directory, for working directories and the sandbox's generated files
      * @throws InvalidConfigurationException if bubblewrap is asked for and cannot run a sandbox here
      */
-    public static Sandbox of(AirlockProperties.Sandbox settings, String childPath) {
+    public static Sandbox of(AirlockProperties.Sandbox settings, String childPath, WorkArea work) {
+        return of(settings, childPath, work, settings.cgroup() == null ? null : RunCgroups.delegated(settings.cgroup()));
+    }
+
+    /** As {@link #of(AirlockProperties.Sandbox, String, WorkArea)}, with runs placed in cgroups below {@code cgroups} (or not, if null). */
+    static Sandbox of(AirlockProperties.Sandbox settings, String childPath, WorkArea work, RunCgroups cgroups) {
+        if (settings.mode() == SandboxKind.NONE && cgroups != null) {
+            throw new InvalidConfigurationException(RunCgroups.KEY, "runs are placed in cgroups only in their sandbox; "
+                    + "unset it or set airlock.sandbox.mode to bubblewrap");
+        }
         if (settings.mode() == SandboxKind.NONE) {
             log.warn("airlock.sandbox.mode is 'none': tools run as the gateway's own user, see its files, processes, "
                     + "environment and network, and have no resource limits. Every envelope says \"sandbox\": \"none\".");
-            return none();
+            return none(work);
+        }
+        try {
+            LibC.requireSupported();
+        } catch (LibC.Unsupported e) {
+            throw new InvalidConfigurationException("airlock.sandbox.mode", "cannot start sandboxes here: " + e.getMessage()
+                    + ". " + PACKAGE_HINT);
         }
         Path bwrap = bwrap(settings.bwrapPath());
-        boolean root = gatewayIsRoot();
+        boolean root = WorkArea.currentUid() == 0;
         Path setpriv = null;
         if (root) {
             if (settings.hostUid() <= 0) {
@@ -84,17 +100,15 @@ public final class Sandbox implements AutoCloseable {
                     "airlock.sandbox.mode", "the gateway runs as root, so runs are started as an unprivileged user through "
                             + "setpriv (package util-linux), which is not on the gateway's PATH. " + PACKAGE_HINT));
         }
+        if (root) {
+            requirePassable(work.directory().getParent(), settings.hostUid());
+        }
         Path prlimit = inSandbox("prlimit", childPath);
         Path choom = inSandbox("choom", childPath);
-        Path etc = generatedEtc();
+        Path etc = generatedEtc(work);
         Sandbox sandbox = new Sandbox(SandboxKind.BUBBLEWRAP, new BubblewrapCommand.Host(bwrap, setpriv, settings.hostUid(),
-                settings.hostGid(), prlimit, choom, etc, rootLinks(), rootDirs()));
-        try {
-            sandbox.probe(childPath, settings.bwrapPath() != null);
-        } catch (RuntimeException e) {
-            sandbox.close();
-            throw e;
-        }
+                settings.hostGid(), prlimit, choom, etc, rootLinks(), rootDirs()), work, cgroups);
+        sandbox.probe(childPath, settings.bwrapPath() != null);
         log.info("Sandbox: bubblewrap ({}){}", bwrap, root
                 ? ", runs start as host user " + settings.hostUid() + ":" + settings.hostGid() + " because the gateway runs as root"
                 : "");
@@ -106,42 +120,102 @@ public final class Sandbox implements AutoCloseable {
         return kind;
     }
 
+    /** This replica's work area. */
+    WorkArea work() {
+        return work;
+    }
+
+    /** Where runs get a cgroup of their own, or null if they do not. */
+    RunCgroups cgroups() {
+        return cgroups;
+    }
+
     /**
-     * How to start {@code spec} in {@code workingDir}: the command line, the whole environment and
-     * the directory to start it in.
-     *
-     * @throws SpawnRefused if the program or a path the run needs is not there
+     * A fresh, empty working directory for one run, in this replica's work area, made the
+     * sandbox's own when runs start as another host user. The caller removes it with
+     * {@link #removeWorkingDirectory}.
      */
-    Launch launch(ProcessSpec spec, Path workingDir) throws SpawnRefused {
+    Path newWorkingDirectory(UUID runId) throws IOException {
+        Path dir = work.newDirectory("run-" + runId);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        if (host != null && host.setpriv() != null) {
+            Files.setAttribute(dir, "unix:uid", host.hostUid(), LinkOption.NOFOLLOW_LINKS);
+            Files.setAttribute(dir, "unix:gid", host.hostGid(), LinkOption.NOFOLLOW_LINKS);
+        }
+        return dir;
+    }
+
+    /** Removes a working directory made by {@link #newWorkingDirectory}, without following links. */
+    static void removeWorkingDirectory(Path dir) {
+        WorkArea.deleteTree(dir);
+    }
+
+    /**
+     * How to start {@code spec} in {@code workingDir} without a sandbox: the command line, the
+     * whole environment and the directory to start it in.
+     */
+    Launch launchUnsandboxed(ProcessSpec spec, Path workingDir) {
         Map<String, String> environment = new HashMap<>(spec.environment());
         environment.put(ProcessSpec.RUN_ID_VARIABLE, spec.runId().toString());
-        if (kind == SandboxKind.NONE) {
-            return new Launch(spec.argv(), environment, workingDir);
-        }
+        return new Launch(spec.argv(), environment, workingDir);
+    }
+
+    /**
+     * How to start {@code spec} in {@code workingDir} in bubblewrap: the command line, the whole
+     * environment, and every path the sandbox mounts beyond the system, opened without following
+     * links and handed to bubblewrap by descriptor. The caller closes the result once the process
+     * has started.
+     *
+     * @throws SpawnRefused if the program, or a path the run needs, is not there or is reached through a link
+     */
+    Prepared prepare(ProcessSpec spec, Path workingDir) throws SpawnRefused {
+        Map<String, String> environment = new HashMap<>(spec.environment());
+        environment.put(ProcessSpec.RUN_ID_VARIABLE, spec.runId().toString());
         SandboxPolicy policy = spec.sandbox();
-        for (String path : concat(policy.readOnlyPaths(), policy.writablePaths())) {
-            if (!Files.exists(Path.of(path))) {
-                throw new SpawnRefused("sandbox path " + path + " does not exist");
+        int stranger = host.setpriv() != null ? host.hostUid() : -1;
+        List<MountSource> opened = new ArrayList<>();
+        try {
+            int passwd = open(opened, host.etc().resolve("passwd").toString(), MountSource.Kind.ANY, -1);
+            int group = open(opened, host.etc().resolve("group").toString(), MountSource.Kind.ANY, -1);
+            List<Integer> readOnly = new ArrayList<>();
+            for (String path : policy.readOnlyPaths()) {
+                readOnly.add(open(opened, path, MountSource.Kind.ANY, stranger));
             }
+            List<Integer> writable = new ArrayList<>();
+            for (String path : policy.writablePaths()) {
+                writable.add(open(opened, path, MountSource.Kind.ANY, stranger));
+            }
+            int dir = open(opened, workingDir.toString(), MountSource.Kind.DIRECTORY, stranger);
+            String program = program(spec.argv().get(0), environment.getOrDefault("PATH", DEFAULT_EXEC_PATH), policy,
+                    workingDir);
+            // The status pipe follows the inherited descriptors, then the block pipe when runs have cgroups.
+            int status = FIRST_INHERITED + opened.size();
+            BubblewrapCommand.Descriptors fds = new BubblewrapCommand.Descriptors(passwd, group, readOnly, writable, dir,
+                    status, cgroups == null ? -1 : status + 1);
+            List<String> argv = BubblewrapCommand.argv(host, policy, fds, workingDir, program,
+                    spec.argv().subList(1, spec.argv().size()));
+            Prepared prepared = new Prepared(argv, environment, opened.stream().map(MountSource::fd).toList(),
+                    List.copyOf(opened), cgroups == null ? 0 : 1);
+            opened.clear();
+            return prepared;
+        } finally {
+            opened.forEach(MountSource::close);
         }
-        String program = program(spec.argv().get(0), environment.getOrDefault("PATH", DEFAULT_EXEC_PATH), policy, workingDir);
-        return new Launch(BubblewrapCommand.argv(host, policy, workingDir, program, spec.argv().subList(1, spec.argv().size())),
-                environment, Path.of("/"));
     }
 
-    /** Makes a fresh working directory the sandbox's own (when runs start as another host user). */
-    void adopt(Path workingDir) throws IOException {
-        if (host != null && host.setpriv() != null) {
-            Files.setAttribute(workingDir, "unix:uid", host.hostUid(), LinkOption.NOFOLLOW_LINKS);
-            Files.setAttribute(workingDir, "unix:gid", host.hostGid(), LinkOption.NOFOLLOW_LINKS);
-        }
+    /** The descriptor a child gets for the first inherited descriptor. */
+    private static final int FIRST_INHERITED = 3;
+
+    /** Opens {@code path} and returns the number it will have in the child (they are numbered in the order opened). */
+    private static int open(List<MountSource> opened, String path, MountSource.Kind kind, int stranger) throws SpawnRefused {
+        opened.add(MountSource.open(path, kind, stranger));
+        return FIRST_INHERITED + opened.size() - 1;
     }
 
+    /** Releases this replica's work area, and what is left in it. */
     @Override
     public void close() {
-        if (host != null) {
-            deleteTree(host.etc());
-        }
+        work.close();
     }
 
     /**
@@ -172,29 +246,35 @@ public final class Sandbox implements AutoCloseable {
     /** Runs {@code true} in a sandbox as runs get it; refuses the start if that fails. */
     private void probe(String childPath, boolean bwrapConfigured) {
         String key = bwrapConfigured ? "airlock.sandbox.bwrap-path" : "airlock.sandbox.mode";
+        UUID id = UUID.randomUUID();
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("airlock-sandbox-check-");
-            adopt(dir);
-            ProcessSpec spec = new ProcessSpec(UUID.randomUUID(), "sandbox-check", List.of("true"), dir,
+            dir = newWorkingDirectory(id);
+            ProcessSpec spec = new ProcessSpec(id, "sandbox-check", List.of("true"), dir,
                     Map.of("PATH", childPath), Duration.ofSeconds(5), 0, 0, SecretRedactor.of(Map.of()),
                     SandboxPolicy.DEFAULTS);
-            Launch launch = launch(spec, dir);
-            ProcessBuilder builder = new ProcessBuilder(launch.argv()).directory(launch.directory().toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).redirectErrorStream(true);
-            builder.environment().clear();
-            builder.environment().putAll(launch.environment());
-            Process process = Spawner.start(builder);
-            byte[] output;
-            try (InputStream in = process.getInputStream()) {
-                output = in.readNBytes(4096);
+            NativeProcess process;
+            int blocks;
+            try (Prepared prepared = prepare(spec, dir)) {
+                blocks = prepared.blocks();
+                process = NativeProcess.start(prepared.argv(), prepared.environment(), prepared.inherited(), 1, blocks);
             }
-            if (!process.waitFor(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+            if (blocks > 0) {
+                // The probe needs no cgroup: let it go at once.
+                process.input(0).close();
+            }
+            byte[] output;
+            try (InputStream err = process.stderr(); InputStream out = process.stdout()) {
+                output = err.readNBytes(4096);
+            }
+            if (!process.waitFor(PROBE_TIMEOUT.toMillis())) {
+                ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + id);
                 throw new InvalidConfigurationException(key, "bubblewrap at " + host.bwrap() + " did not finish a trivial run in "
                         + PROBE_TIMEOUT.toSeconds() + " s. " + PACKAGE_HINT);
             }
-            if (process.exitValue() != 0) {
+            BubblewrapStatus status = BubblewrapStatus.read(process.output(0));
+            process.closeStreams();
+            if (process.exitValue() != 0 || !status.commandStarted()) {
                 throw new InvalidConfigurationException(key, "bubblewrap at " + host.bwrap() + " cannot run a sandbox here (exit "
                         + process.exitValue() + ": " + printable(output) + "). " + PACKAGE_HINT);
             }
@@ -208,7 +288,30 @@ public final class Sandbox implements AutoCloseable {
             throw new InvalidConfigurationException(key, "interrupted while checking the sandbox");
         } finally {
             if (dir != null) {
-                deleteTree(dir);
+                removeWorkingDirectory(dir);
+            }
+        }
+    }
+
+    /**
+     * bubblewrap, running as the sandbox's host user, reaches what it mounts even by descriptor only
+     * through directories that user may pass: every directory on the way to the work area must let
+     * others (or that user) through.
+     */
+    private static void requirePassable(Path workRoot, int hostUid) {
+        for (Path dir = workRoot; dir != null; dir = dir.getParent()) {
+            try {
+                var attributes = Files.readAttributes(dir, java.nio.file.attribute.PosixFileAttributes.class);
+                int owner = (Integer) Files.getAttribute(dir, "unix:uid");
+                boolean passable = attributes.permissions().contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)
+                        || owner == hostUid && attributes.permissions().contains(java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+                if (!passable) {
+                    throw new InvalidConfigurationException("airlock.sandbox.work-dir", "the sandbox's host user " + hostUid
+                            + " cannot pass through " + dir + " (mode " + PosixFilePermissions.toString(attributes.permissions())
+                            + ") on the way to the work area " + workRoot + "; put the work area where it can, or allow o+x");
+                }
+            } catch (IOException e) {
+                throw new InvalidConfigurationException("airlock.sandbox.work-dir", "cannot check " + dir + ": " + e.getMessage());
             }
         }
     }
@@ -247,20 +350,10 @@ public final class Sandbox implements AutoCloseable {
         return Optional.empty();
     }
 
-    private static boolean gatewayIsRoot() {
-        try {
-            return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new InvalidConfigurationException("airlock.sandbox.mode", "bubblewrap needs Linux with /proc ("
-                    + e.getMessage() + "). " + PACKAGE_HINT);
-        }
-    }
-
     /** The sandbox's passwd and group: its one user, so that programs can name it. */
-    private static Path generatedEtc() {
+    private static Path generatedEtc(WorkArea work) {
         try {
-            Path dir = Files.createTempDirectory("airlock-sandbox-etc-");
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path dir = work.newDirectory("etc");
             int id = BubblewrapCommand.SANDBOX_ID;
             write(dir.resolve("passwd"), "nobody:x:" + id + ":" + id + ":Airlock sandbox:/nonexistent:/usr/sbin/nologin\n");
             write(dir.resolve("group"), "nogroup:x:" + id + ":\n");
@@ -300,13 +393,7 @@ public final class Sandbox implements AutoCloseable {
                 .toList();
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
-    }
-
-    private static String printable(byte[] output) {
+    static String printable(byte[] output) {
         StringBuilder text = new StringBuilder();
         for (byte b : output) {
             if (text.length() >= 300) {
@@ -317,22 +404,8 @@ public final class Sandbox implements AutoCloseable {
         return text.toString().strip();
     }
 
-    static void deleteTree(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            log.warn("Could not remove {}: {}", dir, e.getMessage());
-        }
-    }
-
     /**
-     * How to start one process.
+     * How to start one process without a sandbox.
      *
      * @param argv        the command line
      * @param environment its whole environment
@@ -346,11 +419,37 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
+    /**
+     * How to start one process in bubblewrap, holding open what it mounts until it has started.
+     *
+     * @param argv        the command line, bubblewrap's (or setpriv's) absolute path first
+     * @param environment its whole environment
+     * @param inherited   the descriptors it gets as 3, 4, …, in order
+     * @param sources     what those descriptors are, closed by {@link #close()}
+     * @param blocks      1 if bubblewrap waits on a block pipe (after the status pipe) before it starts the command, else 0
+     */
+    record Prepared(List<String> argv, Map<String, String> environment, List<Integer> inherited, List<MountSource> sources,
+            int blocks) implements AutoCloseable {
+
+        Prepared {
+            argv = List.copyOf(argv);
+            environment = Map.copyOf(environment);
+            inherited = List.copyOf(inherited);
+            sources = List.copyOf(sources);
+        }
+
+        @Override
+        public void close() {
+            sources.forEach(MountSource::close);
+        }
+    }
+
     /** The process cannot be started; the message says why, naming no secret. */
     static final class SpawnRefused extends Exception {
 
         private static final long serialVersionUID = 1L;
 
+        /** The reason, shown to agents and people as the run's failure. */
         SpawnRefused(String message) {
             super(message, null, false, false);
         }

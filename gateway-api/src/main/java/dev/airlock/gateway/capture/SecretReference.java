@@ -68,6 +68,11 @@ public record SecretReference(Kind kind, String target) {
         return new SecretReference(Kind.ENV, text.startsWith("env:") ? text.substring("env:".length()) : text);
     }
 
+    /** The file the value is read from, for a {@code file:} source. */
+    public java.util.Optional<Path> file() {
+        return kind == Kind.FILE ? java.util.Optional.of(Path.of(target)) : java.util.Optional.empty();
+    }
+
     /** The value, read now. */
     public String read(SecretSource environment) throws SecretUnavailable {
         return switch (kind) {

@@ -20,12 +20,27 @@ final class Spawner {
     private Spawner() {
     }
 
-    /**
-     * Starts {@code builder}'s process. An interrupt while waiting does not lose a started process:
-     * it is returned all the same, with the interrupt status set for the caller to act on.
-     */
+    /** A call that starts a process. */
+    @FunctionalInterface
+    interface Start<T> {
+        T call() throws IOException, LibC.Failure;
+    }
+
+    /** Starts {@code builder}'s process on the spawner thread. */
     static Process start(ProcessBuilder builder) throws IOException {
-        Future<Process> started = THREAD.submit(builder::start);
+        try {
+            return call(builder::start);
+        } catch (LibC.Failure e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code start} on the spawner thread. An interrupt while waiting does not lose a started
+     * process: it is returned all the same, with the interrupt status set for the caller to act on.
+     */
+    static <T> T call(Start<T> start) throws IOException, LibC.Failure {
+        Future<T> started = THREAD.submit(start::call);
         boolean interrupted = false;
         try {
             while (true) {
@@ -34,13 +49,13 @@ final class Spawner {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    if (e.getCause() instanceof IOException io) {
-                        throw io;
+                    switch (e.getCause()) {
+                        case IOException io -> throw io;
+                        case LibC.Failure failure -> throw failure;
+                        case RuntimeException runtime -> throw runtime;
+                        case Error error -> throw error;
+                        default -> throw new IOException(e.getCause());
                     }
-                    if (e.getCause() instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
-                    throw new IOException(e.getCause());
                 }
             }
         } finally {

@@ -118,9 +118,11 @@ final class CallResults {
         Envelope.ProcessFacts process = envelope.process();
         String termination = process == null ? null : process.termination();
         String statement = switch (state) {
-            case COMPLETED -> "OUTPUT_LIMIT".equals(termination)
-                    ? run + " was killed: a stream passed its output limit (" + observed(envelope) + ")."
-                    : run + " exited with code " + process.exitCode() + ".";
+            case COMPLETED -> switch (String.valueOf(termination)) {
+                case "OUTPUT_LIMIT" -> run + " was killed: a stream passed its output limit (" + observed(envelope) + ").";
+                case "MEMORY_LIMIT" -> run + " was killed by the kernel: it reached its memory limit.";
+                default -> run + " exited with code " + process.exitCode() + ".";
+            };
             case FAILED -> run + " could not be started: " + (process == null || process.failure() == null
                     ? "no reason was recorded" : process.failure()) + ".";
             case TIMED_OUT -> run + " timed out and was killed.";

@@ -34,19 +34,25 @@ class McpConfiguration {
 
     /** The endpoint's path. */
     static final String PATH = "/mcp";
-    /** The largest request body: tool arguments are small (strings default to 1,024 characters). */
-    static final int MAX_BODY = 1024 * 1024;
-
     /**
      * The protocol's JSON mapper: a plain Jackson 3 mapper, apart from the application's (whose
      * settings, such as writing nulls, are the REST API's). The envelope is turned into plain
      * JSON values by the application's mapper first, so it reads exactly as over REST.
      */
-    private final McpJsonMapper protocolJson = new JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder()
+    private final McpJsonMapper protocolJson;
+
+    McpConfiguration(AirlockProperties properties) {
+        this.maxBody = (int) Math.min(properties.http().maxRequestBody().toBytes(), Integer.MAX_VALUE);
+        this.protocolJson = new JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder(
+                dev.airlock.gateway.http.BoundedJson.factory(maxBody))
             // The SDK writes some refusals (malformed bodies, batches) as its exception object: never
             // with a stack trace, a cause or internal messages of the JVM.
             .addMixIn(Throwable.class, ThrowableWithoutInternals.class)
             .build());
+    }
+
+    /** The largest request body ({@code airlock.http.max-request-body}), as for every other endpoint. */
+    private final int maxBody;
 
     /** What of an exception the protocol may show: nothing but what the SDK put in its JSON-RPC error. */
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"stackTrace", "cause", "suppressed", "localizedMessage", "message"})
@@ -62,7 +68,7 @@ class McpConfiguration {
                 // The security chain has refused foreign origins already; the SDK's own check is a second line.
                 .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(properties.mcp().allowedOrigins()).build())
-                .maxRequestSize(MAX_BODY)
+                .maxRequestSize(maxBody)
                 .build();
     }
 
@@ -97,7 +103,7 @@ class McpConfiguration {
             HttpServletStatelessServerTransport transport) {
         List<String> versions = transport.protocolVersions();
         FilterRegistrationBean<ProgressStreams> registration = new FilterRegistrationBean<>(
-                new ProgressStreams(handler, protocolJson, AirlockMcpHandler::context, versions, MAX_BODY));
+                new ProgressStreams(handler, protocolJson, AirlockMcpHandler::context, versions, maxBody));
         registration.setName("mcpProgressStreams");
         registration.setServletNames(List.of("mcp"));
         // After Spring Security's filter chain (order -100): only authenticated agents get this far.

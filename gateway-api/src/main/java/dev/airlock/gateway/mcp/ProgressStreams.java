@@ -58,6 +58,7 @@ final class ProgressStreams extends OncePerRequestFilter {
         this.contexts = contexts;
         this.protocolVersions = List.copyOf(protocolVersions);
         this.maxBody = maxBody;
+        this.plain = tools.jackson.databind.json.JsonMapper.builder(dev.airlock.gateway.http.BoundedJson.factory(maxBody)).build();
     }
 
     /** Only the MCP endpoint: the registration names its servlet, and this holds wherever the filter is put. */
@@ -86,11 +87,18 @@ final class ProgressStreams extends OncePerRequestFilter {
                     "The request body is larger than " + maxBody + " bytes.");
             return;
         }
-        if (!isJsonObject(body)) {
-            // One JSON-RPC message per POST, an object: batches, scalars and garbage are refused here,
-            // before the SDK, which would answer some of them with its exception object.
+        tools.jackson.databind.JsonNode message = parse(body);
+        if (!(message instanceof tools.jackson.databind.node.ObjectNode)) {
+            // One JSON-RPC message per POST, an object: batches, scalars, garbage, a key given twice and
+            // anything past the read bounds are refused here, before the SDK, which would answer some of
+            // them with its exception object and read a duplicate key as its last value.
             error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.PARSE_ERROR,
-                    "The body must be one JSON-RPC message: a JSON object.");
+                    "The body must be one JSON-RPC message: a JSON object, each key once, within the size and depth bounds.");
+            return;
+        }
+        String invalid = invalid(message);
+        if (invalid != null) {
+            error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.INVALID_REQUEST, invalid);
             return;
         }
         McpSchema.JSONRPCRequest call = progressCall(request, body);
@@ -101,15 +109,31 @@ final class ProgressStreams extends OncePerRequestFilter {
         stream(request, response, call);
     }
 
-    private boolean isJsonObject(byte[] body) {
+    private tools.jackson.databind.JsonNode parse(byte[] body) {
         try {
-            return plain.readTree(body) instanceof tools.jackson.databind.node.ObjectNode;
+            return plain.readTree(body);
         } catch (RuntimeException e) {
-            return false;
+            return null;
         }
     }
 
-    private final tools.jackson.databind.json.JsonMapper plain = tools.jackson.databind.json.JsonMapper.builder().build();
+    /**
+     * Why a message is not a JSON-RPC 2.0 message Airlock takes, or null: its {@code jsonrpc} must be
+     * exactly {@code "2.0"}, and a progress token a string or an integer, as the protocol says.
+     */
+    static String invalid(tools.jackson.databind.JsonNode message) {
+        tools.jackson.databind.JsonNode version = message.get("jsonrpc");
+        if (version == null || !version.isString() || !"2.0".equals(version.asString())) {
+            return "jsonrpc must be \"2.0\".";
+        }
+        tools.jackson.databind.JsonNode token = message.path("params").path("_meta").get("progressToken");
+        if (token != null && !token.isString() && !token.isIntegralNumber()) {
+            return "_meta.progressToken must be a string or an integer.";
+        }
+        return null;
+    }
+
+    private final tools.jackson.databind.json.JsonMapper plain;
 
     /** The request, when it is a tools/call asking for progress from a client that takes a stream. */
     private McpSchema.JSONRPCRequest progressCall(HttpServletRequest request, byte[] body) {

@@ -132,6 +132,26 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof dev.airlock.gateway.http.RequestBodyLimit.TooLarge tooLarge) {
+                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem(HttpStatus.CONTENT_TOO_LARGE,
+                        "body-too-large", "Request body too large", tooLarge.getMessage()));
+            }
+        }
+        var duplicate = dev.airlock.gateway.http.BoundedJson.duplicateKey(ex);
+        if (duplicate.isPresent()) {
+            ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request",
+                    "The request body gives the key '" + duplicate.get() + "' twice in one object.");
+            problem.setProperty("field", duplicate.get());
+            return ResponseEntity.badRequest().body(problem);
+        }
+        if (dev.airlock.gateway.http.BoundedJson.pastABound(ex)) {
+            return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request",
+                    "The request body's JSON is nested too deeply, or has a string, number or key too long (at most "
+                            + dev.airlock.gateway.http.BoundedJson.MAX_NESTING + " levels, "
+                            + dev.airlock.gateway.http.BoundedJson.MAX_NUMBER_LENGTH + " digits, "
+                            + dev.airlock.gateway.http.BoundedJson.MAX_NAME_LENGTH + " characters per key)."));
+        }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                 "The request body is not valid JSON of the expected shape.");
         problem.setTitle("Malformed request");

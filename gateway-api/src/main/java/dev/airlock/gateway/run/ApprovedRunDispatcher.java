@@ -72,7 +72,7 @@ class ApprovedRunDispatcher {
             }
             try {
                 Instant now = clock.instant();
-                for (UUID runId : claims.claimNext(executor.node(), tenant, permits.size(), now, executor.leaseFrom(now))) {
+                for (UUID runId : claims.claimNext(executor.node(), tenant, permits.size(), now, executor.leaseFrom(now), executor.sandbox())) {
                     RunRecord run = runs.findById(runId).orElseThrow();
                     executor.start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson(),
                             run.approvalRequired()), permits.removeLast());

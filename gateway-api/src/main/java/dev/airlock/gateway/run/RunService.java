@@ -129,7 +129,7 @@ public class RunService {
             case PolicyVerdict.Auto auto -> {
                 requested.approveAutomatically(clock.instant());
                 Instant now = clock.instant();
-                requested.startOn(executor.node(), now, executor.leaseFrom(now));
+                requested.startOn(executor.node(), now, executor.leaseFrom(now), executor.sandbox());
             }
             case PolicyVerdict.Required required -> requested.awaitApproval(clock.instant());
             case PolicyVerdict.Deny deny -> requested.deny(clock.instant());
@@ -184,9 +184,23 @@ public class RunService {
         return new Submission(earlier, false);
     }
 
-    /** The agent's tenant's run. */
+    /**
+     * A run the agent may see: one it requested, or, for an agent configured with
+     * {@code runs: tenant}, any run of its tenant. Any other run is not found, exactly like one
+     * that does not exist.
+     */
     public RunRecord find(AgentIdentity agent, UUID runId) {
-        return runs.findByIdAndTenant(runId, agent.tenant()).orElseThrow(() -> RunNotFound.forId(runId));
+        return runs.findByIdAndTenant(runId, agent.tenant()).filter(run -> visible(agent, run))
+                .orElseThrow(() -> RunNotFound.forId(runId));
+    }
+
+    private boolean visible(AgentIdentity agent, RunRecord run) {
+        if (run.agent().equals(agent.agent())) {
+            return true;
+        }
+        var tenant = properties.tenants().get(agent.tenant());
+        var config = tenant == null ? null : tenant.agents().get(agent.agent());
+        return config != null && config.runs() == AirlockProperties.RunVisibility.TENANT;
     }
 
     /**

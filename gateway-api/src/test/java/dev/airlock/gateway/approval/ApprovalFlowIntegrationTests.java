@@ -127,7 +127,7 @@ class ApprovalFlowIntegrationTests {
         AgentApi.Response noCsrf = api.asHuman("alice", false, "POST",
                 "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(noCsrf.status()).isEqualTo(403);
-        assertThat(api.get(ACME, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
+        assertThat(api.get(ACME_OTHER, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
     }
 
     @Test

@@ -27,9 +27,18 @@ class BubblewrapCommandTests {
             null, 0, 0, Path.of("/usr/bin/prlimit"), Path.of("/usr/bin/choom"), Path.of("/tmp/etc"), new TreeMap<>(java.util.Map.of("bin", "usr/bin")),
             List.of("lib", "lib64", "sbin"));
 
+    /** Descriptors as a prepared sandbox numbers them: passwd, group, read-only paths, writable paths, working dir, status. */
+    private static BubblewrapCommand.Descriptors descriptors(SandboxPolicy policy) {
+        int ro = policy.readOnlyPaths().size();
+        int rw = policy.writablePaths().size();
+        return new BubblewrapCommand.Descriptors(3, 4, java.util.stream.IntStream.range(5, 5 + ro).boxed().toList(),
+                java.util.stream.IntStream.range(5 + ro, 5 + ro + rw).boxed().toList(), 5 + ro + rw, 6 + ro + rw, -1);
+    }
+
     private static String command(BubblewrapCommand.Host host, SandboxPolicy policy, String workingDir, String program,
             String... args) {
-        return String.join(" ", BubblewrapCommand.argv(host, policy, Path.of(workingDir), program, List.of(args)));
+        return String.join(" ", BubblewrapCommand.argv(host, policy, descriptors(policy), Path.of(workingDir), program,
+                List.of(args)));
     }
 
     private static String lines(String block) {
@@ -45,10 +54,11 @@ class BubblewrapCommandTests {
                         --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup --unshare-net
                         --disable-userns --die-with-parent --new-session --cap-drop ALL
                         --uid 65534 --gid 65534 --hostname airlock
+                        --json-status-fd 6
                         --ro-bind /usr /usr
                         --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin
-                        --ro-bind /tmp/airlock-sandbox-etc-1/passwd /etc/passwd
-                        --ro-bind /tmp/airlock-sandbox-etc-1/group /etc/group
+                        --ro-bind-fd 3 /etc/passwd
+                        --ro-bind-fd 4 /etc/group
                         --ro-bind-try /etc/hosts /etc/hosts
                         --ro-bind-try /etc/resolv.conf /etc/resolv.conf
                         --ro-bind-try /etc/nsswitch.conf /etc/nsswitch.conf
@@ -65,9 +75,9 @@ class BubblewrapCommandTests {
                         --ro-bind-try /etc/ld.so.cache /etc/ld.so.cache
                         --proc /proc --dev /dev
                         --size 268435456 --tmpfs /dev/shm --size 268435456 --tmpfs /tmp
-                        --bind /tmp/airlock-run-7 /tmp/airlock-run-7 --chdir /tmp/airlock-run-7
+                        --bind-fd 5 /tmp/airlock-run-7 --chdir /tmp/airlock-run-7
                         --remount-ro /dev --remount-ro /
-                        -- /usr/bin/prlimit --nproc=256 --data=1073741824 --fsize=1073741824 --nofile=1024 --core=0
+                        -- /usr/bin/prlimit --nproc=256 --as=1073741824 --fsize=1073741824 --nofile=1024 --core=0
                         -- /usr/bin/choom -n 1000
                         -- /usr/bin/git log -n 5
                         """));
@@ -88,16 +98,16 @@ class BubblewrapCommandTests {
                         --ro-bind /usr /usr
                         --symlink usr/bin /bin
                         --ro-bind /lib /lib --ro-bind /lib64 /lib64 --ro-bind /sbin /sbin
-                        --ro-bind /tmp/etc/passwd /etc/passwd
+                        --ro-bind-fd 3 /etc/passwd
                         """))
                 .endsWith(lines("""
                         --proc /proc --dev /dev
                         --size 8388608 --tmpfs /dev/shm --size 8388608 --tmpfs /tmp
-                        --ro-bind /srv/reference /srv/reference --ro-bind /opt/tools /opt/tools
-                        --bind /srv/cache /srv/cache
-                        --bind /srv/repos /srv/repos --chdir /srv/repos
+                        --ro-bind-fd 5 /srv/reference --ro-bind-fd 6 /opt/tools
+                        --bind-fd 7 /srv/cache
+                        --bind-fd 8 /srv/repos --chdir /srv/repos
                         --remount-ro /dev --remount-ro /
-                        -- /usr/bin/prlimit --nproc=16 --data=67108864 --fsize=1048576 --nofile=64 --core=0
+                        -- /usr/bin/prlimit --nproc=16 --as=67108864 --fsize=1048576 --nofile=64 --core=0
                         -- /usr/bin/choom -n 1000
                         -- /opt/tools/bin/lint --strict
                         """))
@@ -105,8 +115,19 @@ class BubblewrapCommandTests {
     }
 
     @Test
+    void aRunWithACgroupWaitsToBePlacedAndIsBoundedByItInsteadOfByItsAddressSpace() {
+        BubblewrapCommand.Descriptors fds = new BubblewrapCommand.Descriptors(3, 4, List.of(), List.of(), 5, 6, 7);
+        String command = String.join(" ", BubblewrapCommand.argv(ROOT_GATEWAY, SandboxPolicy.DEFAULTS, fds,
+                Path.of("/w"), "/usr/bin/true", List.of()));
+        assertThat(command).contains("--json-status-fd 6 --block-fd 7 --ro-bind /usr /usr")
+                .contains("-- /usr/bin/prlimit --nproc=256 --fsize=1073741824 --nofile=1024 --core=0")
+                .doesNotContain("--as=");
+    }
+
+    @Test
     void keepsArgumentsWholeWhateverTheyContain() {
-        List<String> argv = BubblewrapCommand.argv(ROOT_GATEWAY, SandboxPolicy.DEFAULTS, Path.of("/w"), "/usr/bin/echo",
+        List<String> argv = BubblewrapCommand.argv(ROOT_GATEWAY, SandboxPolicy.DEFAULTS, descriptors(SandboxPolicy.DEFAULTS),
+                Path.of("/w"), "/usr/bin/echo",
                 List.of("--bind / /", "a b", "$(id)", "-- x"));
         assertThat(argv.subList(argv.size() - 5, argv.size())).containsExactly("/usr/bin/echo", "--bind / /", "a b", "$(id)", "-- x");
     }

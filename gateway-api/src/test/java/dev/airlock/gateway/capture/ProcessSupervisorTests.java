@@ -38,17 +38,21 @@ class ProcessSupervisorTests {
     private static final String PATH = "/usr/local/bin:/usr/bin:/bin";
     private static final Map<SandboxKind, ProcessSupervisor> SUPERVISORS = new EnumMap<>(SandboxKind.class);
     private static Sandbox bubblewrap;
+    private static Sandbox unsandboxed;
 
     @BeforeAll
     static void startSandboxes() {
-        bubblewrap = Sandbox.of(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534), PATH);
+        bubblewrap = Sandbox.of(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534, null, null), PATH,
+                WorkArea.open(WorkArea.defaultRoot()));
+        unsandboxed = Sandbox.none(WorkArea.open(WorkArea.defaultRoot()));
         SUPERVISORS.put(SandboxKind.BUBBLEWRAP, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), bubblewrap));
-        SUPERVISORS.put(SandboxKind.NONE, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), Sandbox.none()));
+        SUPERVISORS.put(SandboxKind.NONE, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), unsandboxed));
     }
 
     @AfterAll
     static void closeSandboxes() {
         bubblewrap.close();
+        unsandboxed.close();
     }
 
     private static ProcessSpec spec(UUID runId, List<String> argv, Duration timeout, long retained, long observed,
@@ -114,6 +118,32 @@ class ProcessSupervisorTests {
         assertThat(tree).extracting(HostProcess::comm).contains("sh", "sleep", "sleep");
         assertThat(result.termination()).isEqualTo(Termination.TIMEOUT);
         assertThat(result.exitCode()).isNull();
+    }
+
+    @Test
+    void theSandboxChangesTheUserInsideItsNamespaceWhateverTheHostUserIs() throws Exception {
+        // A host user other than the sandbox's 65534, so that dropping bubblewrap's --uid/--gid would show inside.
+        boolean root = WorkArea.currentUid() == 0;
+        int hostUid = root ? 65533 : WorkArea.currentUid();
+        int hostGid = root ? 65533 : (Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:gid");
+        try (Sandbox other = Sandbox.of(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65533, 65533, null, null),
+                PATH, WorkArea.open(WorkArea.defaultRoot()))) {
+            ProcessSupervisor supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), other);
+            UUID runId = UUID.randomUUID();
+            CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> supervisor.run(script(runId,
+                    "grep -E '^(Uid|Gid):' /proc/self/status; exec sleep 74", Duration.ofSeconds(3)), new Cancellation()));
+            List<HostProcess> seen = HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("74"),
+                    Duration.ofSeconds(10));
+            String outside = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(seen.stream()
+                    .filter(p -> p.comm().equals("sleep")).findFirst().orElseThrow().pid()), "status"));
+            CaptureResult result = running.get(30, TimeUnit.SECONDS);
+
+            assertThat(result.stdout().text()).as("inside the namespace")
+                    .contains("Uid:\t65534\t65534\t65534\t65534").contains("Gid:\t65534\t65534\t65534\t65534");
+            assertThat(outside).as("the same process as the host sees it")
+                    .contains("Uid:\t" + hostUid + "\t" + hostUid + "\t" + hostUid + "\t" + hostUid)
+                    .contains("Gid:\t" + hostGid + "\t" + hostGid + "\t" + hostGid + "\t" + hostGid);
+        }
     }
 
     @ParameterizedTest

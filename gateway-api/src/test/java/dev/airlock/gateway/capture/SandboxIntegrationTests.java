@@ -243,6 +243,15 @@ class SandboxIntegrationTests {
     }
 
     @Test
+    void aSharedMappingCannotGoPastTheMemoryLimitEither() {
+        JsonNode run = run("shared-memory-hog", "{}");
+        assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(run.path("process").path("exitCode").asInt()).isNotZero();
+        assertThat(stdout(run)).doesNotContain("mapped");
+        assertThat(run.path("stderr").path("text").asString()).contains("Cannot allocate memory");
+    }
+
+    @Test
     void readsAFileSecretWhenTheRunStartsAndNamesTheFileWhenItIsGone() throws Exception {
         Path file = Path.of(System.getProperty("user.dir"), "target", "test-secrets", "file-token").toAbsolutePath();
         Files.createDirectories(file.getParent());

@@ -176,13 +176,13 @@ class ClusterIntegrationTests {
     }
 
     /** The packaged gateway in a JVM of its own, so that it can be killed like a real replica. */
-    private Process replica(String node, Path marks, int port) throws Exception {
+    private Process replica(String node, Path marks, int port, String... extra) throws Exception {
         Files.createDirectories(marks);
         Path jar = Path.of("target", "airlock-gateway.jar").toAbsolutePath();
         assertThat(jar).as("the packaged gateway (failsafe runs after package)").exists();
         String java = ProcessHandle.current().info().command().orElse("java");
         Path log = work.resolve(node + ".log");
-        Process process = new ProcessBuilder(java, "-jar", jar.toString(),
+        ProcessBuilder builder = new ProcessBuilder(java, "-jar", jar.toString(),
                 "--spring.profiles.active=test",
                 "--spring.config.additional-location=file:" + Path.of("target", "test-classes").toAbsolutePath() + "/",
                 "--server.port=" + port,
@@ -193,7 +193,9 @@ class ClusterIntegrationTests {
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
                 "--spring.datasource.url=" + url, "--spring.datasource.username=airlock_app",
                 "--spring.datasource.password=" + password, "--spring.flyway.enabled=false")
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.command().addAll(List.of(extra));
+        Process process = builder.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {
             assertThat(process.isAlive()).as("replica %s is up (see %s)", node, log).isTrue();
@@ -235,10 +237,14 @@ class ClusterIntegrationTests {
     @Test
     void aReplicaKilledMidRunLeavesItInterruptedAndItNeverRunsAgain() throws Exception {
         Path marks = toolDir("marks-killed");
+        // Under target/, not the test's private temporary directory: the sandbox's host user must pass through it.
+        Path workArea = Path.of(System.getProperty("user.dir"), "target", "work-area-" + UUID.randomUUID()).toAbsolutePath();
         int port = freePort();
-        Process victim = replica("victim", marks, port);
+        Process victim = replica("victim", marks, port, "--airlock.sandbox.work-dir=" + workArea);
         UUID runId = startedSleeper(port, marks, 60);
         assertThat(state(runId)).isEqualTo("RUNNING");
+        List<Path> victimsArea = replicaAreas(workArea);
+        assertThat(victimsArea).hasSize(1);
 
         victim.destroyForcibly();
         assertThat(victim.waitFor(20, TimeUnit.SECONDS)).isTrue();
@@ -259,6 +265,29 @@ class ClusterIntegrationTests {
         Thread.sleep(LEASE.toMillis());
         assertThat(state(runId)).isEqualTo("INTERRUPTED");
         assertThat(lines(marks.resolve("marks"))).containsExactly(runId.toString());
+
+        // What the killed replica left on the host goes when a replica starts again with the same work area,
+        // and the interrupted run says what ran it and that its output was not recorded.
+        assertThat(victimsArea.get(0)).as("left behind by the kill").exists();
+        int again = freePort();
+        Process restarted = replica("restarted", marks, again, "--airlock.sandbox.work-dir=" + workArea);
+        try {
+            assertThat(victimsArea.get(0)).doesNotExist();
+            assertThat(replicaAreas(workArea)).hasSize(1).doesNotContainAnyElementsOf(victimsArea);
+            HttpResponse<String> envelope = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + again
+                    + "/api/v1/runs/" + runId)).header("Authorization", "Bearer " + KEY).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(envelope.body()).contains("\"state\":\"INTERRUPTED\"").contains("\"sandbox\":\"bubblewrap\"")
+                    .contains("was not recorded");
+        } finally {
+            restarted.destroy();
+            restarted.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static List<Path> replicaAreas(Path workArea) throws IOException {
+        try (var entries = Files.list(workArea)) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("replica-")).toList();
+        }
     }
 
     @Test

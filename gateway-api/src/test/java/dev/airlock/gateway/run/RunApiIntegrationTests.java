@@ -1,6 +1,8 @@
 package dev.airlock.gateway.run;
 
 import static dev.airlock.gateway.support.AgentApi.ACME;
+import static dev.airlock.gateway.support.AgentApi.ACME_OTHER;
+import static dev.airlock.gateway.support.AgentApi.ACME_OVERSEER;
 import static dev.airlock.gateway.support.AgentApi.GLOBEX;
 import static dev.airlock.gateway.support.AgentApi.TINY;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -244,6 +246,31 @@ class RunApiIntegrationTests {
         assertThat(foreignCancel.status()).isEqualTo(404);
         assertThat(whole(foreignCancel, id)).as("POST /cancel").isEqualTo(whole(missingCancel, never));
         assertThat(api.get(ACME, "/api/v1/runs/not-a-uuid").status()).isEqualTo(404);
+    }
+
+    @Test
+    void anotherAgentsRunIsNotFoundUnlessTheAgentMaySeeItsTenantsRuns() {
+        String id = api.post(ACME, "/api/v1/runs", "{\"tool\":\"slow\",\"arguments\":{}}").text("runId");
+        String never = UUID.randomUUID().toString();
+        try {
+            for (String path : List.of("", "?wait=PT1S", "/output/stdout", "/output/stderr?from=1&to=2")) {
+                AgentApi.Response foreign = api.get(ACME_OTHER, "/api/v1/runs/" + id + path);
+                AgentApi.Response missing = api.get(ACME_OTHER, "/api/v1/runs/" + never + path);
+                assertThat(foreign.status()).as(path).isEqualTo(404);
+                assertThat(whole(foreign, id)).as("GET %s", path).isEqualTo(whole(missing, never));
+            }
+            AgentApi.Response foreignCancel = api.post(ACME_OTHER, "/api/v1/runs/" + id + "/cancel", "");
+            assertThat(whole(foreignCancel, id)).isEqualTo(whole(api.post(ACME_OTHER, "/api/v1/runs/" + never + "/cancel", ""),
+                    never));
+            assertThat(api.get(ACME, "/api/v1/runs/" + id).text("state")).as("not cancelled by the other agent")
+                    .isEqualTo("RUNNING");
+
+            // An agent configured with runs: tenant sees and cancels it.
+            assertThat(api.get(ACME_OVERSEER, "/api/v1/runs/" + id).text("agent")).isEqualTo("build-bot");
+            assertThat(api.post(ACME_OVERSEER, "/api/v1/runs/" + id + "/cancel", "").text("state")).isEqualTo("CANCELLED");
+        } finally {
+            api.post(ACME, "/api/v1/runs/" + id + "/cancel", "");
+        }
     }
 
     /** Status, every header and the whole body, with the run id written as {id}. */

@@ -23,8 +23,11 @@ public final class AgentApi {
 
     public static final String ACME = "acme-build-bot-key";
     public static final String ACME_OTHER = "acme-other-bot-key";
+    /** An agent of acme that may see every run of its tenant ({@code runs: tenant}). */
+    public static final String ACME_OVERSEER = "acme-overseer-key";
     public static final String GLOBEX = "globex-bot-key";
     public static final String TINY = "tiny-bot-key";
+    public static final String MOUNTS = "mounts-bot-key";
 
     /** Signed-in sessions per gateway (one MockMvcTester per application context) and person. */
     private static final Map<MockMvcTester, Map<String, MockHttpSession>> SESSIONS = new ConcurrentHashMap<>();

@@ -185,7 +185,7 @@ class ToolCompilerTests {
         assertThat(tool.sandbox()).isEqualTo(SandboxPolicy.DEFAULTS);
         assertThat(tool.sandbox()).isEqualTo(new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024,
                 256L << 20));
-        assertThat(bind(Map.of()).sandbox()).isEqualTo(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534));
+        assertThat(bind(Map.of()).sandbox()).isEqualTo(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534, null, null));
     }
 
     @Test
@@ -227,5 +227,84 @@ class ToolCompilerTests {
         AgentDirectory agents = AgentDirectory.from(properties);
         assertThat(agents.authenticate("acme-build-bot-key")).hasValueSatisfying(a -> assertThat(a.agent()).isEqualTo("bot"));
         assertThat(agents.authenticate("acme-build-bot-key ")).isEmpty();
+    }
+
+    private static final String SH = "airlock.tenants.acme.tools.sh.";
+    private static final String SUB = "airlock.tenants.globex.tools.subtool.";
+
+    private static Map<String, String> twoTools(String shKey, String shValue, String subKey, String subValue) {
+        Map<String, String> entries = new HashMap<>();
+        entries.put(SH + "argv[0]", "sh");
+        entries.put(SH + shKey, shValue);
+        entries.put(SUB + "argv[0]", "ls");
+        entries.put(SUB + subKey, subValue);
+        return entries;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            writable path inside another tool's writable path  | sandbox.writable-paths[0] | /srv/shared     | sandbox.writable-paths[0] | /srv/shared/sub | sandbox.writable-paths[0]
+            read-only path inside another tool's writable path | sandbox.writable-paths[0] | /srv/shared     | sandbox.read-only-paths[0] | /srv/shared/sub | sandbox.read-only-paths[0]
+            working dir inside another tool's writable path    | sandbox.writable-paths[0] | /srv/shared     | working-dir               | /srv/shared/sub | working-dir
+            read-only path inside another tool's working dir   | working-dir               | /srv/work       | sandbox.read-only-paths[0] | /srv/work/deep/x | sandbox.read-only-paths[0]
+            """)
+    void refusesAMountSourceInsideAnotherToolsWritableDirectoryNamingBothKeys(String what, String shKey, String shPath,
+            String subKey, String subPath, String refusedKey) {
+        assertThatThrownBy(() -> ToolCompiler.compile(bind(twoTools(shKey, shPath, subKey, subPath))))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith(SUB + refusedKey + ": " + subPath + " lies inside " + shPath)
+                .hasMessageContaining(SH + shKey);
+    }
+
+    @Test
+    void refusesAToolsOwnMountInsideItsOwnWritablePath() {
+        assertThatThrownBy(() -> ToolCompiler.compile(bind(Map.of(TOOL + "sandbox.writable-paths[0]", "/srv/cache",
+                TOOL + "sandbox.read-only-paths[0]", "/srv/cache/ref"))))
+                .hasMessageStartingWith(TOOL + "sandbox.read-only-paths[0]: /srv/cache/ref lies inside /srv/cache")
+                .hasMessageContaining(TOOL + "sandbox.writable-paths[0]");
+    }
+
+    @Test
+    void sharesOneDirectoryBetweenToolsAndMountsAroundWritableOnes() {
+        ToolCatalog catalog = ToolCompiler.compile(bind(Map.of(
+                TOOL + "sandbox.read-only-paths[0]", "/srv/shared",
+                SH + "argv[0]", "sh", SH + "sandbox.writable-paths[0]", "/srv/shared",
+                SUB + "argv[0]", "ls", SUB + "sandbox.read-only-paths[0]", "/srv",
+                SUB + "sandbox.writable-paths[0]", "/srv/shared-not-below")));
+        assertThat(catalog.find("globex", "subtool")).isPresent();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            the work area's parent    | sandbox.read-only-paths[0] | /var/airlock        | airlock.sandbox.work-dir
+            inside the work area      | sandbox.writable-paths[0]  | /var/airlock/work/x | airlock.sandbox.work-dir
+            the data directory        | working-dir                | /var/airlock-data   | airlock.data-dir
+            another tool's secret file | sandbox.read-only-paths[0] | /run/secrets       | airlock.tenants.acme.tools.sh.secrets.TOKEN
+            """)
+    void refusesAMountThatReachesAirlocksOwnFiles(String what, String key, String path, String reservedKey) {
+        Map<String, String> entries = new HashMap<>(Map.of("airlock.sandbox.work-dir", "/var/airlock/work",
+                "airlock.data-dir", "/var/airlock-data", SH + "argv[0]", "sh", SH + "secrets.TOKEN", "file:/run/secrets/token",
+                TOOL + key, path));
+        assertThatThrownBy(() -> ToolCompiler.compile(bind(entries)))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith(TOOL + key + ": " + path + " would show runs")
+                .hasMessageContaining(reservedKey);
+    }
+
+    @Test
+    void letsAToolMountTheDirectoryOfItsOwnSecretFile() {
+        assertThat(ToolCompiler.compile(bind(Map.of(TOOL + "secrets.TOKEN", "file:/run/secrets/token",
+                TOOL + "sandbox.read-only-paths[0]", "/run/secrets"))).find("acme", "git-log")).isPresent();
+    }
+
+    @Test
+    void theDefaultTokenLifetimeFollowsAShorterMaximum() {
+        assertThat(bind(Map.of()).tokens().defaultTtl()).isEqualTo(java.time.Duration.ofDays(30));
+        assertThat(bind(Map.of("airlock.tokens.max-ttl", "P7D")).tokens().defaultTtl()).isEqualTo(java.time.Duration.ofDays(7));
+        assertThat(bind(Map.of("airlock.tokens.max-ttl", "P7D", "airlock.tokens.default-ttl", "P2D")).tokens().defaultTtl())
+                .isEqualTo(java.time.Duration.ofDays(2));
+        assertThatThrownBy(() -> bind(Map.of("airlock.tokens.max-ttl", "P7D", "airlock.tokens.default-ttl", "P8D")))
+                .hasRootCauseInstanceOf(InvalidConfigurationException.class)
+                .rootCause().hasMessageStartingWith("airlock.tokens.default-ttl");
     }
 }

@@ -35,6 +35,7 @@ import org.springframework.util.unit.DataSize;
  * @param roles    the sides this replica runs: {@code agent-api}, {@code console}, or both (the default)
  * @param sandbox  how every tool's process is isolated
  * @param mcp      the Model Context Protocol endpoint for agents
+ * @param http     bounds of every HTTP request
  */
 @ConfigurationProperties(prefix = "airlock", ignoreUnknownFields = false)
 public record AirlockProperties(
@@ -56,7 +57,8 @@ public record AirlockProperties(
         @DefaultValue("false") boolean migrateOnly,
         @DefaultValue({"agent-api", "console"}) List<Side> roles,
         @DefaultValue Sandbox sandbox,
-        @DefaultValue Mcp mcp) {
+        @DefaultValue Mcp mcp,
+        @DefaultValue Http http) {
 
     public AirlockProperties {
         if (roles.isEmpty()) {
@@ -65,6 +67,30 @@ public record AirlockProperties(
         roles = List.copyOf(roles);
         tenants = tenants == null ? Map.of() : tenants;
         users = users == null ? Map.of() : users;
+    }
+
+    /**
+     * Bounds of every HTTP request, checked before anything parses it.
+     *
+     * @param maxRequestBody the largest request body; past it the request is answered 413
+     * @param trustedProxies addresses ({@code 10.0.0.7}) or ranges ({@code 10.0.0.0/24}) of the reverse proxies whose
+     *                       {@code X-Forwarded-For} and {@code X-Forwarded-Proto} are believed; none by default
+     * @param publicUrl      where clients reach this gateway ({@code https://airlock.example.com}), as the OpenAPI
+     *                       document names it; unset, the document names no host and clients use the one they asked
+     */
+    public record Http(@DefaultValue("1MB") DataSize maxRequestBody, List<String> trustedProxies, java.net.URI publicUrl) {
+
+        public Http {
+            if (maxRequestBody.toBytes() < 1024) {
+                throw new InvalidConfigurationException("airlock.http.max-request-body", "must be at least 1KB");
+            }
+            trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
+            if (publicUrl != null && (publicUrl.getHost() == null || publicUrl.getRawUserInfo() != null
+                    || !("https".equals(publicUrl.getScheme()) || "http".equals(publicUrl.getScheme())))) {
+                throw new InvalidConfigurationException("airlock.http.public-url", "must be an absolute http or https URL "
+                        + "without user information");
+            }
+        }
     }
 
     /**
@@ -167,12 +193,22 @@ public record AirlockProperties(
     /**
      * Personal access tokens.
      *
-     * @param defaultTtl how long a token lasts when its creator picks no expiry
+     * @param defaultTtl how long a token lasts when its creator picks no expiry; unset, 30 days or
+     *                   {@code maxTtl} if that is shorter
      * @param maxTtl     the longest lifetime a token may be given
      */
-    public record Tokens(@DefaultValue("P30D") Duration defaultTtl, @DefaultValue("P90D") Duration maxTtl) {
+    public record Tokens(Duration defaultTtl, @DefaultValue("P90D") Duration maxTtl) {
+
+        /** The default lifetime when none is configured (unless the maximum is shorter). */
+        public static final Duration USUAL_TTL = Duration.ofDays(30);
 
         public Tokens {
+            if (maxTtl == null || maxTtl.isNegative() || maxTtl.isZero()) {
+                throw new InvalidConfigurationException("airlock.tokens.max-ttl", "must be positive");
+            }
+            if (defaultTtl == null) {
+                defaultTtl = maxTtl.compareTo(USUAL_TTL) < 0 ? maxTtl : USUAL_TTL;
+            }
             if (defaultTtl.isNegative() || defaultTtl.isZero() || maxTtl.compareTo(defaultTtl) < 0) {
                 throw new InvalidConfigurationException("airlock.tokens.default-ttl",
                         "must be positive and no longer than airlock.tokens.max-ttl");
@@ -324,12 +360,18 @@ public record AirlockProperties(
      * @param bwrapPath the bubblewrap executable; found on the gateway's PATH when unset
      * @param hostUid   when the gateway runs as root: the unprivileged host user the sandbox runs as
      * @param hostGid   when the gateway runs as root: the unprivileged host group the sandbox runs as
+     * @param workDir   where replicas keep their runs' fresh working directories, one directory per replica
+     *                  (default {@code <java.io.tmpdir>/airlock-work-<uid>}); only the gateway's user may write it
+     * @param cgroup    a cgroup v2 directory delegated to the gateway, below which each run gets a cgroup bounding
+     *                  its memory as a whole; unset, each process's address space is bounded instead
      */
     public record Sandbox(
             @DefaultValue("bubblewrap") SandboxKind mode,
             Path bwrapPath,
             @DefaultValue("65534") int hostUid,
-            @DefaultValue("65534") int hostGid) {
+            @DefaultValue("65534") int hostGid,
+            Path workDir,
+            Path cgroup) {
     }
 
     /**
@@ -397,8 +439,17 @@ public record AirlockProperties(
      *
      * @param keySha256 lower-case hex SHA-256 of the agent's bearer key
      * @param owner     the person who runs this agent, if any; they may not approve its runs
+     * @param runs      whose runs the agent may read, wait for and cancel: {@code own} (the default) or the whole {@code tenant}'s
      */
-    public record Agent(String keySha256, String owner) {
+    public record Agent(String keySha256, String owner, @DefaultValue("own") RunVisibility runs) {
+    }
+
+    /** Whose runs an agent may see. */
+    public enum RunVisibility {
+        /** Only the runs it requested. */
+        OWN,
+        /** Every run of its tenant, by any of the tenant's agents. */
+        TENANT
     }
 
     /**

@@ -31,13 +31,13 @@ public class RunClaims {
 
     /**
      * Claims up to {@code limit} APPROVED runs of {@code tenant}, oldest first, skipping rows that
-     * other replicas are claiming at the same moment.
+     * other replicas are claiming at the same moment; each names the sandbox it will run in from now on.
      */
     @Transactional
-    public List<UUID> claimNext(String node, String tenant, int limit, Instant now, Instant leaseUntil) {
+    public List<UUID> claimNext(String node, String tenant, int limit, Instant now, Instant leaseUntil, SandboxKind sandbox) {
         return jdbc.sql("""
                 UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now, lease_until = :lease,
-                       updated_at = :now, version = version + 1
+                       sandbox = :sandbox, updated_at = :now, version = version + 1
                  WHERE id IN (SELECT id FROM airlock.runs WHERE state = 'APPROVED' AND tenant = :tenant
                                ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)
                 RETURNING id
@@ -46,6 +46,7 @@ public class RunClaims {
                 .param("tenant", tenant)
                 .param("now", Timestamp.from(now))
                 .param("lease", Timestamp.from(leaseUntil))
+                .param("sandbox", sandbox.name())
                 .param("limit", limit)
                 .query(UUID.class)
                 .list();

@@ -140,7 +140,7 @@ public class RunRecord extends StoredOnce<UUID> {
      * This node takes the approved run to execute it now. Only for a run not yet stored: stored
      * runs are claimed through {@link RunClaims}, which guarantees one executor.
      */
-    public void startOn(String node, Instant now, Instant leaseUntil) {
+    public void startOn(String node, Instant now, Instant leaseUntil, SandboxKind sandbox) {
         require(RunState.APPROVED);
         if (!isNew() || claimedBy != null) {
             throw new IllegalStateException("run " + id + " is already stored; claim it through RunClaims");
@@ -150,6 +150,7 @@ public class RunRecord extends StoredOnce<UUID> {
         }
         claimedBy = node;
         this.leaseUntil = leaseUntil;
+        this.sandbox = java.util.Objects.requireNonNull(sandbox, "sandbox");
         startedAt = now;
         moveTo(RunState.RUNNING, now);
     }
@@ -189,7 +190,8 @@ public class RunRecord extends StoredOnce<UUID> {
         require(RunState.RUNNING);
         termination = Termination.LOST;
         exitCode = null;
-        failure = "the replica " + claimedBy + " executing the run stopped renewing its lease";
+        failure = "the replica " + claimedBy + " executing the run stopped renewing its lease; what the process did and "
+                + "printed was not recorded";
         endedAt = leaseRanOut;
         moveTo(RunState.INTERRUPTED, now);
     }

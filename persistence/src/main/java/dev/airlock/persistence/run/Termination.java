@@ -8,6 +8,8 @@ public enum Termination {
     TIMEOUT,
     /** A stream exceeded its observed-bytes limit and the process tree was killed. */
     OUTPUT_LIMIT,
+    /** The kernel killed the run's processes because the run reached its memory limit (known only with a cgroup per run). */
+    MEMORY_LIMIT,
     /** Someone cancelled the run and its process tree was killed. */
     CANCELLED,
     /** The process could not be started. */

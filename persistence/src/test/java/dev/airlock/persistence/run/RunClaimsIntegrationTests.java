@@ -70,7 +70,7 @@ class RunClaimsIntegrationTests {
         UUID otherTenants = fixtures.run(fixtures.tenant(), RunState.APPROVED, NOW.minusSeconds(50));
         assertThat(claims.countApproved(tenant)).isEqualTo(3);
 
-        assertThat(claims.claimNext("node-a", tenant, 2, NOW, LEASE)).containsExactlyInAnyOrder(first, second);
+        assertThat(claims.claimNext("node-a", tenant, 2, NOW, LEASE, SandboxKind.BUBBLEWRAP)).containsExactlyInAnyOrder(first, second);
         for (UUID claimed : List.of(first, second)) {
             RunRecord run = runs.findById(claimed).orElseThrow();
             assertThat(run.state()).isEqualTo(RunState.RUNNING);
@@ -82,8 +82,8 @@ class RunClaimsIntegrationTests {
         assertThat(fixtures.state(pending)).isEqualTo("PENDING_APPROVAL");
         assertThat(fixtures.state(otherTenants)).isEqualTo("APPROVED");
         assertThat(claims.countApproved(tenant)).isEqualTo(1);
-        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE)).containsExactly(third);
-        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE)).isEmpty();
+        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE, SandboxKind.BUBBLEWRAP)).containsExactly(third);
+        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE, SandboxKind.BUBBLEWRAP)).isEmpty();
     }
 
     @Test
@@ -105,18 +105,18 @@ class RunClaimsIntegrationTests {
         CountDownLatch commitA = new CountDownLatch(1);
         // Replica A claims inside a transaction that it keeps open, holding the row.
         Future<List<UUID>> a = threads.submit(() -> new TransactionTemplate(transactions).execute(status -> {
-            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW, LEASE);
+            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
             claimedByA.countDown();
             await(commitA);
             return claimed;
         }));
         assertThat(claimedByA.await(30, TimeUnit.SECONDS)).isTrue();
         // Replica B claims meanwhile: it must skip the row A holds, not queue behind it.
-        Future<List<UUID>> b = threads.submit(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE));
+        Future<List<UUID>> b = threads.submit(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP));
         assertThat(b.get(10, TimeUnit.SECONDS)).as("B, while A holds the run").isEmpty();
         commitA.countDown();
         assertThat(a.get(30, TimeUnit.SECONDS)).containsExactly(run);
-        assertThat(claims.claimNext("node-b", tenant, 1, NOW, LEASE)).as("B, after A committed").isEmpty();
+        assertThat(claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP)).as("B, after A committed").isEmpty();
         assertThat(runs.findById(run).orElseThrow().claimedBy()).isEqualTo("node-a");
     }
 
@@ -127,13 +127,13 @@ class RunClaimsIntegrationTests {
         CountDownLatch claimedByA = new CountDownLatch(1);
         CountDownLatch commitA = new CountDownLatch(1);
         Future<List<UUID>> a = threads.submit(() -> new TransactionTemplate(transactions).execute(status -> {
-            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW, LEASE);
+            List<UUID> claimed = claims.claimNext("node-a", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
             claimedByA.countDown();
             await(commitA);
             return claimed;
         }));
         assertThat(claimedByA.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(CompletableFuture.supplyAsync(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE), threads)
+        assertThat(CompletableFuture.supplyAsync(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP), threads)
                 .get(10, TimeUnit.SECONDS)).containsExactly(newer);
         commitA.countDown();
         assertThat(a.get(30, TimeUnit.SECONDS)).containsExactly(older);
@@ -145,7 +145,7 @@ class RunClaimsIntegrationTests {
     void aStaleCopyOfAClaimedRunCannotCancelIt() {
         UUID id = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         RunRecord stale = runs.findById(id).orElseThrow();
-        assertThat(claims.claimNext("node-a", tenant, 1, NOW, LEASE)).containsExactly(id);
+        assertThat(claims.claimNext("node-a", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP)).containsExactly(id);
         stale.cancelBeforeStart(NOW);
         assertThatThrownBy(() -> runs.save(stale)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
         assertThat(fixtures.state(id)).isEqualTo("RUNNING");
@@ -158,8 +158,8 @@ class RunClaimsIntegrationTests {
         UUID cancelled = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(20));
         UUID theirs = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(10));
         String node = "node-" + tenant;
-        claims.claimNext(node, tenant, 2, NOW, LEASE);
-        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE);
+        claims.claimNext(node, tenant, 2, NOW, LEASE, SandboxKind.BUBBLEWRAP);
+        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
         RunRecord toCancel = runs.findById(cancelled).orElseThrow();
         toCancel.requestCancel(NOW);
         runs.save(toCancel);
@@ -174,8 +174,8 @@ class RunClaimsIntegrationTests {
         UUID mine = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         UUID theirs = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(20));
         String node = "lease-" + tenant;
-        claims.claimNext(node, tenant, 1, NOW, LEASE);
-        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE);
+        claims.claimNext(node, tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
+        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
         assertThat(runs.findById(mine).orElseThrow().leaseUntil()).isEqualTo(LEASE);
         assertThat(claims.leaseExpired(LEASE.minusMillis(1), 1000)).doesNotContain(mine, theirs);
         assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000)).contains(mine, theirs);

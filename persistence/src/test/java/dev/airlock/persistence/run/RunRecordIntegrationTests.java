@@ -60,7 +60,7 @@ class RunRecordIntegrationTests {
         APPROVE_BY_HUMANS(r -> r.approveByHumans(NOW)),
         EXPIRE(r -> r.expire(NOW)),
         DENY(r -> r.deny(NOW)),
-        START_ON(r -> r.startOn("node-a", NOW, NOW.plusSeconds(30))),
+        START_ON(r -> r.startOn("node-a", NOW, NOW.plusSeconds(30), SandboxKind.BUBBLEWRAP)),
         INTERRUPT(r -> r.interrupt(NOW, NOW)),
         FAIL_TO_START(r -> r.failToStart("no such file", NOW)),
         FINISH_EXITED(r -> r.finish(3, Termination.EXITED, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW)),
@@ -164,13 +164,13 @@ class RunRecordIntegrationTests {
     void onlyARunNotYetStoredIsStartedWithoutAClaim() {
         RunRecord fresh = RunRecord.request(newRun(), NOW);
         fresh.approveAutomatically(NOW);
-        fresh.startOn("node-a", NOW, NOW.plusSeconds(30));
+        fresh.startOn("node-a", NOW, NOW.plusSeconds(30), SandboxKind.BUBBLEWRAP);
         runs.save(fresh);
         assertThat(fixtures.state(fresh.id())).isEqualTo("RUNNING");
         assertThat(runs.findById(fresh.id()).orElseThrow().claimedBy()).isEqualTo("node-a");
 
         RunRecord stored = runs.findById(stored(RunState.APPROVED)).orElseThrow();
-        assertThatThrownBy(() -> stored.startOn("node-b", NOW, NOW.plusSeconds(30))).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> stored.startOn("node-b", NOW, NOW.plusSeconds(30), SandboxKind.BUBBLEWRAP)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("claim it through RunClaims");
     }
 
@@ -241,7 +241,7 @@ class RunRecordIntegrationTests {
             case CANCELLED -> run.cancelBeforeStart(before);
             default -> {
                 run.approveAutomatically(before);
-                run.startOn("node-a", before, before.plusSeconds(30));
+                run.startOn("node-a", before, before.plusSeconds(30), SandboxKind.BUBBLEWRAP);
                 switch (state) {
                     case RUNNING -> { }
                     case INTERRUPTED -> run.interrupt(before, before);

@@ -1,0 +1,233 @@
+package dev.airlock.gateway.capture;
+
+import dev.airlock.persistence.config.InvalidConfigurationException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This replica's directory on the host for what its runs need there: their fresh working
+ * directories, the sandbox's generated {@code passwd} and {@code group}, and the named pipes of
+ * unsandboxed runs. It lives in the work root ({@code airlock.sandbox.work-dir}), a directory only
+ * the gateway's user may write or list, as {@code replica-<random>}, holding a lock on its {@code lock}
+ * file for as long as the replica lives. At start-up, every other {@code replica-*} directory of
+ * the gateway's user whose lock nobody holds is what an earlier life of a replica left when it
+ * was killed, and is removed; a live replica's directory is never touched. Thread-safe.
+ */
+public final class WorkArea implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkArea.class);
+    private static final String KEY = "airlock.sandbox.work-dir";
+    private static final String PREFIX = "replica-";
+    private static final String STAGING = ".staging-";
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
+    /**
+     * Directories on the way to a run's: others may pass through but not list them (names are random), because
+     * bubblewrap, running as the sandbox's host user, must reach what it mounts even by descriptor.
+     */
+    private static final Set<PosixFilePermission> PASS_THROUGH = PosixFilePermissions.fromString("rwx--x--x");
+    /**
+     * This JVM's own replica directories: their lock files are never opened a second time here,
+     * because closing any descriptor of a file drops every POSIX lock the process holds on it.
+     */
+    private static final Set<Path> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private final Path directory;
+    private final FileChannel lockFile;
+    private final FileLock lock;
+
+    private WorkArea(Path directory, FileChannel lockFile, FileLock lock) {
+        this.directory = directory;
+        this.lockFile = lockFile;
+        this.lock = lock;
+    }
+
+    /** The work root when none is configured: one per host user in the JVM's temporary directory. */
+    public static Path defaultRoot() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "airlock-work-" + currentUid());
+    }
+
+    /**
+     * Makes this replica's directory in {@code root} (created if missing), after removing what dead
+     * replicas left there.
+     *
+     * @throws InvalidConfigurationException if the root is not a directory of the gateway's user that
+     *                                       only it may enter (a link, another owner, open to others)
+     */
+    public static WorkArea open(Path root) {
+        Path absolute = root.toAbsolutePath().normalize();
+        try {
+            if (!Files.exists(absolute, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectories(absolute.getParent());
+                try {
+                    Files.createDirectory(absolute);
+                    Files.setPosixFilePermissions(absolute, PASS_THROUGH);
+                } catch (java.nio.file.FileAlreadyExistsException raced) {
+                    // Another replica made it at the same moment; checked below like any existing one.
+                }
+            }
+            PosixFileAttributes attributes = Files.readAttributes(absolute, PosixFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            int owner = (Integer) Files.getAttribute(absolute, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            if (!attributes.isDirectory() || owner != currentUid()) {
+                throw new InvalidConfigurationException(KEY, absolute + " must be a directory (not a link) owned by the "
+                        + "gateway's user " + currentUid());
+            }
+            if (!PASS_THROUGH.containsAll(attributes.permissions())) {
+                throw new InvalidConfigurationException(KEY, absolute + " must be writable and readable by the gateway's user "
+                        + "only (mode 0711 or 0700), not " + PosixFilePermissions.toString(attributes.permissions()));
+            }
+            Files.setPosixFilePermissions(absolute, PASS_THROUGH);
+            removeDeadReplicas(absolute);
+            // Locked before it takes its name, so that no replica starting at the same moment sees it unlocked.
+            String id = UUID.randomUUID().toString();
+            Path staging = Files.createDirectory(absolute.resolve(STAGING + id), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            Files.setPosixFilePermissions(staging, PASS_THROUGH);
+            FileChannel channel = FileChannel.open(staging.resolve("lock"), StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+                throw new InvalidConfigurationException(KEY, "cannot lock this replica's directory " + staging);
+            }
+            Path directory = Files.move(staging, absolute.resolve(PREFIX + id), StandardCopyOption.ATOMIC_MOVE);
+            LIVE.add(directory);
+            return new WorkArea(directory, channel, lock);
+        } catch (IOException e) {
+            throw new InvalidConfigurationException(KEY, "cannot prepare " + absolute + ": " + e.getMessage());
+        }
+    }
+
+    /** This replica's directory. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** A new, empty directory of the gateway's user, which others may pass through but not list. */
+    Path newDirectory(String name) throws IOException {
+        Path dir = Files.createDirectory(directory.resolve(name), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        Files.setPosixFilePermissions(dir, PASS_THROUGH);
+        return dir;
+    }
+
+    @Override
+    public void close() {
+        try {
+            deleteTree(directory);
+            lock.release();
+            lockFile.close();
+            LIVE.remove(directory);
+        } catch (IOException e) {
+            log.warn("Could not release {}: {}", directory, e.getMessage());
+        }
+    }
+
+    private static void removeDeadReplicas(Path root) throws IOException {
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, PREFIX + "*")) {
+            for (Path entry : entries) {
+                if (LIVE.contains(entry) || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                        || (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS) != currentUid()
+                        || !unlocked(entry.resolve("lock"))) {
+                    continue;
+                }
+                deleteTree(entry);
+                removed++;
+            }
+        }
+        // A replica killed in the instant between making its directory and naming it leaves a staging directory.
+        java.time.Instant old = java.time.Instant.now().minus(java.time.Duration.ofMinutes(10));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, STAGING + "*")) {
+            for (Path entry : entries) {
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                        && (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS) == currentUid()
+                        && Files.getLastModifiedTime(entry, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(old)) {
+                    deleteTree(entry);
+                    removed++;
+                }
+            }
+        }
+        if (removed > 0) {
+            log.info("Removed {} working area(s) that replicas killed earlier left in {}", removed, root);
+        }
+    }
+
+    /** Whether nobody holds the lock of a replica's directory (its replica is gone), or it has none. */
+    private static boolean unlocked(Path lockPath) {
+        if (!Files.isRegularFile(lockPath, LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        try (FileChannel channel = FileChannel.open(lockPath, StandardOpenOption.WRITE)) {
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                return false;
+            }
+            lock.release();
+            return true;
+        } catch (OverlappingFileLockException e) {
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Removes {@code dir} and everything below it without following links, opening up directories
+     * a run made unwritable on the way.
+     */
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                    Files.setPosixFilePermissions(d, OWNER_ONLY);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                    Files.deleteIfExists(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Could not remove {}: {}", dir, e.getMessage());
+        }
+    }
+
+    static int currentUid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new InvalidConfigurationException("airlock.sandbox.mode", "the gateway needs Linux with /proc ("
+                    + e.getMessage() + ")");
+        }
+    }
+}

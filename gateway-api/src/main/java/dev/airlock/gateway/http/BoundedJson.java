@@ -1,0 +1,72 @@
+package dev.airlock.gateway.http;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * How JSON from outside is read: within a size, a nesting depth and lengths of strings, numbers
+ * and names, and with a key given twice in one object refused, so that Airlock never acts on a
+ * different reading of a body than a proxy in front of it (which may take the first of two keys
+ * where a lenient parser takes the last). Thread-safe.
+ */
+public final class BoundedJson {
+
+    /** Objects and arrays within each other: tool arguments are flat, JSON-RPC messages a few levels deep. */
+    public static final int MAX_NESTING = 32;
+    /** Digits of one number: a 64-bit integer has at most 20. */
+    public static final int MAX_NUMBER_LENGTH = 100;
+    /** Characters of one key. */
+    public static final int MAX_NAME_LENGTH = 1024;
+
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate Object property \"(.{0,100})");
+
+    private BoundedJson() {
+    }
+
+    /** A JSON factory that reads at most {@code maxDocumentBytes} in one document, within the bounds above. */
+    public static JsonFactory factory(long maxDocumentBytes) {
+        StreamReadConstraints constraints = StreamReadConstraints.builder()
+                .maxDocumentLength(maxDocumentBytes)
+                .maxNestingDepth(MAX_NESTING)
+                .maxStringLength((int) Math.min(maxDocumentBytes, Integer.MAX_VALUE))
+                .maxNumberLength(MAX_NUMBER_LENGTH)
+                .maxNameLength(MAX_NAME_LENGTH)
+                .build();
+        return JsonFactory.builder().streamReadConstraints(constraints).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .build();
+    }
+
+    /** The key a body gave twice, if that is why {@code failure} (or one of its causes) was thrown. */
+    public static Optional<String> duplicateKey(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            Matcher matcher = t.getMessage() == null ? null : DUPLICATE.matcher(t.getMessage());
+            if (matcher != null && matcher.find()) {
+                String key = matcher.group(1);
+                int end = key.indexOf('"');
+                return Optional.of(printable(end >= 0 ? key.substring(0, end) : key));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code failure} (or one of its causes) is a read bound being passed. */
+    public static boolean pastABound(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof StreamConstraintsException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        text.codePoints().forEach(c -> out.appendCodePoint(c >= 0x20 && c < 0x7f ? c : '?'));
+        return out.toString();
+    }
+}

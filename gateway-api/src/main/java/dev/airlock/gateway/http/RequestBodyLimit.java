@@ -1,0 +1,151 @@
+package dev.airlock.gateway.http;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Bounds every request body before anything parses it: a declared length over the limit is
+ * answered 413 at once, and a body without a declared length (chunked) stops being read at the
+ * limit, which ends its parsing with {@link TooLarge} (answered 413 as well). The MCP endpoint
+ * bounds its own bodies the same way and answers in JSON-RPC.
+ */
+public final class RequestBodyLimit extends OncePerRequestFilter {
+
+    private final long maxBytes;
+    private final String skippedPath;
+
+    /**
+     * @param maxBytes    the largest body accepted
+     * @param skippedPath a path that bounds its bodies itself, or null
+     */
+    public RequestBodyLimit(long maxBytes, String skippedPath) {
+        this.maxBytes = maxBytes;
+        this.skippedPath = skippedPath;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return skippedPath != null && (path.equals(skippedPath) || path.startsWith(skippedPath + "/"));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (request.getContentLengthLong() > maxBytes) {
+            tooLarge(response, maxBytes);
+            return;
+        }
+        chain.doFilter(new Bounded(request, maxBytes), response);
+    }
+
+    /** Answers 413 with a problem body. */
+    static void tooLarge(HttpServletResponse response, long maxBytes) throws IOException {
+        response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
+        response.setContentType("application/problem+json");
+        response.setHeader("Connection", "close");
+        response.getWriter().write("{\"type\":\"urn:airlock:problem:body-too-large\",\"title\":\"Request body too large\","
+                + "\"status\":413,\"detail\":\"The request body is larger than " + maxBytes + " bytes.\"}");
+    }
+
+    /** Thrown to whatever reads past the limit of a body without a declared length. */
+    public static final class TooLarge extends IOException {
+
+        private static final long serialVersionUID = 1L;
+        private final long maxBytes;
+
+        TooLarge(long maxBytes) {
+            super("The request body is larger than " + maxBytes + " bytes.");
+            this.maxBytes = maxBytes;
+        }
+
+        /** The limit that was passed. */
+        public long maxBytes() {
+            return maxBytes;
+        }
+    }
+
+    private static final class Bounded extends HttpServletRequestWrapper {
+
+        private final long maxBytes;
+        private ServletInputStream stream;
+
+        Bounded(HttpServletRequest request, long maxBytes) {
+            super(request);
+            this.maxBytes = maxBytes;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (stream == null) {
+                stream = new Counting(super.getInputStream(), maxBytes);
+            }
+            return stream;
+        }
+
+        @Override
+        public java.io.BufferedReader getReader() throws IOException {
+            String encoding = getCharacterEncoding() == null ? "UTF-8" : getCharacterEncoding();
+            return new java.io.BufferedReader(new java.io.InputStreamReader(getInputStream(), encoding));
+        }
+    }
+
+    private static final class Counting extends ServletInputStream {
+
+        private final ServletInputStream in;
+        private final long maxBytes;
+        private long read;
+
+        Counting(ServletInputStream in, long maxBytes) {
+            this.in = in;
+            this.maxBytes = maxBytes;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = in.read(buffer, offset, length);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        private void count(int n) throws TooLarge {
+            read += n;
+            if (read > maxBytes) {
+                throw new TooLarge(maxBytes);
+            }
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return in.isReady();
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            in.setReadListener(listener);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.airlock.gateway.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.gateway.support.HostProcesses;
+import dev.airlock.gateway.support.HostProcesses.HostProcess;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each layer of killing a run, alone: killing the tree takes every descendant without the
+ * environment sweep's help, and the sweep takes a process that left the tree. The supervisor
+ * uses both, so a test of the supervisor alone would pass with either layer broken.
+ */
+class ProcessTreeTests {
+
+    private static final String NOTHING_CARRIES_THIS = "AIRLOCK_TEST_NOBODY=" + UUID.randomUUID();
+
+    private static Process start(String marker, String script) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script);
+        builder.environment().put(marker.substring(0, marker.indexOf('=')), marker.substring(marker.indexOf('=') + 1));
+        return builder.start();
+    }
+
+    @Test
+    void killingTheTreeTakesEveryDescendantWithoutTheSweep() throws Exception {
+        String marker = "AIRLOCK_TEST_TREE=" + UUID.randomUUID();
+        Process root = start(marker, "sleep 71 & (sleep 72 & wait) & wait");
+        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker,
+                HostProcesses.sleeping("71").and(HostProcesses.sleeping("72")), Duration.ofSeconds(10));
+
+        List<ProcessTree.Member> killed = ProcessTree.kill(root.pid(), NOTHING_CARRIES_THIS);
+
+        assertThat(killed).isNotEmpty();
+        assertThat(ProcessTree.awaitGone(killed, Duration.ofSeconds(5))).isTrue();
+        assertThat(HostProcesses.stillAlive(tree)).as("the tree right after its kill").isEmpty();
+        assertThat(ProcessTree.killMarked(marker)).as("what a sweep would still have found").isEmpty();
+        assertThat(root.waitFor(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void theSweepTakesAProcessThatLeftTheTree() throws Exception {
+        String marker = "AIRLOCK_TEST_ORPHAN=" + UUID.randomUUID();
+        // The subshell exits at once, so the sleep is reparented away from the tree.
+        Process root = start(marker, "(sleep 73 &) ; exit 0");
+        assertThat(root.waitFor(5, TimeUnit.SECONDS)).isTrue();
+        List<HostProcess> orphan = HostProcesses.awaitWithEnvironment(marker, HostProcesses.sleeping("73"), Duration.ofSeconds(10));
+        assertThat(ProcessTree.kill(root.pid(), NOTHING_CARRIES_THIS)).as("the tree has nothing left to kill").isEmpty();
+        assertThat(HostProcesses.stillAlive(orphan)).isNotEmpty();
+
+        List<ProcessTree.Member> swept = ProcessTree.killMarked(marker);
+
+        assertThat(swept).hasSize(1);
+        assertThat(ProcessTree.awaitGone(swept, Duration.ofSeconds(5))).isTrue();
+        assertThat(HostProcesses.stillAlive(orphan)).isEmpty();
+    }
+}
