@@ -2,7 +2,7 @@ package dev.airlock.gateway;
 
 import dev.airlock.approval.audit.AuditVerifyCommand;
 import dev.airlock.persistence.PersistenceConfiguration;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

@@ -1,10 +1,10 @@
 package dev.airlock.gateway;
 
-import dev.airlock.approval.notify.ApprovedRunFinished;
+import dev.airlock.persistence.event.ApprovedRunFinished;
 
-import dev.airlock.approval.request.ApprovalClosed;
+import dev.airlock.persistence.event.ApprovalClosed;
 
-import dev.airlock.approval.request.ApprovalOpened;
+import dev.airlock.persistence.event.ApprovalOpened;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;

@@ -1,10 +1,10 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.approval.people.Human;
 import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.approval.people.Role;
-import dev.airlock.persistence.problem.Forbidden;
+import dev.airlock.kernel.problem.Forbidden;
 import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.stereotype.Component;

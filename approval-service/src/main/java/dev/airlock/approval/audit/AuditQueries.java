@@ -1,7 +1,7 @@
 package dev.airlock.approval.audit;
 
 import dev.airlock.approval.people.Human;
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.audit.RunQuery;
 import dev.airlock.persistence.audit.RunSummary;

@@ -1,6 +1,6 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.audit.AuditLog;
 import java.io.PrintStream;
 import java.util.ArrayList;

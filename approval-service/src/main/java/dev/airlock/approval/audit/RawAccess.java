@@ -1,8 +1,8 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.approval.people.Human;
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.artifact.RawGrant;
 import dev.airlock.approval.grant.RawAccessGrants;

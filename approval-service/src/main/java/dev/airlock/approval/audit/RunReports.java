@@ -2,7 +2,7 @@ package dev.airlock.approval.audit;
 
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.artifact.RawArtifactDigest;

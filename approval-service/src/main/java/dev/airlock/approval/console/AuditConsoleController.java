@@ -1,7 +1,7 @@
 package dev.airlock.approval.console;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.AuditAccess;
 import dev.airlock.approval.audit.AuditQueries;
 import dev.airlock.approval.audit.RawAccess;
@@ -9,7 +9,7 @@ import dev.airlock.approval.audit.RunReport;
 import dev.airlock.approval.audit.RunReports;
 import dev.airlock.approval.audit.RunSearchForm;
 import dev.airlock.approval.people.Human;
-import dev.airlock.persistence.problem.ApiProblem;
+import dev.airlock.kernel.problem.ApiProblem;
 import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.retention.LegalHolds;

@@ -2,8 +2,8 @@ package dev.airlock.approval.console;
 
 import dev.airlock.approval.request.Approver;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
@@ -11,7 +11,7 @@ import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.approval.audit.AuditAccess;
 import dev.airlock.approval.people.Human;
 import dev.airlock.approval.people.Role;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.approval.ApprovalStatus;

@@ -1,7 +1,7 @@
 package dev.airlock.approval.console;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.people.AccessTokens;
 import dev.airlock.approval.people.TokenScope;
 import java.time.Duration;
@@ -30,7 +30,7 @@ class TokenController {
     private final long defaultDays;
     private final long maxDays;
 
-    TokenController(AccessTokens tokens, dev.airlock.persistence.config.AirlockProperties properties) {
+    TokenController(AccessTokens tokens, dev.airlock.kernel.config.AirlockProperties properties) {
         this.tokens = tokens;
         // The form offers whole days within the configured maximum.
         this.maxDays = Math.max(1, properties.tokens().maxTtl().toDays());

@@ -1,9 +1,9 @@
 package dev.airlock.approval.notify;
 
-import dev.airlock.approval.request.ApprovalClosed;
-import dev.airlock.approval.request.ApprovalOpened;
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.approval.notify.ApprovedRunFinished;
+import dev.airlock.persistence.event.ApprovalClosed;
+import dev.airlock.persistence.event.ApprovalOpened;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.persistence.event.ApprovedRunFinished;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;

@@ -1,6 +1,6 @@
 /**
  * Notifications to people: each tenant's webhooks hear of approval requests opened and decided,
- * and of how a run people approved ended ({@link dev.airlock.approval.notify.ApprovedRunFinished},
+ * and of how a run people approved ended ({@link dev.airlock.persistence.event.ApprovedRunFinished},
  * the event the agent side publishes when it records such a run's result).
  */
 package dev.airlock.approval.notify;

@@ -1,7 +1,7 @@
 package dev.airlock.approval.people;
 
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.support.RunIds;
 import dev.airlock.persistence.support.Sha256;
 import dev.airlock.persistence.token.AccessToken;

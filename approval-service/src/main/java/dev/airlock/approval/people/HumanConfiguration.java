@@ -1,7 +1,7 @@
 package dev.airlock.approval.people;
 
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

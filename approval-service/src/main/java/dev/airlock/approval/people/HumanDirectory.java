@@ -1,7 +1,7 @@
 package dev.airlock.approval.people;
 
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

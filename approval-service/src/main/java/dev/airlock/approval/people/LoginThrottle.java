@@ -1,7 +1,7 @@
 package dev.airlock.approval.people;
 
 import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.audit.AuditLog;
 import java.sql.Timestamp;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.airlock.approval.request;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,6 +1,6 @@
 package dev.airlock.approval.request;
 
-import dev.airlock.approval.request.ApprovalClosed;
+import dev.airlock.persistence.event.ApprovalClosed;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import java.time.Clock;
@@ -38,7 +38,7 @@ class ApprovalOutcomes {
 
     @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT)
     void apply(ApprovalClosed closed) {
-        try (var context = dev.airlock.persistence.support.RunLog.of(closed.runId(), closed.tenant())) {
+        try (var context = dev.airlock.kernel.log.RunLog.of(closed.runId(), closed.tenant())) {
             applyToRun(closed);
         }
     }

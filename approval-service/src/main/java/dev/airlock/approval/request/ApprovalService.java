@@ -1,5 +1,7 @@
 package dev.airlock.approval.request;
 
+import dev.airlock.persistence.event.ApprovalClosed;
+
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.persistence.approval.ApprovalDecision;

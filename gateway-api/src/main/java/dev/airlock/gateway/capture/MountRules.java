@@ -1,6 +1,6 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.nio.file.Path;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.io.IOException;
@@ -69,11 +69,11 @@ public final class Sandbox implements AutoCloseable {
 
     /** As {@link #of(AirlockProperties.Sandbox, String, WorkArea)}, with runs placed in cgroups below {@code cgroups} (or not, if null). */
     static Sandbox of(AirlockProperties.Sandbox settings, String childPath, WorkArea work, RunCgroups cgroups) {
-        if (settings.mode() == SandboxKind.NONE && cgroups != null) {
+        if (settings.mode() == dev.airlock.kernel.config.SandboxMode.NONE && cgroups != null) {
             throw new InvalidConfigurationException(RunCgroups.KEY, "runs are placed in cgroups only in their sandbox; "
                     + "unset it or set airlock.sandbox.mode to bubblewrap");
         }
-        if (settings.mode() == SandboxKind.NONE) {
+        if (settings.mode() == dev.airlock.kernel.config.SandboxMode.NONE) {
             log.warn("airlock.sandbox.mode is 'none': tools run as the gateway's own user, see its files, processes, "
                     + "environment and network, and have no resource limits. Every envelope says \"sandbox\": \"none\".");
             return none(work);

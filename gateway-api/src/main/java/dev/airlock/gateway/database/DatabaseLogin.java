@@ -4,8 +4,8 @@ import dev.airlock.persistence.scope.CheckedLogin;
 
 import dev.airlock.persistence.scope.Scopes;
 
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.persistence.scope.DatabaseRole;
 import java.util.ArrayList;
 import java.util.List;

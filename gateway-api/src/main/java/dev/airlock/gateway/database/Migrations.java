@@ -1,7 +1,7 @@
 package dev.airlock.gateway.database;
 
 import dev.airlock.gateway.AirlockApplication;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.http;
 
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

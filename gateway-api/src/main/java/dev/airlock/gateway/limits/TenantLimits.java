@@ -1,6 +1,6 @@
 package dev.airlock.gateway.limits;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.problem.TooManyRequests;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import io.github.resilience4j.bulkhead.Bulkhead;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.RunService;
 import dev.airlock.persistence.envelope.RunViews;
@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnBooleanProperty(name = "airlock.mcp.enabled", matchIfMissing = true)
-@dev.airlock.persistence.config.ConditionalOnSide(dev.airlock.persistence.config.Side.AGENT_API)
+@dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.AGENT_API)
 class McpConfiguration {
 
     /** The endpoint's path. */

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.persistence.config.ApprovalMode;
+import dev.airlock.kernel.config.ApprovalMode;
 import dev.airlock.gateway.tool.Tool;
 import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.persistence.run.RunState;

@@ -1,10 +1,10 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.persistence.problem.ApiProblem;
+import dev.airlock.kernel.problem.ApiProblem;
 import dev.airlock.gateway.problem.Conflict;
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.gateway.problem.Refused;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.gateway.problem.TooManyRequests;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.gateway.run.OutputExcerpt;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.policy;
 
-import dev.airlock.persistence.config.ApprovalMode;
+import dev.airlock.kernel.config.ApprovalMode;
 
 import java.time.Duration;
 import java.util.Objects;

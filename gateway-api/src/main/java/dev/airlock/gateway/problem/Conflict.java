@@ -1,6 +1,6 @@
 package dev.airlock.gateway.problem;
 
-import dev.airlock.persistence.problem.ApiProblem;
+import dev.airlock.kernel.problem.ApiProblem;
 
 import java.util.UUID;
 

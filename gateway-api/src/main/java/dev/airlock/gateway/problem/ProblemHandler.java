@@ -1,8 +1,8 @@
 package dev.airlock.gateway.problem;
 
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 
-import dev.airlock.persistence.problem.ApiProblem;
+import dev.airlock.kernel.problem.ApiProblem;
 
 import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.approval.request.DecisionRefused;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.problem;
 
-import dev.airlock.persistence.problem.ApiProblem;
+import dev.airlock.kernel.problem.ApiProblem;
 
 
 /** 429: a limit is reached; {@code Retry-After} says when to try again. */

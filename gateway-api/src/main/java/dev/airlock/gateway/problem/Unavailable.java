@@ -1,6 +1,6 @@
 package dev.airlock.gateway.problem;
 
-import dev.airlock.persistence.problem.ApiProblem;
+import dev.airlock.kernel.problem.ApiProblem;
 
 
 /** 503: Airlock cannot take the request right now; {@code Retry-After} says when to try again. */

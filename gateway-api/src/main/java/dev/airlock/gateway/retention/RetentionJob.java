@@ -1,8 +1,8 @@
 package dev.airlock.gateway.retention;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.retention.PurgeCounts;
 import dev.airlock.persistence.retention.RetentionCutoffs;
 import dev.airlock.persistence.retention.RetentionPurge;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.policy.ToolPolicy;
-import dev.airlock.approval.request.ApprovalOpened;
+import dev.airlock.persistence.event.ApprovalOpened;
 import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.persistence.run.RunClaims;

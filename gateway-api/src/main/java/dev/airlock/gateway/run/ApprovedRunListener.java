@@ -21,7 +21,7 @@ import org.springframework.stereotype.Component;
  * agent side learns of a decision: through the database, never by a call from the human side. One dedicated
  * connection, one virtual thread; reconnects after a failure.
  */
-@dev.airlock.persistence.config.ConditionalOnSide(dev.airlock.persistence.config.Side.AGENT_API)
+@dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.AGENT_API)
 @Component
 class ApprovedRunListener implements DisposableBean {
 

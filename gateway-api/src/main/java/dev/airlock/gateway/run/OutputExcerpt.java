@@ -1,6 +1,6 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.sanitizer.Fence;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.capture.CaptureResult;
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.persistence.run.IllegalRunTransition;
 import io.github.resilience4j.core.IntervalFunction;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.capture.CaptureResult;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.approval.action.Action;
-import dev.airlock.approval.action.ActionRendering;
+import dev.airlock.kernel.action.Action;
+import dev.airlock.kernel.action.ActionRendering;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.persistence.run.SandboxKind;

@@ -5,7 +5,7 @@ import dev.airlock.gateway.capture.ProcessSpec;
 import dev.airlock.gateway.capture.ProcessSupervisor;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.approval.ApprovalRequest;

@@ -1,8 +1,8 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
@@ -50,7 +50,7 @@ class RunLeases implements SmartInitializingSingleton {
     private Instant lastRenewal = Instant.EPOCH;
 
     RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
-            RunMetrics metrics, TransactionTemplate transactions, dev.airlock.persistence.config.AirlockProperties properties,
+            RunMetrics metrics, TransactionTemplate transactions, dev.airlock.kernel.config.AirlockProperties properties,
             Clock clock, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.executor = executor;
@@ -117,7 +117,7 @@ class RunLeases implements SmartInitializingSingleton {
             runs.save(run);
             audit.append(run.tenant(), AuditEventType.RUN_INTERRUPTED, runId, "airlock", Map.of("node", String.valueOf(node),
                     "leaseRanOut", ranOut.toString(), "why", why), now);
-            try (var context = dev.airlock.persistence.support.RunLog.of(runId, run.tenant())) {
+            try (var context = dev.airlock.kernel.log.RunLog.of(runId, run.tenant())) {
                 log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);
             }
             return true;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.approval.notify.ApprovedRunFinished;
+import dev.airlock.persistence.event.ApprovedRunFinished;
 
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;

@@ -2,14 +2,14 @@ package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.gateway.policy.PolicyEvaluator;
-import dev.airlock.approval.action.ActionRendering;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.action.ActionRendering;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.policy.PolicyVerdict;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.problem.Conflict;
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.gateway.problem.Refused;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.support.RunIds;
 import dev.airlock.persistence.support.Sha256;
 import dev.airlock.gateway.tenant.AgentIdentity;
@@ -159,7 +159,7 @@ public class RunService {
             }
             throw e;
         }
-        try (var context = dev.airlock.persistence.support.RunLog.of(run.id(), agent.tenant())) {
+        try (var context = dev.airlock.kernel.log.RunLog.of(run.id(), agent.tenant())) {
             log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
         }
         if (run.state() == RunState.DENIED) {

@@ -8,7 +8,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import dev.airlock.approval.people.AccessTokens;
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.approval.people.LoginThrottle;
 import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
@@ -62,7 +62,7 @@ class SecurityConfiguration {
      */
     @Bean
     @Order(0)
-    @dev.airlock.persistence.config.ConditionalOnSide(dev.airlock.persistence.config.Side.AGENT_API)
+    @dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.AGENT_API)
     SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AirlockProperties properties, Scopes scopes)
             throws Exception {
         http.securityMatcher(MCP_PATHS)
@@ -104,7 +104,7 @@ class SecurityConfiguration {
 
     @Bean
     @Order(1)
-    @dev.airlock.persistence.config.ConditionalOnSide(dev.airlock.persistence.config.Side.AGENT_API)
+    @dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.AGENT_API)
     SecurityFilterChain agentApi(HttpSecurity http, AgentDirectory agents, Scopes scopes) throws Exception {
         http.securityMatcher(AGENT_PATHS);
         return agentKeysOnly(http, agents, scopes).build();
@@ -155,11 +155,11 @@ class SecurityConfiguration {
     /** Matches the paths of the sides this replica does not run (none when it runs both). */
     private static org.springframework.security.web.util.matcher.RequestMatcher otherSides(AirlockProperties properties) {
         java.util.List<String> paths = new java.util.ArrayList<>();
-        if (!properties.roles().contains(dev.airlock.persistence.config.Side.AGENT_API)) {
+        if (!properties.roles().contains(dev.airlock.kernel.config.Side.AGENT_API)) {
             paths.addAll(java.util.List.of(AGENT_PATHS));
             paths.addAll(java.util.List.of(MCP_PATHS));
         }
-        if (!properties.roles().contains(dev.airlock.persistence.config.Side.CONSOLE)) {
+        if (!properties.roles().contains(dev.airlock.kernel.config.Side.CONSOLE)) {
             paths.addAll(java.util.List.of(HUMAN_PATHS));
         }
         var matchers = paths.stream().map(p -> PathPatternRequestMatcher.withDefaults().matcher(p)).toList();
@@ -168,7 +168,7 @@ class SecurityConfiguration {
 
     @Bean
     @Order(2)
-    @dev.airlock.persistence.config.ConditionalOnSide(dev.airlock.persistence.config.Side.CONSOLE)
+    @dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.CONSOLE)
     SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
             ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties, Scopes scopes) throws Exception {
         if (oidc.getIfAvailable() != null) {

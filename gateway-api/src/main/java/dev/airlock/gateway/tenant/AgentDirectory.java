@@ -1,7 +1,7 @@
 package dev.airlock.gateway.tenant;
 
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.persistence.support.Sha256;
 import java.util.HashMap;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tenant;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tenant;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.tenant.TenantRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.support.Sha256;
 import dev.airlock.persistence.tenant.TenantRecords;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.gateway.AirlockApplication;
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.gateway.run.RunService;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.gateway.support.TestSecrets;

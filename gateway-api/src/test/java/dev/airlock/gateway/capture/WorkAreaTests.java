@@ -3,7 +3,7 @@ package dev.airlock.gateway.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

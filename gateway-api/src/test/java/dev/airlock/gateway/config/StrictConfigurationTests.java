@@ -1,8 +1,8 @@
 package dev.airlock.gateway.config;
 
-import dev.airlock.persistence.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 
-import dev.airlock.persistence.config.AirlockProperties;
+import dev.airlock.kernel.config.AirlockProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.policy;
 
-import dev.airlock.persistence.config.ApprovalMode;
+import dev.airlock.kernel.config.ApprovalMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

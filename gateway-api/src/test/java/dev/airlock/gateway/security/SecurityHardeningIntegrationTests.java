@@ -131,7 +131,7 @@ class SecurityHardeningIntegrationTests {
                     "jdbc:postgresql://127.0.0.1:" + port + "/postgres", noPassword).close())
                     .isInstanceOf(java.sql.SQLException.class);
         }
-        java.nio.file.Path file = context.getBean(dev.airlock.persistence.config.AirlockProperties.class).dataDir()
+        java.nio.file.Path file = context.getBean(dev.airlock.kernel.config.AirlockProperties.class).dataDir()
                 .resolve("postgres.password");
         assertThat(java.nio.file.Files.getPosixFilePermissions(file))
                 .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.gateway.capture.SandboxPolicy;
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.InvalidConfigurationException;
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.gateway.tenant.AgentDirectory;
 import dev.airlock.persistence.run.SandboxKind;
 import java.util.HashMap;
@@ -185,7 +185,7 @@ class ToolCompilerTests {
         assertThat(tool.sandbox()).isEqualTo(SandboxPolicy.DEFAULTS);
         assertThat(tool.sandbox()).isEqualTo(new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024,
                 256L << 20));
-        assertThat(bind(Map.of()).sandbox()).isEqualTo(new AirlockProperties.Sandbox(SandboxKind.BUBBLEWRAP, null, 65534, 65534, null, null));
+        assertThat(bind(Map.of()).sandbox()).isEqualTo(new AirlockProperties.Sandbox(dev.airlock.kernel.config.SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null));
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.airlock.persistence.scope;
 
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.Side;
 import java.util.Collection;
 import java.util.List;
 

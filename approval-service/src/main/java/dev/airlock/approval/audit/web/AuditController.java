@@ -1,15 +1,15 @@
 package dev.airlock.approval.audit.web;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.AuditAccess;
 import dev.airlock.approval.audit.AuditQueries;
 import dev.airlock.approval.audit.RunReport;
 import dev.airlock.approval.audit.RunReports;
 import dev.airlock.approval.audit.RunSearchForm;
 import dev.airlock.approval.people.Human;
-import dev.airlock.persistence.problem.InvalidRequest;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.audit.RunQuery;

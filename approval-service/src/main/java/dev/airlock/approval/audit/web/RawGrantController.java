@@ -1,10 +1,10 @@
 package dev.airlock.approval.audit.web;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.RawAccess;
 import dev.airlock.approval.people.Human;
-import dev.airlock.persistence.problem.InvalidRequest;
+import dev.airlock.kernel.problem.InvalidRequest;
 import java.util.List;
 import java.util.UUID;
 import org.springframework.http.ContentDisposition;

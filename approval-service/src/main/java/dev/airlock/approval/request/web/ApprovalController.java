@@ -3,13 +3,13 @@ package dev.airlock.approval.request.web;
 
 import dev.airlock.approval.request.Approver;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
 import dev.airlock.approval.people.Human;
-import dev.airlock.persistence.problem.InvalidRequest;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.approval.Verdict;
 import java.time.Instant;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.airlock.gateway.run.web;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
-import dev.airlock.persistence.config.AirlockProperties;
-import dev.airlock.persistence.problem.InvalidRequest;
-import dev.airlock.persistence.problem.RunNotFound;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.OutputExcerpt;

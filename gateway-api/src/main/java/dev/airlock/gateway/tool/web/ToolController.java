@@ -1,7 +1,7 @@
 package dev.airlock.gateway.tool.web;
 
-import dev.airlock.persistence.config.ConditionalOnSide;
-import dev.airlock.persistence.config.Side;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.gateway.tool.ToolCatalog;
 import java.util.List;

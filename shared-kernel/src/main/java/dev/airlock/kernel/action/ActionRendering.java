@@ -1,0 +1,65 @@
+package dev.airlock.kernel.action;
+
+import dev.airlock.sanitizer.AuditView;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The canonical text of an action, the one thing approvers authorize: tenant, tool, every argv
+ * element on its own line, working directory, environment, the names (never the values) of
+ * injected secrets, and the sandbox it runs in with what that sandbox lets it reach. Every value
+ * is written in the strict audit-view notation, so a character that is not printable ASCII (a
+ * bidi override, a zero-width space, a line break) shows as {@code \xNN} and cannot pose as
+ * something else. Its SHA-256 is what a decision names; the agent side renders the action when it
+ * parks a run and again before it executes one, and runs it only if both digests match the one
+ * people approved.
+ *
+ * @param text   the rendering
+ * @param digest its SHA-256, lower-case hex
+ */
+public record ActionRendering(String text, String digest) {
+
+    /** The rendering of {@code action}. */
+    public static ActionRendering of(Action action) {
+        StringBuilder text = new StringBuilder();
+        line(text, "tenant", action.tenant());
+        line(text, "tool", action.tool());
+        for (int i = 0; i < action.argv().size(); i++) {
+            line(text, "argv[" + i + "]", action.argv().get(i));
+        }
+        line(text, "working-dir", action.workingDir() == null ? "(a fresh empty directory)" : action.workingDir());
+        action.env().forEach((name, value) -> line(text, "env " + name, value));
+        action.secretNames().forEach(name -> line(text, "secret " + name, "(injected from the gateway, value hidden)"));
+        line(text, "timeout", action.timeout());
+        // Definitions recorded before sandboxes existed keep their rendering, so approvals given
+        // for them still match; they run with the default (most restrictive) sandbox settings.
+        Action.Sandbox sandbox = action.sandbox();
+        if (sandbox != null) {
+            line(text, "sandbox", sandbox.kind());
+            if (sandbox.kind().equals(Action.Sandbox.BUBBLEWRAP)) {
+                line(text, "sandbox network", sandbox.network() ? "the host's network" : "none (a loopback of its own)");
+                sandbox.readOnlyPaths().forEach(path -> line(text, "sandbox read-only", path));
+                sandbox.writablePaths().forEach(path -> line(text, "sandbox writable", path));
+                line(text, "sandbox limits", "processes " + sandbox.maxProcesses() + ", memory " + sandbox.maxMemoryBytes()
+                        + " B, file size " + sandbox.maxFileBytes() + " B, open files " + sandbox.maxOpenFiles()
+                        + ", tmp " + sandbox.tmpBytes() + " B");
+            }
+        }
+        String rendered = text.toString();
+        return new ActionRendering(rendered, sha256(rendered));
+    }
+
+    private static void line(StringBuilder text, String key, String value) {
+        text.append(key).append(": ").append(AuditView.encode(value.getBytes(StandardCharsets.UTF_8))).append('\n');
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

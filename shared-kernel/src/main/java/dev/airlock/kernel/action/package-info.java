@@ -1,0 +1,2 @@
+/** The canonical rendering of an action and its digest: what approvers authorize and what the agent side checks before it runs. */
+package dev.airlock.kernel.action;

@@ -1,0 +1,2 @@
+/** Problems either side answers with, as RFC 9457 problem details: a status, a type, a title and a detail, no web types. */
+package dev.airlock.kernel.problem;
