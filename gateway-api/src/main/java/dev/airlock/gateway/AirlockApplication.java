@@ -1,6 +1,5 @@
 package dev.airlock.gateway;
 
-import dev.airlock.approval.audit.AuditVerifyCommand;
 import dev.airlock.persistence.PersistenceConfiguration;
 import dev.airlock.kernel.config.AirlockProperties;
 import java.time.Clock;
@@ -22,21 +21,18 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class AirlockApplication {
 
     public static void main(String[] args) {
-        if (dev.airlock.gateway.database.Migrations.requested(args)) {
-            System.exit(dev.airlock.gateway.database.Migrations.run(args));
+        if (dev.airlock.persistence.database.Migrations.requested(args)) {
+            System.exit(dev.airlock.persistence.database.Migrations.run(args));
         }
         ConfigurableApplicationContext context = SpringApplication.run(AirlockApplication.class, args);
-        // One-shot command: verify the audit chain and stop.
-        if (context.getEnvironment().containsProperty(AuditVerifyCommand.PROPERTY)) {
+        // One-shot command of the people's side: verify the audit chain and stop.
+        if (context.getEnvironment().containsProperty(AUDIT_VERIFY)) {
             System.exit(SpringApplication.exit(context));
         }
     }
 
-    /**
-     * The property that makes the gateway apply the database migrations and stop: the migration
-     * step of a deployment ({@code --spring.main.web-application-type=none --airlock.migrate-only=true}).
-     */
-    public static final String MIGRATE_ONLY = "airlock.migrate-only";
+    /** The property that runs the audit chain verification command ({@code airlock.audit.verify}, docs/audit.md). */
+    static final String AUDIT_VERIFY = "airlock.audit.verify";
 
     /** The clock everything time-dependent reads; tests replace it. */
     @Bean

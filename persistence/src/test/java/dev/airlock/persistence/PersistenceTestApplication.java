@@ -10,13 +10,15 @@ import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Import;
 
 /**
- * This module alone, as the gateway wires it (entities, repositories, stores), on a real
+ * This module's record alone, as the application wires it (entities, repositories, stores), on a real
  * PostgreSQL: an embedded server started for the tests in a fresh data directory, migrated by
  * Flyway with the module's own migrations. Integration tests here share this one context.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@ComponentScan(basePackageClasses = PersistenceConfiguration.class)
+// The application's own database bootstrap (embedded server, login check, scopes) is not this module's test setup.
+@ComponentScan(basePackageClasses = PersistenceConfiguration.class, excludeFilters = @ComponentScan.Filter(
+        type = org.springframework.context.annotation.FilterType.REGEX, pattern = "dev\\.airlock\\.persistence\\.database\\..*"))
 @Import(PersistenceConfiguration.class)
 public class PersistenceTestApplication {
 

@@ -3,7 +3,6 @@ package dev.airlock.approval.people;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.audit.AuditLog;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -11,9 +10,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import dev.airlock.persistence.login.SignInAttempts;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Throttles password guessing on the sign-in form, for the whole cluster (the counts live in
@@ -29,7 +27,7 @@ public class LoginThrottle {
     private static final Logger log = LoggerFactory.getLogger(LoginThrottle.class);
     private static final int MAX_USERNAME = 200;
 
-    private final JdbcClient jdbc;
+    private final SignInAttempts attempts;
     private final AuditLog audit;
     private final AirlockProperties.Login settings;
     private final Set<String> tenants;
@@ -40,12 +38,12 @@ public class LoginThrottle {
     private final dev.airlock.persistence.scope.Scopes scopes;
     private final org.springframework.transaction.support.TransactionTemplate transactions;
 
-    LoginThrottle(JdbcClient jdbc, AuditLog audit, AirlockProperties properties, HumanDirectory people, Clock clock,
+    LoginThrottle(SignInAttempts attempts, AuditLog audit, AirlockProperties properties, HumanDirectory people, Clock clock,
             dev.airlock.persistence.scope.Scopes scopes, org.springframework.transaction.support.TransactionTemplate transactions) {
         this.scopes = scopes;
         this.transactions = transactions;
         this.people = people;
-        this.jdbc = jdbc;
+        this.attempts = attempts;
         this.audit = audit;
         this.settings = properties.login();
         this.tenants = Set.copyOf(properties.tenants().keySet());
@@ -53,11 +51,8 @@ public class LoginThrottle {
     }
 
     /** Whether attempts for {@code username} or from {@code address} are refused right now. */
-    @Transactional(readOnly = true)
     public boolean lockedOut(String username, String address) {
-        return jdbc.sql("SELECT count(*) FROM airlock.login_lockouts WHERE subject IN (:user, :address) AND locked_until > :now")
-                .param("user", userSubject(username)).param("address", addressSubject(address))
-                .param("now", Timestamp.from(clock.instant())).query(Long.class).single() > 0;
+        return attempts.lockedOut(userSubject(username), addressSubject(address), clock.instant());
     }
 
     /**
@@ -70,36 +65,23 @@ public class LoginThrottle {
 
     private void record(String username, String address) {
         Instant now = clock.instant();
-        Timestamp since = Timestamp.from(now.minus(settings.window()));
-        jdbc.sql("DELETE FROM airlock.login_failures WHERE failed_at < :since").param("since", since).update();
-        jdbc.sql("INSERT INTO airlock.login_failures (username, address, failed_at) VALUES (:user, :address, :now)")
-                .param("user", bounded(username)).param("address", bounded(address)).param("now", Timestamp.from(now)).update();
-        long byUser = jdbc.sql("SELECT count(*) FROM airlock.login_failures WHERE username = :user AND failed_at >= :since")
-                .param("user", bounded(username)).param("since", since).query(Long.class).single();
-        long byAddress = jdbc.sql("SELECT count(*) FROM airlock.login_failures WHERE address = :address AND failed_at >= :since")
-                .param("address", bounded(address)).param("since", since).query(Long.class).single();
-        if (byUser >= settings.maxFailures()) {
-            lock(userSubject(username), "user", username, byUser, now);
+        SignInAttempts.Counts counts = attempts.fail(bounded(username), bounded(address), now, now.minus(settings.window()));
+        if (counts.byUser() >= settings.maxFailures()) {
+            lock(userSubject(username), "user", username, counts.byUser(), now);
         }
-        if (byAddress >= settings.maxFailuresPerAddress()) {
-            lock(addressSubject(address), "address", address, byAddress, now);
+        if (counts.byAddress() >= settings.maxFailuresPerAddress()) {
+            lock(addressSubject(address), "address", address, counts.byAddress(), now);
         }
     }
 
     /** Forgets a user name's failures after it signed in. */
-    @Transactional
     public void succeeded(String username) {
-        jdbc.sql("DELETE FROM airlock.login_failures WHERE username = :user").param("user", bounded(username)).update();
+        attempts.forget(bounded(username));
     }
 
     private void lock(String subject, String kind, String who, long failures, Instant now) {
         Instant until = now.plus(settings.lockout());
-        int fresh = jdbc.sql("""
-                INSERT INTO airlock.login_lockouts (subject, locked_until) VALUES (:subject, :until)
-                ON CONFLICT (subject) DO UPDATE SET locked_until = EXCLUDED.locked_until
-                WHERE airlock.login_lockouts.locked_until <= :now""")
-                .param("subject", subject).param("until", Timestamp.from(until)).param("now", Timestamp.from(now)).update();
-        if (fresh == 0) {
+        if (!attempts.lock(subject, until, now)) {
             return;
         }
         // A user name that is nobody's may be a password typed in the wrong field: never write it down.

@@ -5,7 +5,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import dev.airlock.persistence.approval.ApprovalRequestRepository;
+import dev.airlock.persistence.approval.ApprovalStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,14 +18,13 @@ class ApprovalMetrics {
 
     private final MeterRegistry meters;
 
-    ApprovalMetrics(MeterRegistry meters, JdbcClient jdbc, AirlockProperties properties,
-            dev.airlock.persistence.scope.Scopes scopes, org.springframework.transaction.support.TransactionTemplate transactions) {
+    ApprovalMetrics(MeterRegistry meters, ApprovalRequestRepository requests, AirlockProperties properties,
+            dev.airlock.persistence.scope.Scopes scopes) {
         this.meters = meters;
         for (String tenant : properties.tenants().keySet()) {
             var scope = scopes.eitherSide(java.util.List.of(tenant));
-            Gauge.builder("airlock.approvals.pending", () -> scope.call(() -> transactions.execute(status -> jdbc
-                            .sql("SELECT count(*) FROM airlock.approval_requests WHERE tenant = :tenant AND status = 'PENDING'")
-                            .param("tenant", tenant).query(Long.class).single())))
+            Gauge.builder("airlock.approvals.pending", () -> scope.call(() -> requests.countByTenantAndStatus(tenant,
+                            ApprovalStatus.PENDING)))
                     .description("Approval requests waiting for people").tag("tenant", tenant).register(meters);
         }
     }

@@ -6,7 +6,7 @@ import dev.airlock.persistence.run.RunRepository;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.simple.JdbcClient;
+import dev.airlock.persistence.approval.ApprovalSettlement;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
@@ -25,14 +25,14 @@ class ApprovalOutcomes {
     private static final Logger log = LoggerFactory.getLogger(ApprovalOutcomes.class);
 
     private final RunRepository runs;
-    private final JdbcClient jdbc;
+    private final ApprovalSettlement settlement;
     private final Clock clock;
     private final ApprovalMetrics metrics;
 
-    ApprovalOutcomes(RunRepository runs, JdbcClient jdbc, Clock clock, ApprovalMetrics metrics) {
+    ApprovalOutcomes(RunRepository runs, ApprovalSettlement settlement, Clock clock, ApprovalMetrics metrics) {
         this.metrics = metrics;
         this.runs = runs;
-        this.jdbc = jdbc;
+        this.settlement = settlement;
         this.clock = clock;
     }
 
@@ -48,23 +48,14 @@ class ApprovalOutcomes {
         // The human side may not update runs: the database moves the run as the closed request says,
         // which it must see closed first (the decision is still in the persistence context).
         runs.flush();
-        String state = jdbc.sql("SELECT airlock.settle_approval(:run, :now)")
-                .param("run", closed.runId())
-                .param("now", java.sql.Timestamp.from(clock.instant()))
-                .query(String.class)
-                .optional()
-                .orElse(null);
+        String state = settlement.settle(closed.runId(), clock.instant()).orElse(null);
         if (state == null) {
             // Only an expiry finds its run ended another way (an old cancelled run): closing the request is all there is to do.
             log.info("Run {}: approval request {} after the run had already ended {}", run.id(), closed.status(), run.state());
             return;
         }
         if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED) {
-            jdbc.sql("SELECT pg_notify(:channel, :payload)")
-                    .param("channel", dev.airlock.persistence.run.RunClaims.APPROVED_CHANNEL)
-                    .param("payload", closed.tenant())
-                    .query(Object.class)
-                    .optional();
+            settlement.announceApproved(closed.tenant());
         }
         metrics.closed(closed.tenant(), closed.status().name(), java.time.Duration.between(run.createdAt(), clock.instant()));
         log.info("Run {}: approval {}", closed.runId(), closed.status());

@@ -38,6 +38,15 @@ final class LibC {
     static final int EINTR = 4;
     static final int ECHILD = 10;
     static final int SIGKILL = 9;
+    /** {@code waitid}: by pid; for an ended child; leave it waitable. */
+    private static final int P_PID = 1;
+    private static final int WEXITED = 4;
+    private static final int WNOWAIT = 0x01000000;
+    /** {@code siginfo_t}: 128 bytes; {@code si_code} at 8 and {@code si_status} at 24 on 64-bit Linux. */
+    private static final int SIGINFO_SIZE = 128;
+    private static final int SI_CODE = 8;
+    private static final int SI_STATUS = 24;
+    private static final int CLD_EXITED = 1;
     /** {@code POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK}: a child starts with default signal handling, nothing blocked. */
     private static final short SPAWN_FLAGS = 0x04 | 0x08;
     /** Larger than glibc's {@code posix_spawn_file_actions_t} (80 bytes), {@code posix_spawnattr_t} (336) and {@code sigset_t} (128). */
@@ -275,15 +284,34 @@ final class LibC {
     }
 
     /**
-     * Waits for the child {@code pid} to end and reaps it: its exit status as {@code waitpid}
-     * encodes it. Blocks the calling (platform) thread.
+     * Waits for the child {@code pid} to end without reaping it ({@code waitid} with
+     * {@code WNOWAIT}), so that its pid stays its own until {@link #reap}; returns the code it exited
+     * with, or 128 plus the signal that ended it. Blocks the calling (platform) thread.
      */
-    static int waitFor(int pid) throws Failure {
+    static int awaitExit(int pid) throws Failure {
+        Memory info = new Memory(SIGINFO_SIZE);
+        while (true) {
+            try {
+                info.clear();
+                c().waitid(P_PID, pid, info, WEXITED | WNOWAIT);
+                int code = info.getInt(SI_CODE);
+                int status = info.getInt(SI_STATUS);
+                return code == CLD_EXITED ? status & 0xff : 0x80 + status;
+            } catch (LastErrorException e) {
+                if (e.getErrorCode() != EINTR) {
+                    throw new Failure("waitid", e.getErrorCode());
+                }
+            }
+        }
+    }
+
+    /** Reaps the child {@code pid}, which has ended. */
+    static void reap(int pid) throws Failure {
         IntByReference status = new IntByReference();
         while (true) {
             try {
                 c().waitpid(pid, status, 0);
-                return status.getValue();
+                return;
             } catch (LastErrorException e) {
                 if (e.getErrorCode() != EINTR) {
                     throw new Failure("waitpid", e.getErrorCode());
@@ -342,6 +370,8 @@ final class LibC {
         int statx(int dirfd, String path, int flags, int mask, Pointer buffer) throws LastErrorException;
 
         int waitpid(int pid, IntByReference status, int options) throws LastErrorException;
+
+        int waitid(int idtype, int id, Pointer info, int options) throws LastErrorException;
 
         int kill(int pid, int signal) throws LastErrorException;
 

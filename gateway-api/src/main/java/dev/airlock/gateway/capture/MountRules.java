@@ -1,20 +1,36 @@
 package dev.airlock.gateway.capture;
 
 import dev.airlock.kernel.config.InvalidConfigurationException;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The start-up rule that no sandbox can change what another sandbox mounts: a run may replace
- * anything below a directory it can write (its writable paths and working directory) with a
- * symbolic link, so no mount source of any tool, of any tenant, may lie below such a directory;
- * and no mount may reach what belongs to Airlock itself (the replicas' work areas with every run's
- * working directory, the data directory, the files secrets are read from). Pure: it compares
- * configured paths and reads nothing from the host; {@link MountSource} refuses links at run time.
+ * The rule that no sandbox can change what another sandbox mounts: a run may replace anything
+ * below a directory it can write (its writable paths and working directory) with a symbolic link,
+ * so no mount source of any tool, of any tenant, may lie below such a directory; no writable mount
+ * may contain or lie within what every sandbox mounts from the host by name (the system's
+ * {@code /usr}, {@code /lib*}, the files of {@code /etc}), nor a file a secret is read from (its
+ * own tool's included); and no mount at all may reach what belongs to Airlock itself (the
+ * replicas' work areas with every run's working directory, the data directory). Checked at
+ * start-up over the whole configuration, and again when a run starts from a recorded tool
+ * definition that may differ from the configuration of today. Pure: it compares paths and reads
+ * nothing from the host but the real path of the reserved directories; {@link MountSource}
+ * refuses links at run time. Immutable and thread-safe.
  */
 public final class MountRules {
 
-    private MountRules() {
+    /** What every sandbox mounts from the host by name, read-only (BubblewrapCommand). */
+    private static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
+
+    private final List<Mount> mounts;
+    private final List<Reserved> reserved;
+
+    private MountRules(List<Mount> mounts, List<Reserved> reserved) {
+        this.mounts = List.copyOf(mounts);
+        this.reserved = List.copyOf(reserved);
     }
 
     /**
@@ -29,41 +45,117 @@ public final class MountRules {
     }
 
     /**
-     * A path of Airlock's own that no mount may contain or lie within.
+     * A path no mount may reach.
      *
-     * @param key   the configuration key that names it
-     * @param owner the tool's key when it belongs to one tool (its secret file, which it may mount), else null
-     * @param path  the absolute, normalized host path
-     * @param what  what it holds, for the message
+     * @param key      the configuration key that names it
+     * @param owner    the tool's key when it belongs to one tool (its secret file, which it may mount read-only), else null
+     * @param path     the absolute host path, as real as it could be resolved
+     * @param what     what it holds, for the message
+     * @param readable whether read-only mounts may reach it (the system's files, which every sandbox reads anyway)
      */
-    public record Reserved(String key, String owner, Path path, String what) {
+    public record Reserved(String key, String owner, Path path, String what, boolean readable) {
     }
 
     /**
-     * Refuses the first mount that lies strictly below a writable mount (of the same tool or
-     * another), or that contains, equals or lies within a reserved path, naming both keys.
+     * The rules over {@code mounts}, with Airlock's work root and data directory, every file a
+     * secret is read from (in {@code secretFiles}, by the configuration key that names it and the
+     * tool that owns it) and the system's paths reserved.
      *
-     * @throws InvalidConfigurationException naming the mount's key and, in its message, the other key
+     * @throws InvalidConfigurationException naming the first mount that breaks a rule, and in its message the other key
      */
-    public static void check(List<Mount> mounts, List<Reserved> reserved) {
+    public static MountRules of(List<Mount> mounts, Path workRoot, Path dataDir, List<Reserved> secretFiles) {
+        List<Reserved> reserved = new ArrayList<>(secretFiles);
+        reserved.add(new Reserved("airlock.sandbox.work-dir", null, real(workRoot), "every run's working directory", false));
+        reserved.add(new Reserved("airlock.data-dir", null, real(dataDir), "the gateway's data", false));
+        for (String system : SYSTEM) {
+            reserved.add(new Reserved("(the sandbox's system)", null, Path.of(system), "mounted into every sandbox by name", true));
+        }
+        for (String etc : BubblewrapCommand.ETC) {
+            reserved.add(new Reserved("(the sandbox's /etc)", null, Path.of("/etc", etc), "mounted into every sandbox by name",
+                    true));
+        }
+        MountRules rules = new MountRules(mounts, reserved);
         for (Mount mount : mounts) {
-            for (Mount writable : mounts) {
-                if (writable.writable() && !mount.path().equals(writable.path()) && mount.path().startsWith(writable.path())) {
-                    throw new InvalidConfigurationException(mount.key(), mount.path() + " lies inside " + writable.path()
-                            + ", which runs may write to (" + writable.key() + "): such a run could replace it with a "
-                            + "link to anything on the host. Mount a path outside every writable path and working directory");
-                }
+            String problem = rules.problem(mount, mounts);
+            if (problem != null) {
+                throw new InvalidConfigurationException(mount.key(), problem);
             }
-            for (Reserved own : reserved) {
-                if (own.owner() != null && own.owner().equals(mount.owner())) {
-                    continue;
-                }
-                if (mount.path().startsWith(own.path()) || own.path().startsWith(mount.path())) {
-                    throw new InvalidConfigurationException(mount.key(), mount.path() + " would show runs "
-                            + own.path() + " (" + own.what() + ", " + own.key() + "); mount a path that neither contains "
-                            + "it nor lies within it");
-                }
+        }
+        return rules;
+    }
+
+    /**
+     * Why the recorded mounts and secret files of a run (from a tool definition that may be of an
+     * earlier configuration) cannot be used next to today's, or null if they can.
+     */
+    public String problem(List<Mount> recorded, List<Reserved> recordedSecretFiles) {
+        List<Mount> all = new ArrayList<>(mounts);
+        all.addAll(recorded);
+        List<Reserved> reservedNow = new ArrayList<>(reserved);
+        reservedNow.addAll(recordedSecretFiles);
+        MountRules now = new MountRules(all, reservedNow);
+        for (Mount mount : all) {
+            String problem = now.problem(mount, all);
+            if (problem != null) {
+                return mount.key() + ": " + problem;
             }
+        }
+        return null;
+    }
+
+    /** The mounts of one tool's definition, keyed under {@code owner}. */
+    public static List<Mount> mountsOf(String owner, SandboxPolicy policy, Path workingDir) {
+        List<Mount> mounts = new ArrayList<>();
+        for (int i = 0; i < policy.readOnlyPaths().size(); i++) {
+            mounts.add(new Mount(owner + ".sandbox.read-only-paths[" + i + "]", owner, Path.of(policy.readOnlyPaths().get(i)),
+                    false));
+        }
+        for (int i = 0; i < policy.writablePaths().size(); i++) {
+            mounts.add(new Mount(owner + ".sandbox.writable-paths[" + i + "]", owner, Path.of(policy.writablePaths().get(i)),
+                    true));
+        }
+        if (workingDir != null) {
+            mounts.add(new Mount(owner + ".working-dir", owner, workingDir, true));
+        }
+        return mounts;
+    }
+
+    /** The files of one tool's {@code file:} secrets, reserved for it. */
+    public static List<Reserved> secretFilesOf(String owner, Map<String, String> secrets) {
+        List<Reserved> files = new ArrayList<>();
+        secrets.forEach((variable, source) -> SecretReference.parse(source).file().ifPresent(file ->
+                files.add(new Reserved(owner + ".secrets." + variable, owner, real(file), "the file a secret is read from",
+                        false))));
+        return files;
+    }
+
+    private String problem(Mount mount, List<Mount> among) {
+        for (Mount writable : among) {
+            if (writable.writable() && !mount.path().equals(writable.path()) && mount.path().startsWith(writable.path())) {
+                return mount.path() + " lies inside " + writable.path() + ", which runs may write to (" + writable.key()
+                        + "): such a run could replace it with a link to anything on the host. Mount a path outside every"
+                        + " writable path and working directory";
+            }
+        }
+        for (Reserved own : reserved) {
+            boolean overlaps = mount.path().startsWith(own.path()) || own.path().startsWith(mount.path());
+            boolean allowed = !mount.writable() && (own.readable() || own.owner() != null && own.owner().equals(mount.owner()));
+            if (overlaps && !allowed) {
+                return mount.path() + " would " + (mount.writable() ? "let runs change " : "show runs ") + own.path() + " ("
+                        + own.what() + ", " + own.key() + "); mount a path that neither contains it nor lies within it";
+            }
+        }
+        return null;
+    }
+
+    /** The path with every link on the way resolved where it exists, so that a reserved directory cannot hide behind one. */
+    private static Path real(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        try {
+            return absolute.toRealPath();
+        } catch (IOException e) {
+            Path parent = absolute.getParent();
+            return parent == null || parent.equals(absolute) ? absolute : real(parent).resolve(absolute.getFileName());
         }
     }
 }

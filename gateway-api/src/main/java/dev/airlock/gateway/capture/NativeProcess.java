@@ -78,7 +78,13 @@ final class NativeProcess implements Child {
                     streams.subList(2, 2 + outputs).stream().map(InputStream.class::cast).toList(),
                     streams.subList(2 + outputs, streams.size()).stream().map(OutputStream.class::cast).toList());
             streams.clear();
-            process.reap();
+            try {
+                process.reap();
+            } catch (RuntimeException | Error e) {
+                // Nobody would wait for it: it must not run unsupervised.
+                LibC.kill(pid, LibC.SIGKILL);
+                throw e;
+            }
             return process;
         } catch (LibC.Failure e) {
             throw new IOException(e.getMessage(), e);
@@ -96,9 +102,10 @@ final class NativeProcess implements Child {
     private void reap() {
         Thread.ofPlatform().daemon().name("airlock-reaper-" + pid).start(() -> {
             try {
-                int status = LibC.waitFor(pid);
-                int signal = status & 0x7f;
-                exit.complete(signal == 0 ? (status >> 8) & 0xff : 0x80 + signal);
+                // Seen ended but not reaped yet, so the pid cannot be reused while the process is still taken for alive.
+                int code = LibC.awaitExit(pid);
+                exit.complete(code);
+                LibC.reap(pid);
             } catch (LibC.Failure | RuntimeException e) {
                 exit.completeExceptionally(e);
             }

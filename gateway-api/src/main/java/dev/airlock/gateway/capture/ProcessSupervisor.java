@@ -70,9 +70,26 @@ public final class ProcessSupervisor {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot prepare the working directory: " + e.getMessage());
         } finally {
             if (scratch != null) {
-                Sandbox.removeWorkingDirectory(scratch);
+                removeWhenGone(spec, scratch);
             }
         }
+    }
+
+    /**
+     * Removes a run's fresh working directory once no process of the run is left; one that could
+     * still be running keeps it (it could change the tree while it is removed), and says so.
+     */
+    private static void removeWhenGone(ProcessSpec spec, Path scratch) {
+        try {
+            if (ProcessTree.awaitGone(ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()), KILL_WAIT)) {
+                Sandbox.removeWorkingDirectory(scratch);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log.warn("Run {}: a process of the run may still be alive; its working directory {} stays until the next start",
+                spec.runId(), scratch);
     }
 
     private CaptureResult superviseSandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
@@ -104,33 +121,43 @@ public final class ProcessSupervisor {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start the sandbox: " + rootMessage(e));
         }
         try {
-            Supervision run = new Supervision(spec, cancellation, startedAt);
-            run.capture(process::stdout, process::stderr);
-            run.started(process);
-            if (cgroup != null) {
-                String refused = placeInCgroup(process, cgroup);
-                if (refused != null) {
-                    // The sandbox's init still waits to start the tool: killed now, the tool never runs.
-                    run.stop(Termination.SPAWN_FAILED);
-                    run.await();
-                    return CaptureResult.spawnFailed(startedAt, clock.instant(), refused);
-                }
-            }
-            CaptureResult result = run.await();
-            BubblewrapStatus status = readStatus(process);
-            if (result.termination() == Termination.EXITED && !status.commandStarted()) {
-                // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
-                return CaptureResult.spawnFailed(startedAt, result.endedAt(), "the sandbox could not be set up: "
-                        + firstLine(result.stderr().text()));
-            }
-            if (cgroup != null && result.termination() == Termination.EXITED && cgroup.killedForMemory()) {
-                return new CaptureResult(result.startedAt(), result.endedAt(), null, Termination.MEMORY_LIMIT, null,
-                        result.sandbox(), result.stdout(), result.stderr());
-            }
-            return result;
+            return supervise(spec, cancellation, startedAt, cgroup, process);
+        } catch (RuntimeException | Error e) {
+            // Whatever failed after the start, nothing of the run is left unsupervised (or outside its cgroup).
+            log.error("Run {}: supervising its sandbox failed; killing it", spec.runId(), e);
+            ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId());
+            throw e;
         } finally {
             process.closeStreams();
         }
+    }
+
+    private CaptureResult supervise(ProcessSpec spec, Cancellation cancellation, Instant startedAt, RunCgroups.RunCgroup cgroup,
+            NativeProcess process) {
+        Supervision run = new Supervision(spec, cancellation, startedAt);
+        run.capture(process::stdout, process::stderr);
+        run.started(process);
+        if (cgroup != null) {
+            String refused = placeInCgroup(process, cgroup);
+            if (refused != null) {
+                // The sandbox's init still waits to start the tool: killed now, the tool never runs.
+                run.stop(Termination.SPAWN_FAILED);
+                run.await();
+                return CaptureResult.spawnFailed(startedAt, clock.instant(), refused);
+            }
+        }
+        CaptureResult result = run.await();
+        BubblewrapStatus status = readStatus(process);
+        if (result.termination() == Termination.EXITED && !status.commandStarted()) {
+            // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
+            return CaptureResult.spawnFailed(startedAt, result.endedAt(), "the sandbox could not be set up: "
+                    + firstLine(result.stderr().text()));
+        }
+        if (cgroup != null && result.termination() == Termination.EXITED && cgroup.killedForMemory()) {
+            return new CaptureResult(result.startedAt(), result.endedAt(), null, Termination.MEMORY_LIMIT, null,
+                    result.sandbox(), result.stdout(), result.stderr());
+        }
+        return result;
     }
 
     /**

@@ -7,14 +7,15 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -190,35 +191,53 @@ public final class WorkArea implements AutoCloseable {
     }
 
     /**
-     * Removes {@code dir} and everything below it without following links, opening up directories
-     * a run made unwritable on the way.
+     * Removes {@code dir} and everything below it. Every step is taken relative to a directory
+     * already open ({@link SecureDirectoryStream}), never by a path from the top, and never through a
+     * link: a process that swaps a directory for a link while the tree is removed can make the
+     * removal fail, never make it reach outside the tree. Directories a run made unreadable are
+     * opened up on the way.
      */
     static void deleteTree(Path dir) {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                    Files.setPosixFilePermissions(d, OWNER_ONLY);
-                    return FileVisitResult.CONTINUE;
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                Files.delete(dir);
+                return;
+            }
+            Files.setPosixFilePermissions(dir, OWNER_ONLY);
+            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+                if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
+                    throw new IOException("this file system offers no directory-relative operations");
                 }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
+                empty(secure, 0);
+            }
+            Files.delete(dir);
+        } catch (IOException | UncheckedIOException | java.nio.file.DirectoryIteratorException e) {
             log.warn("Could not remove {}: {}", dir, e.getMessage());
+        }
+    }
+
+    private static final int MAX_DEPTH = 1024;
+
+    private static void empty(SecureDirectoryStream<Path> dir, int depth) throws IOException {
+        if (depth > MAX_DEPTH) {
+            throw new IOException("the tree is deeper than " + MAX_DEPTH + " directories");
+        }
+        for (Path entry : dir) {
+            Path name = entry.getFileName();
+            BasicFileAttributes attributes = dir.getFileAttributeView(name, BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS).readAttributes();
+            if (attributes.isDirectory()) {
+                dir.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setPermissions(OWNER_ONLY);
+                try (SecureDirectoryStream<Path> child = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+                    empty(child, depth + 1);
+                }
+                dir.deleteDirectory(name);
+            } else {
+                dir.deleteFile(name);
+            }
         }
     }
 

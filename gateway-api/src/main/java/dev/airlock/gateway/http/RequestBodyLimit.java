@@ -13,8 +13,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Bounds every request body before anything parses it: a declared length over the limit is
  * answered 413 at once, and a body without a declared length (chunked) stops being read at the
- * limit, which ends its parsing with {@link TooLarge} (answered 413 as well). The MCP endpoint
- * bounds its own bodies the same way and answers in JSON-RPC.
+ * limit, which ends its parsing with {@link TooLarge} (answered 413 as well). The APIs read JSON
+ * only: a body of another media type sent to {@code /api/} is answered 415 (so that no other
+ * reader, such as YAML, ever sees a body the JSON bounds would refuse). The MCP endpoint bounds its
+ * own bodies the same way and answers in JSON-RPC.
  */
 public final class RequestBodyLimit extends OncePerRequestFilter {
 
@@ -32,7 +34,8 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
+        // The decoded path the container routes by, not the raw URI (where /%6Dcp would not look like /mcp).
+        String path = path(request);
         return skippedPath != null && (path.equals(skippedPath) || path.startsWith(skippedPath + "/"));
     }
 
@@ -43,16 +46,44 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
             tooLarge(response, maxBytes);
             return;
         }
+        if (path(request).startsWith("/api/") && hasBody(request) && !json(request.getContentType())) {
+            refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type",
+                    "The API reads JSON bodies only (Content-Type: application/json).");
+            return;
+        }
         chain.doFilter(new Bounded(request, maxBytes), response);
+    }
+
+    private static String path(HttpServletRequest request) {
+        return request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+    }
+
+    private static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    }
+
+    private static boolean json(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String type = contentType.split(";", 2)[0].strip().toLowerCase(java.util.Locale.ROOT);
+        return type.equals("application/json") || type.startsWith("application/") && type.endsWith("+json");
     }
 
     /** Answers 413 with a problem body. */
     static void tooLarge(HttpServletResponse response, long maxBytes) throws IOException {
-        response.setStatus(HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE);
-        response.setContentType("application/problem+json");
         response.setHeader("Connection", "close");
-        response.getWriter().write("{\"type\":\"urn:airlock:problem:body-too-large\",\"title\":\"Request body too large\","
-                + "\"status\":413,\"detail\":\"The request body is larger than " + maxBytes + " bytes.\"}");
+        refuse(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "body-too-large", "Request body too large",
+                "The request body is larger than " + maxBytes + " bytes.");
+    }
+
+    private static void refuse(HttpServletResponse response, int status, String type, String title, String detail)
+            throws IOException {
+        response.setStatus(status);
+        response.setContentType(dev.airlock.kernel.problem.ProblemJson.MEDIA_TYPE);
+        response.setCharacterEncoding("UTF-8");
+        response.getWriter().write("{\"type\":\"urn:airlock:problem:" + type + "\",\"title\":\"" + title + "\",\"status\":"
+                + status + ",\"detail\":\"" + detail + "\"}");
     }
 
     /** Thrown to whatever reads past the limit of a body without a declared length. */

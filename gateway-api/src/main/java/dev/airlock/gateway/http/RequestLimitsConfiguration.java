@@ -25,10 +25,10 @@ class RequestLimitsConfiguration {
     /** The MCP endpoint answers an oversized body in JSON-RPC itself. */
     private static final String MCP_PATH = "/mcp";
 
-    /** Forwarded headers from the configured proxies only. */
+    /** Forwarded headers from the configured proxies only; form bodies bounded like every other body. */
     @Bean
-    TrustedProxies trustedProxies(AirlockProperties properties) {
-        return TrustedProxies.of(properties.http().trustedProxies());
+    TomcatEdge tomcatEdge(AirlockProperties properties) {
+        return TomcatEdge.of(properties.http().trustedProxies()).boundingForms(properties.http().maxRequestBody().toBytes());
     }
 
     /**

@@ -61,13 +61,6 @@ final class ProgressStreams extends OncePerRequestFilter {
         this.plain = tools.jackson.databind.json.JsonMapper.builder(dev.airlock.gateway.http.BoundedJson.factory(maxBody)).build();
     }
 
-    /** Only the MCP endpoint: the registration names its servlet, and this holds wherever the filter is put. */
-    @Override
-    protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return !(path.equals(McpConfiguration.PATH) || path.startsWith(McpConfiguration.PATH + "/"));
-    }
-
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {

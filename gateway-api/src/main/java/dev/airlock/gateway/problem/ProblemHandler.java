@@ -4,9 +4,6 @@ import dev.airlock.kernel.problem.InvalidRequest;
 
 import dev.airlock.kernel.problem.ApiProblem;
 
-import dev.airlock.approval.request.NotAnApprover;
-import dev.airlock.approval.request.DecisionRefused;
-import dev.airlock.approval.grant.GrantRefused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -46,43 +43,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(problem.status()).headers(headers).body(body);
     }
 
-    @ExceptionHandler(DecisionRefused.class)
-    ResponseEntity<ProblemDetail> decisionRefused(DecisionRefused refused) {
-        ProblemDetail problem = problem(HttpStatus.CONFLICT, "decision-refused", "Decision refused", refused.getMessage());
-        problem.setProperty("reason", refused.reason().name());
-        return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
-    }
-
-    @ExceptionHandler(GrantRefused.class)
-    ResponseEntity<ProblemDetail> grantRefused(GrantRefused refused) {
-        HttpStatus status = switch (refused.reason()) {
-            case NOT_FOUND -> HttpStatus.NOT_FOUND;
-            case REASON_REQUIRED -> HttpStatus.BAD_REQUEST;
-            case NOT_USABLE, EXPIRED -> HttpStatus.FORBIDDEN;
-            case PURGED -> HttpStatus.GONE;
-            case SELF_APPROVAL, ALREADY_DECIDED -> HttpStatus.CONFLICT;
-        };
-        ProblemDetail problem = problem(status, "raw-grant-refused", "Raw access refused", refused.getMessage());
-        problem.setProperty("reason", refused.reason().name());
-        return ResponseEntity.status(status).body(problem);
-    }
-
-    @ExceptionHandler(dev.airlock.approval.input.HumanText.TextTooLong.class)
-    ResponseEntity<ProblemDetail> textTooLong(dev.airlock.approval.input.HumanText.TextTooLong e) {
-        return apiProblem(InvalidRequest.tooLong(e.field(), e.getMessage()));
-    }
-
     /** A header or path the firewall refuses when it is read (a control character, say): the client's fault. */
     @ExceptionHandler(org.springframework.security.web.firewall.RequestRejectedException.class)
     ResponseEntity<ProblemDetail> rejected(org.springframework.security.web.firewall.RequestRejectedException e) {
         return apiProblem(InvalidRequest.because(
                 "The request carries a header or path Airlock does not accept (control or undecodable characters)."));
-    }
-
-    @ExceptionHandler(NotAnApprover.class)
-    ResponseEntity<ProblemDetail> notAnApprover(NotAnApprover e) {
-        return ResponseEntity.status(HttpStatus.NOT_FOUND)
-                .body(problem(HttpStatus.NOT_FOUND, "run-not-found", "Run not found", e.getMessage()));
     }
 
     /** Airlock's problem body: type {@code urn:airlock:problem:<type>}, a title, and the detail for the caller. */

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.capture.MountRules;
 import dev.airlock.gateway.capture.ProcessSpec;
 import dev.airlock.gateway.capture.ProcessSupervisor;
 import dev.airlock.gateway.capture.SecretReference;
@@ -37,6 +38,7 @@ class RunLaunch {
     private static final Logger log = LoggerFactory.getLogger(RunLaunch.class);
 
     private final ToolSnapshots snapshots;
+    private final dev.airlock.gateway.tool.ToolCatalog catalog;
     private final ApprovalRequests approvals;
     private final SecretSource secrets;
     private final ProcessSupervisor sandbox;
@@ -44,9 +46,10 @@ class RunLaunch {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunLaunch(ToolSnapshots snapshots, ApprovalRequests approvals, SecretSource secrets, ProcessSupervisor sandbox,
+    RunLaunch(ToolSnapshots snapshots, dev.airlock.gateway.tool.ToolCatalog catalog, ApprovalRequests approvals, SecretSource secrets, ProcessSupervisor sandbox,
             AirlockProperties properties, JsonMapper json, Clock clock) {
         this.snapshots = snapshots;
+        this.catalog = catalog;
         this.approvals = approvals;
         this.secrets = secrets;
         this.sandbox = sandbox;
@@ -82,6 +85,16 @@ class RunLaunch {
                 return refuse(tool, "the action differs from the action humans approved");
             }
         }
+        // The definition was recorded when the run was requested: its mounts must still keep today's rules.
+        String owner = "airlock.tenants." + execution.tenant() + ".tools." + tool.name() + " (as recorded for this run)";
+        Path workingDir = tool.workingDir() == null ? null : Path.of(tool.workingDir());
+        String mountProblem = catalog.mounts().problem(MountRules.mountsOf(owner, tool.sandboxOrDefaults(), workingDir),
+                MountRules.secretFilesOf(owner, tool.secrets()));
+        if (mountProblem != null) {
+            log.error("Run {}: its recorded mounts break the mount rules of today's configuration; refusing to run it",
+                    execution.runId());
+            return refuse(tool, "the tool's recorded mounts are no longer allowed: " + mountProblem);
+        }
         Map<String, String> environment = new HashMap<>(tool.env());
         environment.put("PATH", properties.capture().path());
         Map<String, String> injected = new TreeMap<>();
@@ -94,7 +107,7 @@ class RunLaunch {
         }
         environment.putAll(injected);
         return new Start(tool.name(), new ProcessSpec(execution.runId(), tool.name(), argv,
-                tool.workingDir() == null ? null : Path.of(tool.workingDir()), environment, Duration.parse(tool.timeout()),
+                workingDir, environment, Duration.parse(tool.timeout()),
                 tool.maxRetainedBytes(), tool.maxObservedBytes(), SecretRedactor.of(injected), tool.sandboxOrDefaults()));
     }
 

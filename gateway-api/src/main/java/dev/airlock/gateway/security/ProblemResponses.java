@@ -10,7 +10,7 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.access.AccessDeniedHandler;
 
-/** 401 and 403 from the security filters, written as problem details like every other error. */
+/** 401 and 403 from the agent side's and the application's security filters, as problem details like every other error. */
 final class ProblemResponses {
 
     private ProblemResponses() {
@@ -18,11 +18,6 @@ final class ProblemResponses {
 
     static AuthenticationEntryPoint unauthorized() {
         return unauthorized("Send a valid agent key as 'Authorization: Bearer <key>'.");
-    }
-
-    /** 401 on the people's API: a session or a personal access token, never an agent key. */
-    static AuthenticationEntryPoint unauthorizedPerson() {
-        return unauthorized("Sign in to the console, or send a personal access token as 'Authorization: Bearer alp_...'.");
     }
 
     /** 401 where nothing but health probes, the API document and scrapes with their token are open. */
@@ -52,26 +47,10 @@ final class ProblemResponses {
         };
     }
 
-    /** 401 for a bearer token that authenticates nobody on the humans' side; cookies never stand in for it. */
-    static void invalidToken(HttpServletResponse response) throws IOException {
-        response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"invalid_token\"");
-        write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized",
-                "The bearer token is not a valid, unexpired personal access token for this request.");
-    }
-
-    /** 403 for a valid access token whose scopes do not cover the request. */
-    static void insufficientScope(HttpServletResponse response, String needed) throws IOException {
-        response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"insufficient_scope\"");
-        write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden", needed == null
-                ? "Access tokens may not make this request; sign in to the console instead."
-                : "This access token lacks the scope '" + needed + "' this request needs.");
-    }
-
     private static void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"" + title + "\",\"status\":" + status
-                + ",\"detail\":\"" + detail.replace("\"", "\\\"") + "\"}");
+        response.getWriter().write(dev.airlock.kernel.problem.ProblemJson.body(status, title, detail));
     }
 }

@@ -7,21 +7,13 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import dev.airlock.approval.people.AccessTokens;
 import dev.airlock.kernel.config.AirlockProperties;
-import dev.airlock.approval.people.HumanDirectory;
-import dev.airlock.approval.people.LoginThrottle;
-import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
-import dev.airlock.approval.people.OidcRoles;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
 import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.persistence.scope.DatabaseRole;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.session.DisableEncodeUrlFilter;
-import org.springframework.security.web.csrf.CsrfFilter;
 import java.util.List;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.CorsConfigurationSource;
@@ -29,29 +21,21 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 import org.springframework.web.filter.CorsFilter;
 
 /**
- * Four filter chains: the MCP endpoint ({@code /mcp}), stateless with bearer agent keys only
- * after the Origin rule; the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}), stateless
- * with bearer agent keys only; the humans' console and approver API, with form login, sessions,
- * CSRF and a strict Content-Security-Policy (an agent key opens nothing there); and everything
- * else, where only health probes and the API document are public.
+ * The application's filter chains: the MCP endpoint ({@code /mcp}), stateless with bearer agent
+ * keys only after the Origin rule; the agent API ({@code /api/v1/tools}, {@code /api/v1/runs/**}),
+ * stateless with bearer agent keys only; and everything else, where only health probes and the
+ * API document are public. The people's chain (order 2) is the people's side's own
+ * ({@code approval-service}); an agent key opens nothing there.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class SecurityConfiguration {
 
-    /** The console's Content-Security-Policy: only its own scripts and styles, no inline code, no framing. */
-    static final String CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-            + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-    /** The agent side's paths. */
+    /** The agent API's paths. */
     static final String[] AGENT_PATHS = {"/api/v1/tools/**", "/api/v1/runs/**"};
 
-    /** The MCP endpoint's paths (agent side too). */
+    /** The MCP endpoint's paths. */
     static final String[] MCP_PATHS = {"/mcp", "/mcp/**"};
-
-    /** The people's side's paths. */
-    static final String[] HUMAN_PATHS = {"/", "/console/**", "/login", "/logout", "/css/**", "/api/v1/approvals/**",
-            "/api/v1/audit/**", "/oauth2/**", "/login/oauth2/**"};
 
     /**
      * {@code /mcp}: the Origin rule first (403 for a browser origin not allowed), then the agent key
@@ -75,14 +59,14 @@ class SecurityConfiguration {
     /** Stateless, agent keys only: no session, CSRF, form or Basic login; 401/403 as problems. */
     private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents, Scopes scopes) throws Exception {
         return http.csrf(csrf -> csrf.disable())
-                .addFilterBefore(DatabaseScopeFilter.base(DatabaseRole.GATEWAY, scopes), DisableEncodeUrlFilter.class)
+                .addFilterBefore(AgentScopeFilter.base(), DisableEncodeUrlFilter.class)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .requestCache(cache -> cache.disable())
                 .formLogin(form -> form.disable())
                 .httpBasic(basic -> basic.disable())
                 .addFilterBefore(new AgentKeyAuthenticationFilter(agents), AuthorizationFilter.class)
                 // Registered after the key filter, so that it runs after it: the agent is known.
-                .addFilterBefore(DatabaseScopeFilter.caller(DatabaseRole.GATEWAY, scopes), AuthorizationFilter.class)
+                .addFilterBefore(AgentScopeFilter.caller(scopes), AuthorizationFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().hasAuthority(AgentKeyAuthenticationFilter.AGENT_ROLE))
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint(ProblemResponses.unauthorized())
@@ -155,52 +139,12 @@ class SecurityConfiguration {
     /** Matches the paths of the sides this replica does not run (none when it runs both). */
     private static org.springframework.security.web.util.matcher.RequestMatcher otherSides(AirlockProperties properties) {
         java.util.List<String> paths = new java.util.ArrayList<>();
-        if (!properties.roles().contains(dev.airlock.kernel.config.Side.AGENT_API)) {
-            paths.addAll(java.util.List.of(AGENT_PATHS));
-            paths.addAll(java.util.List.of(MCP_PATHS));
-        }
-        if (!properties.roles().contains(dev.airlock.kernel.config.Side.CONSOLE)) {
-            paths.addAll(java.util.List.of(HUMAN_PATHS));
+        for (dev.airlock.kernel.config.Side side : dev.airlock.kernel.config.Side.values()) {
+            if (!properties.roles().contains(side)) {
+                paths.addAll(side.paths());
+            }
         }
         var matchers = paths.stream().map(p -> PathPatternRequestMatcher.withDefaults().matcher(p)).toList();
         return request -> matchers.stream().anyMatch(m -> m.matches(request));
-    }
-
-    @Bean
-    @Order(2)
-    @dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.CONSOLE)
-    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
-            ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties, Scopes scopes) throws Exception {
-        if (oidc.getIfAvailable() != null) {
-            OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), properties.tenants().keySet());
-            http.oauth2Login(login -> login.loginPage("/login")
-                    .defaultSuccessUrl("/console", true)
-                    .userInfoEndpoint(userInfo -> userInfo.userAuthoritiesMapper(roles)));
-        }
-        http.securityMatcher(HUMAN_PATHS)
-                .addFilterBefore(DatabaseScopeFilter.base(DatabaseRole.CONSOLE, scopes), DisableEncodeUrlFilter.class)
-                .addFilterBefore(DatabaseScopeFilter.caller(DatabaseRole.CONSOLE, scopes), AuthorizationFilter.class)
-                .userDetailsService(people)
-                .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
-                .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::authenticatedByToken))
-                .authorizeHttpRequests(auth -> auth
-                        .requestMatchers("/login", "/css/**").permitAll()
-                        .anyRequest().authenticated())
-                .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
-                .formLogin(form -> form.loginPage("/login").permitAll()
-                        .successHandler(LoginThrottleFilter.onSuccess(throttle, "/console"))
-                        .failureHandler(LoginThrottleFilter.onFailure(throttle)))
-                .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
-                .headers(headers -> headers
-                        .contentSecurityPolicy(csp -> csp.policyDirectives(CONSOLE_CSP))
-                        .frameOptions(frame -> frame.deny())
-                        .referrerPolicy(referrer -> referrer.policy(
-                                org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy.NO_REFERRER)))
-                .exceptionHandling(e -> e
-                        .defaultAuthenticationEntryPointFor(ProblemResponses.unauthorizedPerson(),
-                                PathPatternRequestMatcher.withDefaults().matcher("/api/**"))
-                        .defaultAccessDeniedHandlerFor(ProblemResponses.forbidden(),
-                                PathPatternRequestMatcher.withDefaults().matcher("/api/**")));
-        return http.build();
     }
 }

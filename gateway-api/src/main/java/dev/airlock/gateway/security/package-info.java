@@ -1,5 +1,6 @@
 /**
- * Who may call what: agents authenticate with bearer keys on the agent API only; everything is
- * stateless there, and errors are problem details.
+ * The application's security chains: agents authenticate with bearer keys on the agent API and
+ * MCP only (stateless, errors as problem details), and everything else is closed but for probes,
+ * the API document and scrapes. The people's chain is the people's side's ({@code approval.people.web}).
  */
 package dev.airlock.gateway.security;

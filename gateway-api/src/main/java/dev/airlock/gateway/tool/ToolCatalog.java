@@ -1,16 +1,24 @@
 package dev.airlock.gateway.tool;
 
+import dev.airlock.gateway.capture.MountRules;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Every tenant's tools, compiled from the configuration at start-up. Immutable. */
+/** Every tenant's tools, compiled from the configuration at start-up, and the rules their mounts keep. Immutable. */
 public final class ToolCatalog {
 
     private final Map<String, Map<String, Tool>> toolsByTenant;
+    private final MountRules mounts;
 
-    public ToolCatalog(Map<String, Map<String, Tool>> toolsByTenant) {
+    public ToolCatalog(Map<String, Map<String, Tool>> toolsByTenant, MountRules mounts) {
         this.toolsByTenant = Map.copyOf(toolsByTenant);
+        this.mounts = mounts;
+    }
+
+    /** The rules every run's mounts keep, over the mounts of today's tools. */
+    public MountRules mounts() {
+        return mounts;
     }
 
     /** The tenant's tool of that name. */

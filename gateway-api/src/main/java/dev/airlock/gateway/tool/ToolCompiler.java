@@ -55,37 +55,20 @@ public final class ToolCompiler {
             config.tools().forEach((name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
             catalog.put(tenant, tools);
         });
-        checkMounts(properties, catalog);
-        return new ToolCatalog(catalog);
+        return new ToolCatalog(catalog, mountRules(properties, catalog));
     }
 
-    /** No sandbox may change what another mounts, nor see Airlock's own files ({@link MountRules}). */
-    private static void checkMounts(AirlockProperties properties, Map<String, Map<String, Tool>> catalog) {
+    /** No sandbox may change what another mounts, nor reach Airlock's own files ({@link MountRules}). */
+    private static MountRules mountRules(AirlockProperties properties, Map<String, Map<String, Tool>> catalog) {
         List<MountRules.Mount> mounts = new ArrayList<>();
-        List<MountRules.Reserved> reserved = new ArrayList<>();
-        Path work = properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
-        reserved.add(new MountRules.Reserved("airlock.sandbox.work-dir", null, work.toAbsolutePath().normalize(),
-                "every run's working directory"));
-        reserved.add(new MountRules.Reserved("airlock.data-dir", null, properties.dataDir().toAbsolutePath().normalize(),
-                "the gateway's data"));
+        List<MountRules.Reserved> secretFiles = new ArrayList<>();
         catalog.forEach((tenant, tools) -> tools.forEach((name, tool) -> {
             String key = "airlock.tenants." + tenant + ".tools." + name;
-            List<String> readOnly = tool.sandbox().readOnlyPaths();
-            for (int i = 0; i < readOnly.size(); i++) {
-                mounts.add(new MountRules.Mount(key + ".sandbox.read-only-paths[" + i + "]", key, Path.of(readOnly.get(i)), false));
-            }
-            List<String> writable = tool.sandbox().writablePaths();
-            for (int i = 0; i < writable.size(); i++) {
-                mounts.add(new MountRules.Mount(key + ".sandbox.writable-paths[" + i + "]", key, Path.of(writable.get(i)), true));
-            }
-            if (tool.workingDir() != null) {
-                mounts.add(new MountRules.Mount(key + ".working-dir", key, tool.workingDir(), true));
-            }
-            tool.secrets().forEach((variable, source) -> SecretReference.parse(source).file().ifPresent(file ->
-                    reserved.add(new MountRules.Reserved(key + ".secrets." + variable, key, file,
-                            "the file a secret is read from"))));
+            mounts.addAll(MountRules.mountsOf(key, tool.sandbox(), tool.workingDir()));
+            secretFiles.addAll(MountRules.secretFilesOf(key, tool.secrets()));
         }));
-        MountRules.check(mounts, reserved);
+        Path work = properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
+        return MountRules.of(mounts, work, properties.dataDir(), secretFiles);
     }
 
     private static void checkPolicies(String tenantKey, AirlockProperties.Tenant config) {

@@ -79,6 +79,23 @@ class WorkAreaTests {
     }
 
     @Test
+    void removingATreeNeverFollowsALinkOutOfIt() throws IOException {
+        Path outside = Files.createDirectories(root.resolve("outside"));
+        Files.writeString(outside.resolve("keep.txt"), "not the run's");
+        Path run = Files.createDirectories(root.resolve("run").resolve("deep"));
+        Files.createSymbolicLink(run.resolve("to-outside"), outside);
+        Files.createSymbolicLink(run.resolve("to-file"), outside.resolve("keep.txt"));
+        Files.writeString(run.resolve("own.txt"), "the run's");
+        var permissions = Files.getPosixFilePermissions(outside);
+
+        WorkArea.deleteTree(root.resolve("run"));
+
+        assertThat(root.resolve("run")).doesNotExist();
+        assertThat(outside.resolve("keep.txt")).hasContent("not the run's");
+        assertThat(Files.getPosixFilePermissions(outside)).as("not opened up through the link").isEqualTo(permissions);
+    }
+
+    @Test
     void twoReplicasOfOneJvmKeepTheirOwnDirectories() throws IOException {
         try (WorkArea first = WorkArea.open(root); WorkArea second = WorkArea.open(root)) {
             assertThat(first.directory()).exists().isNotEqualTo(second.directory());

@@ -312,7 +312,7 @@ class ClusterIntegrationTests {
         int pgPort = freePort();
         EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
                 .setPort(pgPort).setServerConfig("fsync", "on").start();
-        dev.airlock.gateway.database.ApplicationLogin.create(postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
+        dev.airlock.persistence.database.ApplicationLogin.create(postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
         Path marks = toolDir("marks-outage");
         ConfigurableApplicationContext instance = start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
         others.add(instance);

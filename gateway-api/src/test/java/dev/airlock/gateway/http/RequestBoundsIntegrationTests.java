@@ -51,8 +51,11 @@ class RequestBoundsIntegrationTests {
 
     private HttpResponse<String> post(String path, HttpRequest.BodyPublisher body, String... headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .header("Authorization", "Bearer " + AgentApi.ACME).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + AgentApi.ACME)
                 .header("Accept", "application/json, text/event-stream").POST(body);
+        if (!java.util.Arrays.asList(headers).contains("Content-Type")) {
+            request.header("Content-Type", "application/json");
+        }
         if (headers.length > 0) {
             request.headers(headers);
         }
@@ -117,6 +120,26 @@ class RequestBoundsIntegrationTests {
         HttpResponse<String> number = post(RUNS, "{\"tool\":\"count-lines\",\"arguments\":{\"count\":" + "9".repeat(200) + "}}");
         assertThat(number.statusCode()).isEqualTo(400);
         assertThat(number.body()).contains("100 digits");
+    }
+
+    @Test
+    void theApisReadJsonOnlySoNoOtherReaderSeesABodyTheJsonBoundsWouldRefuse() throws Exception {
+        long before = runsOfTool("echo");
+        for (String type : List.of("application/yaml", "application/x-yaml", "text/plain", "multipart/form-data; boundary=x",
+                "application/x-www-form-urlencoded")) {
+            HttpResponse<String> refused = post(RUNS, HttpRequest.BodyPublishers.ofString(
+                    "tool: nope\ntool: echo\narguments: {message: yaml}\n"), "Content-Type", type);
+            assertThat(refused.statusCode()).as(type).isEqualTo(415);
+            assertThat(refused.body()).as(type).contains("unsupported-media-type");
+        }
+        assertThat(runsOfTool("echo")).isEqualTo(before);
+    }
+
+    @Test
+    void anEncodedPathToTheMcpEndpointGetsItsChecksToo() throws Exception {
+        HttpResponse<String> refused = post("/%6Dcp", "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("\"code\":-32600");
     }
 
     @Test

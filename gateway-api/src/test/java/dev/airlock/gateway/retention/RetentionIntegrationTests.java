@@ -1,5 +1,7 @@
 package dev.airlock.gateway.retention;
 
+import dev.airlock.approval.retention.RetentionJob;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;

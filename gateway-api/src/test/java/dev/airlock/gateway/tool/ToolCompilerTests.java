@@ -200,7 +200,7 @@ class ToolCompilerTests {
 
     @Test
     void stopsTheStartOnASandboxModeItDoesNotKnow() {
-        assertThat(bind(Map.of("airlock.sandbox.mode", "none")).sandbox().mode()).isEqualTo(SandboxKind.NONE);
+        assertThat(bind(Map.of("airlock.sandbox.mode", "none")).sandbox().mode()).isEqualTo(dev.airlock.kernel.config.SandboxMode.NONE);
         assertThatThrownBy(() -> bind(Map.of("airlock.sandbox.mode", "firejail")))
                 .isInstanceOf(BindException.class)
                 .hasMessageContaining("airlock.sandbox.mode");
@@ -276,19 +276,28 @@ class ToolCompilerTests {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            the work area's parent    | sandbox.read-only-paths[0] | /var/airlock        | airlock.sandbox.work-dir
-            inside the work area      | sandbox.writable-paths[0]  | /var/airlock/work/x | airlock.sandbox.work-dir
-            the data directory        | working-dir                | /var/airlock-data   | airlock.data-dir
-            another tool's secret file | sandbox.read-only-paths[0] | /run/secrets       | airlock.tenants.acme.tools.sh.secrets.TOKEN
+            the work area's parent     | sandbox.read-only-paths[0] | /var/airlock        | airlock.sandbox.work-dir  | show runs
+            inside the work area       | sandbox.writable-paths[0]  | /var/airlock/work/x | airlock.sandbox.work-dir  | let runs change
+            the data directory         | working-dir                | /var/airlock-data   | airlock.data-dir          | let runs change
+            another tool's secret file | sandbox.read-only-paths[0] | /run/secrets        | airlock.tenants.acme.tools.sh.secrets.TOKEN | show runs
+            its own secret's directory, writable | sandbox.writable-paths[0] | /run/own     | airlock.tenants.acme.tools.git-log.secrets.OWN | let runs change
+            what every sandbox reads from /etc | sandbox.writable-paths[0] | /etc/ssl     | (the sandbox's /etc)      | let runs change
+            the system's /usr          | working-dir                | /usr/local/work     | (the sandbox's system)    | let runs change
             """)
-    void refusesAMountThatReachesAirlocksOwnFiles(String what, String key, String path, String reservedKey) {
+    void refusesAMountThatReachesAirlocksOwnFiles(String what, String key, String path, String reservedKey, String verb) {
         Map<String, String> entries = new HashMap<>(Map.of("airlock.sandbox.work-dir", "/var/airlock/work",
                 "airlock.data-dir", "/var/airlock-data", SH + "argv[0]", "sh", SH + "secrets.TOKEN", "file:/run/secrets/token",
-                TOOL + key, path));
+                TOOL + "secrets.OWN", "file:/run/own/token", TOOL + key, path));
         assertThatThrownBy(() -> ToolCompiler.compile(bind(entries)))
                 .isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageStartingWith(TOOL + key + ": " + path + " would show runs")
+                .hasMessageStartingWith(TOOL + key + ": " + path + " would " + verb)
                 .hasMessageContaining(reservedKey);
+    }
+
+    @Test
+    void letsAToolReadTheSystemsDirectoriesItMountsAnyway() {
+        assertThat(ToolCompiler.compile(bind(Map.of(TOOL + "sandbox.read-only-paths[0]", "/usr/share/dict",
+                TOOL + "sandbox.read-only-paths[1]", "/etc"))).find("acme", "git-log")).isPresent();
     }
 
     @Test

@@ -28,6 +28,9 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
 
     List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
 
+    /** How many requests of {@code tenant} are in {@code status}. */
+    long countByTenantAndStatus(String tenant, ApprovalStatus status);
+
     @Query("select a.runId from ApprovalRequest a where a.status = 'PENDING' and a.expiresAt <= :now")
     List<UUID> findDue(@Param("now") Instant now);
 

@@ -13,9 +13,21 @@ import org.springframework.core.env.Environment;
  */
 public enum Side {
     /** {@code agent-api}: what agents reach, and the execution of their runs. */
-    AGENT_API,
+    AGENT_API("/api/v1/tools/**", "/api/v1/runs/**", "/mcp", "/mcp/**"),
     /** {@code console}: what people reach, and the jobs that act on their records. */
-    CONSOLE;
+    CONSOLE("/", "/console/**", "/login", "/logout", "/css/**", "/js/**", "/api/v1/approvals/**", "/api/v1/audit/**",
+            "/oauth2/**", "/login/oauth2/**");
+
+    private final List<String> paths;
+
+    Side(String... paths) {
+        this.paths = List.of(paths);
+    }
+
+    /** The URL path patterns this side serves; a replica that does not run it answers them 404. */
+    public List<String> paths() {
+        return paths;
+    }
 
     /** The property that lists the sides a replica runs. */
     public static final String PROPERTY = "airlock.roles";

@@ -11,21 +11,30 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.core.Ordered;
 
 /**
- * Which reverse proxies may say, in {@code X-Forwarded-For} and {@code X-Forwarded-Proto}, who the
- * client is and whether it came over HTTPS ({@code airlock.http.trusted-proxies}): only those
- * configured, none by default. From any other address the headers are ignored, so that nobody
- * inside the network can pose as another client to the per-address sign-in limit or make a
- * session cookie look as if it had travelled over HTTPS.
+ * What Tomcat itself enforces at the edge. Which reverse proxies may say, in
+ * {@code X-Forwarded-For} and {@code X-Forwarded-Proto}, who the client is and whether it came
+ * over HTTPS ({@code airlock.http.trusted-proxies}): only those configured, none by default. From
+ * any other address the headers are ignored, so that nobody inside the network can pose as another
+ * client to the per-address sign-in limit or make a session cookie look as if it had travelled
+ * over HTTPS. And the bound of form bodies, which Tomcat reads itself
+ * ({@code airlock.http.max-request-body}).
  */
-public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+public final class TomcatEdge implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
 
     private static final String KEY = "airlock.http.trusted-proxies";
     private static final Pattern LITERAL = Pattern.compile("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
     private final String ranges;
+    private int maxFormBytes = -1;
 
-    private TrustedProxies(String ranges) {
+    private TomcatEdge(String ranges) {
         this.ranges = ranges;
+    }
+
+    /** Also bounds form bodies, which Tomcat reads itself, by {@code airlock.http.max-request-body}. */
+    TomcatEdge boundingForms(long maxBytes) {
+        this.maxFormBytes = (int) Math.min(maxBytes, Integer.MAX_VALUE);
+        return this;
     }
 
     /**
@@ -33,7 +42,7 @@ public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatSe
      *
      * @throws InvalidConfigurationException naming the entry that is not an address or a range of addresses
      */
-    public static TrustedProxies of(List<String> configured) {
+    public static TomcatEdge of(List<String> configured) {
         List<String> ranges = new ArrayList<>();
         for (int i = 0; i < configured.size(); i++) {
             String entry = configured.get(i) == null ? "" : configured.get(i).strip();
@@ -51,7 +60,7 @@ public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatSe
             }
             ranges.add(range);
         }
-        return new TrustedProxies(String.join(",", ranges));
+        return new TomcatEdge(String.join(",", ranges));
     }
 
     /** After Spring Boot has added the valve ({@code server.forward-headers-strategy: native}). */
@@ -62,6 +71,9 @@ public final class TrustedProxies implements WebServerFactoryCustomizer<TomcatSe
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {
+        if (maxFormBytes >= 0) {
+            factory.addConnectorCustomizers(connector -> connector.setMaxPostSize(maxFormBytes));
+        }
         factory.getEngineValves().stream().filter(RemoteIpValve.class::isInstance).map(RemoteIpValve.class::cast)
                 .forEach(valve -> {
                     valve.setInternalProxies(ranges);

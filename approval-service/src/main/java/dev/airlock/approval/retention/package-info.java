@@ -1,2 +1,2 @@
 /** The scheduled retention purge of every tenant. */
-package dev.airlock.gateway.retention;
+package dev.airlock.approval.retention;

@@ -1,6 +1,5 @@
-package dev.airlock.gateway.database;
+package dev.airlock.persistence.database;
 
-import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.kernel.config.AirlockProperties;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
@@ -20,11 +19,17 @@ import org.springframework.core.env.StandardEnvironment;
 @EnableConfigurationProperties(AirlockProperties.class)
 public class Migrations {
 
+    /**
+     * The property that makes the application apply the database migrations and stop: the migration
+     * step of a deployment ({@code --spring.main.web-application-type=none --airlock.migrate-only=true}).
+     */
+    public static final String MIGRATE_ONLY = "airlock.migrate-only";
+
     /** Whether {@code args} or the environment ask for the migration step alone. */
     public static boolean requested(String[] args) {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new SimpleCommandLinePropertySource(args));
-        return environment.getProperty(AirlockApplication.MIGRATE_ONLY, Boolean.class, false);
+        return environment.getProperty(MIGRATE_ONLY, Boolean.class, false);
     }
 
     /** Migrates and returns the exit code. */

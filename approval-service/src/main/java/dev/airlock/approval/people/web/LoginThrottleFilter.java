@@ -1,4 +1,4 @@
-package dev.airlock.gateway.security;
+package dev.airlock.approval.people.web;
 
 import dev.airlock.approval.people.LoginThrottle;
 import jakarta.servlet.FilterChain;

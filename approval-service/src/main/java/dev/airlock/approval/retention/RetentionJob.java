@@ -1,4 +1,4 @@
-package dev.airlock.gateway.retention;
+package dev.airlock.approval.retention;
 
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;

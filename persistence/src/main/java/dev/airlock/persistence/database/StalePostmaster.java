@@ -1,4 +1,4 @@
-package dev.airlock.gateway.database;
+package dev.airlock.persistence.database;
 
 import java.io.IOException;
 import java.nio.file.Files;

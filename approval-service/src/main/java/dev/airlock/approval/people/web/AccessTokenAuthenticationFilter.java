@@ -1,4 +1,4 @@
-package dev.airlock.gateway.security;
+package dev.airlock.approval.people.web;
 
 import dev.airlock.approval.people.AccessTokens;
 import dev.airlock.approval.people.TokenPrincipal;
@@ -42,17 +42,17 @@ final class AccessTokenAuthenticationFilter extends OncePerRequestFilter {
         }
         String path = request.getRequestURI().substring(request.getContextPath().length());
         if (!header.startsWith("Bearer ") || !path.startsWith("/api/")) {
-            ProblemResponses.invalidToken(response);
+            PeopleProblems.invalidToken(response);
             return;
         }
         Optional<TokenPrincipal> principal = tokens.authenticate(header.substring("Bearer ".length()).strip());
         if (principal.isEmpty()) {
-            ProblemResponses.invalidToken(response);
+            PeopleProblems.invalidToken(response);
             return;
         }
         Optional<TokenScope> needed = TokenScope.requiredFor(request.getMethod(), path);
         if (needed.isEmpty() || !principal.get().scopes().contains(needed.get())) {
-            ProblemResponses.insufficientScope(response, needed.map(TokenScope::text).orElse(null));
+            PeopleProblems.insufficientScope(response, needed.map(TokenScope::text).orElse(null));
             return;
         }
         var context = SecurityContextHolder.createEmptyContext();

@@ -1,4 +1,4 @@
-package dev.airlock.gateway.database;
+package dev.airlock.persistence.database;
 
 import dev.airlock.persistence.scope.CheckedLogin;
 

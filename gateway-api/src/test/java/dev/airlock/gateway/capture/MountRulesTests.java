@@ -1,0 +1,51 @@
+package dev.airlock.gateway.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mount rules over a tool definition recorded when its run was requested, which may come from
+ * an earlier configuration: it runs only if its mounts keep the rules next to today's.
+ */
+class MountRulesTests {
+
+    private static final Path WORK = Path.of("/var/airlock/work");
+    private static final Path DATA = Path.of("/var/airlock/data");
+
+    private static SandboxPolicy writable(String... paths) {
+        return new SandboxPolicy(false, List.of(), List.of(paths), 16, 1 << 20, 1 << 20, 16, 1 << 20);
+    }
+
+    private static SandboxPolicy readOnly(String... paths) {
+        return new SandboxPolicy(false, List.of(paths), List.of(), 16, 1 << 20, 1 << 20, 16, 1 << 20);
+    }
+
+    @Test
+    void aRecordedWritablePathAboveWhatAToolOfTodayMountsIsRefused() {
+        MountRules today = MountRules.of(MountRules.mountsOf("today", readOnly("/srv/a/sub"), null), WORK, DATA, List.of());
+
+        assertThat(today.problem(MountRules.mountsOf("recorded", writable("/srv/a"), null), List.of()))
+                .startsWith("today.sandbox.read-only-paths[0]: /srv/a/sub lies inside /srv/a");
+        assertThat(today.problem(MountRules.mountsOf("recorded", writable("/srv/b"), null), List.of())).isNull();
+    }
+
+    @Test
+    void aRecordedSecretFileBelowAWritablePathOfTodayIsRefused() {
+        MountRules today = MountRules.of(MountRules.mountsOf("today", writable("/srv/t"), null), WORK, DATA, List.of());
+
+        assertThat(today.problem(List.of(), MountRules.secretFilesOf("recorded", Map.of("TOKEN", "file:/srv/t/token"))))
+                .startsWith("today.sandbox.writable-paths[0]: /srv/t would let runs change /srv/t/token");
+    }
+
+    @Test
+    void aRecordedWorkingDirectoryInAirlocksWorkAreaIsRefused() {
+        MountRules today = MountRules.of(List.of(), WORK, DATA, List.of());
+
+        assertThat(today.problem(MountRules.mountsOf("recorded", SandboxPolicy.DEFAULTS, WORK.resolve("x")), List.of()))
+                .startsWith("recorded.working-dir: /var/airlock/work/x would let runs change /var/airlock/work");
+    }
+}
