@@ -1,12 +1,10 @@
 package dev.airlock.gateway;
 
 import dev.airlock.persistence.PersistenceConfiguration;
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.SettingsConfiguration;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -14,10 +12,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** Starts the gateway. */
 @SpringBootApplication(scanBasePackages = {"dev.airlock.gateway", "dev.airlock.persistence", "dev.airlock.approval"})
-@ConfigurationPropertiesScan
-@EnableConfigurationProperties(AirlockProperties.class)
 @EnableScheduling
-@Import(PersistenceConfiguration.class)
+@Import({SettingsConfiguration.class, PersistenceConfiguration.class})
 public class AirlockApplication {
 
     public static void main(String[] args) {

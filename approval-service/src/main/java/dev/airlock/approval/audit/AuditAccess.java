@@ -1,6 +1,6 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.approval.people.Human;
 import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.approval.people.Role;
@@ -20,8 +20,8 @@ public class AuditAccess {
 
     private final Set<String> tenants;
 
-    AuditAccess(AirlockProperties properties) {
-        this.tenants = Set.copyOf(properties.tenants().keySet());
+    AuditAccess(TenantNames tenantNames) {
+        this.tenants = Set.copyOf(tenantNames.names());
     }
 
     /** The tenants whose runs the person may audit. */

@@ -1,6 +1,6 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.audit.AuditLog;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -25,17 +25,17 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
 
     private final AuditLog audit;
     private final dev.airlock.persistence.scope.Scopes scopes;
-    private final AirlockProperties properties;
+    private final TenantNames tenantNames;
     private final String tenants;
     private PrintStream out = System.out;
     private int exitCode;
 
-    AuditVerifyCommand(AuditLog audit, AirlockProperties properties,
+    AuditVerifyCommand(AuditLog audit, TenantNames tenantNames,
             @org.springframework.beans.factory.annotation.Value("${" + PROPERTY + "}") String tenants,
             dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.audit = audit;
-        this.properties = properties;
+        this.tenantNames = tenantNames;
         this.tenants = tenants;
     }
 
@@ -49,7 +49,7 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
         List<String> names = new ArrayList<>();
         for (String name : tenants.split(",")) {
             if (name.strip().equals("*")) {
-                names.addAll(properties.tenants().keySet());
+                names.addAll(tenantNames.names());
             } else if (!name.isBlank()) {
                 names.add(name.strip());
             }

@@ -1,6 +1,7 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+
 import dev.airlock.approval.people.Human;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.approval.grant.GrantRefused;
@@ -28,13 +29,13 @@ public class RawAccess {
     public static final int PAGE = 4096;
 
     private final RawAccessGrants grants;
-    private final AirlockProperties properties;
+    private final PeopleSettings people;
     private final AuditAccess access;
     private final Clock clock;
 
-    RawAccess(RawAccessGrants grants, AirlockProperties properties, AuditAccess access, Clock clock) {
+    RawAccess(RawAccessGrants grants, PeopleSettings people, AuditAccess access, Clock clock) {
         this.grants = grants;
-        this.properties = properties;
+        this.people = people;
         this.access = access;
         this.clock = clock;
     }
@@ -42,7 +43,7 @@ public class RawAccess {
     /** An auditor asks for access to one run's raw artifact. */
     public GrantView request(Human human, String tenant, UUID runId, String reason) {
         access.requireAuditor(human, tenant);
-        AirlockProperties.RawAccess policy = policy(tenant);
+        PeopleSettings.RawAccess policy = people.tenant(tenant).rawAccess();
         return view(grants.request(tenant, runId, human.name(), reason, policy.secondPerson(), policy.grantTtl(),
                 clock.instant()));
     }
@@ -51,7 +52,7 @@ public class RawAccess {
     public GrantView decide(Human human, UUID grantId, boolean grant, String reason) {
         var tenants = access.grantDeciderTenants(human);
         RawGrant pending = grants.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
-        return view(grants.decide(grantId, tenants, human.name(), grant, reason, policy(pending.tenant()).grantTtl(),
+        return view(grants.decide(grantId, tenants, human.name(), grant, reason, people.tenant(pending.tenant()).rawAccess().grantTtl(),
                 clock.instant()));
     }
 
@@ -109,10 +110,6 @@ public class RawAccess {
         return grants.open(grantId, access.auditorTenants(human), human.name(), use, name, offset, length, clock.instant());
     }
 
-    private AirlockProperties.RawAccess policy(String tenant) {
-        AirlockProperties.Tenant config = properties.tenants().get(tenant);
-        return config == null ? new AirlockProperties.RawAccess(true, java.time.Duration.ofMinutes(15)) : config.rawAccess();
-    }
 
     private GrantView view(RawGrant grant) {
         Instant now = clock.instant();

@@ -30,7 +30,7 @@ class TokenController {
     private final long defaultDays;
     private final long maxDays;
 
-    TokenController(AccessTokens tokens, dev.airlock.kernel.config.AirlockProperties properties) {
+    TokenController(AccessTokens tokens, dev.airlock.approval.settings.PeopleSettings properties) {
         this.tokens = tokens;
         // The form offers whole days within the configured maximum.
         this.maxDays = Math.max(1, properties.tokens().maxTtl().toDays());

@@ -1,5 +1,7 @@
 package dev.airlock.approval.notify;
 
+import dev.airlock.approval.settings.PeopleSettings;
+
 import dev.airlock.persistence.event.ApprovalClosed;
 import dev.airlock.persistence.event.ApprovalOpened;
 import dev.airlock.kernel.config.AirlockProperties;
@@ -40,6 +42,7 @@ class ApprovalWebhooks implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(ApprovalWebhooks.class);
 
     private final AirlockProperties properties;
+    private final PeopleSettings people;
     private final JsonMapper json;
     private final Clock clock;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -50,8 +53,9 @@ class ApprovalWebhooks implements DisposableBean {
             .retryExceptions(IOException.class, WebhookRefused.class)
             .build());
 
-    ApprovalWebhooks(AirlockProperties properties, JsonMapper json, Clock clock) {
+    ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock) {
         this.properties = properties;
+        this.people = people;
         this.json = json;
         this.clock = clock;
     }
@@ -99,8 +103,7 @@ class ApprovalWebhooks implements DisposableBean {
     }
 
     private List<URI> hooks(String tenant) {
-        AirlockProperties.Tenant config = properties.tenants().get(tenant);
-        return config == null ? List.of() : config.notifications().webhooks();
+        return people.tenant(tenant).notifications().webhooks();
     }
 
     private void send(String tenant, Map<String, Object> payload) {

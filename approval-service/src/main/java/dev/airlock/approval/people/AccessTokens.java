@@ -1,7 +1,8 @@
 package dev.airlock.approval.people;
 
+import dev.airlock.approval.settings.PeopleSettings;
+
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.support.RunIds;
 import dev.airlock.persistence.support.Sha256;
 import dev.airlock.persistence.token.AccessToken;
@@ -44,10 +45,10 @@ public class AccessTokens {
 
     private final AccessTokenRepository tokens;
     private final HumanDirectory people;
-    private final AirlockProperties.Tokens settings;
+    private final PeopleSettings.Tokens settings;
     private final Clock clock;
 
-    AccessTokens(AccessTokenRepository tokens, HumanDirectory people, AirlockProperties properties, Clock clock) {
+    AccessTokens(AccessTokenRepository tokens, HumanDirectory people, PeopleSettings properties, Clock clock) {
         this.tokens = tokens;
         this.people = people;
         this.settings = properties.tokens();

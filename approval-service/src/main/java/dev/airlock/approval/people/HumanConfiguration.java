@@ -1,7 +1,8 @@
 package dev.airlock.approval.people;
 
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.kernel.config.TenantNames;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -10,12 +11,12 @@ import org.springframework.context.annotation.Configuration;
 class HumanConfiguration {
 
     @Bean
-    HumanDirectory humanDirectory(AirlockProperties properties) {
-        return HumanDirectory.from(properties);
+    HumanDirectory humanDirectory(PeopleSettings people, TenantNames tenants) {
+        return HumanDirectory.from(people, tenants);
     }
 
     @Bean
-    HumanText humanText(AirlockProperties properties) {
+    HumanText humanText(PeopleSettings properties) {
         return new HumanText(properties.approvals().maxTextLength());
     }
 }

@@ -1,6 +1,7 @@
 package dev.airlock.approval.people;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,14 +40,14 @@ public final class HumanDirectory implements UserDetailsService {
      * @throws InvalidConfigurationException for a password that is not a delegating hash, an
      *                                       unknown role or an unknown tenant
      */
-    public static HumanDirectory from(AirlockProperties properties) {
+    public static HumanDirectory from(PeopleSettings properties, TenantNames tenants) {
         Map<String, UserDetails> users = new HashMap<>();
         properties.users().forEach((name, user) -> {
             String key = "airlock.users." + name;
             checkPasswordHash(key + ".password", user.password());
             List<GrantedAuthority> authorities = new ArrayList<>();
             user.roles().forEach((tenant, roles) -> {
-                if (!properties.tenants().containsKey(tenant)) {
+                if (!tenants.contains(tenant)) {
                     throw new InvalidConfigurationException(key + ".roles." + tenant, "no such tenant");
                 }
                 for (String role : roles) {

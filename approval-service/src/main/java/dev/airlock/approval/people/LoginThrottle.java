@@ -1,7 +1,8 @@
 package dev.airlock.approval.people;
 
 import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.audit.AuditLog;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,7 +30,7 @@ public class LoginThrottle {
 
     private final SignInAttempts attempts;
     private final AuditLog audit;
-    private final AirlockProperties.Login settings;
+    private final PeopleSettings.Login settings;
     private final Set<String> tenants;
     private final Clock clock;
 
@@ -38,7 +39,8 @@ public class LoginThrottle {
     private final dev.airlock.persistence.scope.Scopes scopes;
     private final org.springframework.transaction.support.TransactionTemplate transactions;
 
-    LoginThrottle(SignInAttempts attempts, AuditLog audit, AirlockProperties properties, HumanDirectory people, Clock clock,
+    LoginThrottle(SignInAttempts attempts, AuditLog audit, PeopleSettings properties, TenantNames tenantNames,
+            HumanDirectory people, Clock clock,
             dev.airlock.persistence.scope.Scopes scopes, org.springframework.transaction.support.TransactionTemplate transactions) {
         this.scopes = scopes;
         this.transactions = transactions;
@@ -46,7 +48,7 @@ public class LoginThrottle {
         this.attempts = attempts;
         this.audit = audit;
         this.settings = properties.login();
-        this.tenants = Set.copyOf(properties.tenants().keySet());
+        this.tenants = Set.copyOf(tenantNames.names());
         this.clock = clock;
     }
 

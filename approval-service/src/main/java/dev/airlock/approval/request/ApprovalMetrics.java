@@ -1,6 +1,6 @@
 package dev.airlock.approval.request;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -18,10 +18,10 @@ class ApprovalMetrics {
 
     private final MeterRegistry meters;
 
-    ApprovalMetrics(MeterRegistry meters, ApprovalRequestRepository requests, AirlockProperties properties,
+    ApprovalMetrics(MeterRegistry meters, ApprovalRequestRepository requests, TenantNames tenantNames,
             dev.airlock.persistence.scope.Scopes scopes) {
         this.meters = meters;
-        for (String tenant : properties.tenants().keySet()) {
+        for (String tenant : tenantNames.names()) {
             var scope = scopes.eitherSide(java.util.List.of(tenant));
             Gauge.builder("airlock.approvals.pending", () -> scope.call(() -> requests.countByTenantAndStatus(tenant,
                             ApprovalStatus.PENDING)))

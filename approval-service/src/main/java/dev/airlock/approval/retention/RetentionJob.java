@@ -2,7 +2,8 @@ package dev.airlock.approval.retention;
 
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.retention.PurgeCounts;
 import dev.airlock.persistence.retention.RetentionCutoffs;
 import dev.airlock.persistence.retention.RetentionPurge;
@@ -28,14 +29,17 @@ public class RetentionJob {
 
     private static final Logger log = LoggerFactory.getLogger(RetentionJob.class);
 
-    private final AirlockProperties properties;
+    private final PeopleSettings properties;
+    private final TenantNames tenants;
     private final RetentionPurge purge;
     private final Clock clock;
     private final dev.airlock.persistence.scope.Scopes scopes;
 
-    RetentionJob(AirlockProperties properties, RetentionPurge purge, Clock clock, dev.airlock.persistence.scope.Scopes scopes) {
+    RetentionJob(PeopleSettings properties, TenantNames tenants, RetentionPurge purge, Clock clock,
+            dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.properties = properties;
+        this.tenants = tenants;
         this.purge = purge;
         this.clock = clock;
     }
@@ -50,7 +54,7 @@ public class RetentionJob {
     /** Purges every tenant now; returns what was removed per tenant (absent: skipped or failed). */
     public Map<String, PurgeCounts> purgeAll() {
         Map<String, PurgeCounts> results = new TreeMap<>();
-        for (String tenant : properties.tenants().keySet()) {
+        for (String tenant : tenants.names()) {
             try {
                 purge(tenant).ifPresent(counts -> results.put(tenant, counts));
             } catch (RuntimeException e) {
@@ -66,12 +70,11 @@ public class RetentionJob {
      * @throws IllegalArgumentException for a tenant that is not configured
      */
     public Optional<PurgeCounts> purge(String tenant) {
-        AirlockProperties.Tenant config = properties.tenants().get(tenant);
-        if (config == null) {
+        if (!tenants.contains(tenant)) {
             throw new IllegalArgumentException("no tenant " + tenant);
         }
         Instant now = clock.instant();
-        AirlockProperties.Retention r = config.retention();
+        PeopleSettings.Retention r = properties.tenant(tenant).retention();
         RetentionCutoffs cutoffs = new RetentionCutoffs(now.minus(r.raw()), now.minus(r.transcripts()),
                 now.minus(r.approvals()), now.minus(r.auditEvents()));
         Optional<PurgeCounts> counts = scopes.consoleJobs().call(() -> purge.purge(tenant, cutoffs, now));

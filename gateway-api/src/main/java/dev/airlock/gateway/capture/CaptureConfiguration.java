@@ -1,6 +1,7 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.gateway.settings.AgentSettings;
+
 import java.nio.file.Path;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -13,7 +14,7 @@ class CaptureConfiguration {
 
     /** Checked when it is made: with {@code bubblewrap} and no working bwrap the gateway does not start. */
     @Bean(destroyMethod = "close")
-    Sandbox sandbox(AirlockProperties properties) {
+    Sandbox sandbox(AgentSettings properties) {
         Path root = properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
         WorkArea work = WorkArea.open(root);
         try {
@@ -25,7 +26,7 @@ class CaptureConfiguration {
     }
 
     @Bean
-    ProcessSupervisor processSupervisor(Clock clock, AirlockProperties properties, Sandbox sandbox) {
+    ProcessSupervisor processSupervisor(Clock clock, AgentSettings properties, Sandbox sandbox) {
         return new ProcessSupervisor(clock, properties.capture().drainTimeout(), sandbox);
     }
 

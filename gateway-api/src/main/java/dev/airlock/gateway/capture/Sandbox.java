@@ -1,6 +1,7 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.sanitizer.SecretRedactor;
@@ -63,12 +64,12 @@ public final class Sandbox implements AutoCloseable {
      * @param work      this replica's directory, for working directories and the sandbox's generated files
      * @throws InvalidConfigurationException if bubblewrap is asked for and cannot run a sandbox here
      */
-    public static Sandbox of(AirlockProperties.Sandbox settings, String childPath, WorkArea work) {
+    public static Sandbox of(AgentSettings.Sandbox settings, String childPath, WorkArea work) {
         return of(settings, childPath, work, settings.cgroup() == null ? null : RunCgroups.delegated(settings.cgroup()));
     }
 
-    /** As {@link #of(AirlockProperties.Sandbox, String, WorkArea)}, with runs placed in cgroups below {@code cgroups} (or not, if null). */
-    static Sandbox of(AirlockProperties.Sandbox settings, String childPath, WorkArea work, RunCgroups cgroups) {
+    /** As {@link #of(AgentSettings.Sandbox, String, WorkArea)}, with runs placed in cgroups below {@code cgroups} (or not, if null). */
+    static Sandbox of(AgentSettings.Sandbox settings, String childPath, WorkArea work, RunCgroups cgroups) {
         if (settings.mode() == dev.airlock.kernel.config.SandboxMode.NONE && cgroups != null) {
             throw new InvalidConfigurationException(RunCgroups.KEY, "runs are placed in cgroups only in their sandbox; "
                     + "unset it or set airlock.sandbox.mode to bubblewrap");

@@ -54,7 +54,11 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         chain.doFilter(new Bounded(request, maxBytes), response);
     }
 
-    private static String path(HttpServletRequest request) {
+    /**
+     * The decoded path within the application that the container routes by (servlet path and path
+     * info), never the raw request URI, where {@code /%6Dcp} would not look like {@code /mcp}.
+     */
+    public static String path(HttpServletRequest request) {
         return request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
     }
 

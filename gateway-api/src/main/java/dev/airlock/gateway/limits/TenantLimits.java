@@ -1,6 +1,7 @@
 package dev.airlock.gateway.limits;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.gateway.problem.TooManyRequests;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -23,12 +24,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class TenantLimits {
 
-    private final AirlockProperties properties;
+    private final AgentSettings properties;
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
     private final Map<AgentIdentity, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
     private final Map<String, Bulkhead> waits = new ConcurrentHashMap<>();
 
-    TenantLimits(AirlockProperties properties) {
+    TenantLimits(AgentSettings properties) {
         this.properties = properties;
     }
 
@@ -99,9 +100,8 @@ public class TenantLimits {
         return Bulkhead.of(name, BulkheadConfig.custom().maxConcurrentCalls(size).maxWaitDuration(Duration.ZERO).build());
     }
 
-    private AirlockProperties.Limits limits(String tenant) {
-        AirlockProperties.Tenant config = properties.tenants().get(tenant);
-        return config == null ? new AirlockProperties.Limits(8, 120, 100) : config.limits();
+    private AgentSettings.Limits limits(String tenant) {
+        return properties.tenant(tenant).limits();
     }
 
     /** One execution slot or place to wait; releasing it twice is harmless. */

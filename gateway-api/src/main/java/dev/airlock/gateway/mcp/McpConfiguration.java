@@ -1,5 +1,9 @@
 package dev.airlock.gateway.mcp;
 
+import dev.airlock.kernel.config.TenantNames;
+
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.RunService;
@@ -60,7 +64,7 @@ class McpConfiguration {
     }
 
     @Bean
-    HttpServletStatelessServerTransport mcpTransport(AirlockProperties properties) {
+    HttpServletStatelessServerTransport mcpTransport(AgentSettings properties) {
         return HttpServletStatelessServerTransport.builder()
                 .jsonMapper(protocolJson)
                 .messageEndpoint(PATH)
@@ -73,13 +77,14 @@ class McpConfiguration {
     }
 
     @Bean
-    AirlockMcpHandler mcpHandler(HttpServletStatelessServerTransport transport, AirlockProperties properties, ToolCatalog catalog,
+    AirlockMcpHandler mcpHandler(HttpServletStatelessServerTransport transport, AgentSettings properties,
+            AirlockProperties shared, TenantNames tenants, ToolCatalog catalog,
             RunService runs, RunViews views, OutputExcerpts excerpts, JsonMapper json) {
         var mcp = properties.mcp();
         BuiltInTools builtIns = new BuiltInTools(mcp.callWait());
-        McpToolList tools = new McpToolList(catalog, properties.tenants().keySet(), builtIns, protocolJson,
+        McpToolList tools = new McpToolList(catalog, tenants.names(), builtIns, protocolJson,
                 new DefaultJsonSchemaValidator(JsonMapper.builder().build()));
-        CallResults results = new CallResults(mcp.maxText(), mcp.callWait(), properties.console().baseUrl());
+        CallResults results = new CallResults(mcp.maxText(), mcp.callWait(), shared.console().baseUrl());
         ToolCalls calls = new ToolCalls(runs, views, excerpts, catalog, builtIns, results, new InFlightCalls(), json,
                 mcp.callWait());
         String version = McpConfiguration.class.getPackage().getImplementationVersion();

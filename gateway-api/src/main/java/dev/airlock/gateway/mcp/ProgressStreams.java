@@ -61,6 +61,17 @@ final class ProgressStreams extends OncePerRequestFilter {
         this.plain = tools.jackson.databind.json.JsonMapper.builder(dev.airlock.gateway.http.BoundedJson.factory(maxBody)).build();
     }
 
+    /**
+     * Only the MCP endpoint. Its registration names the MCP servlet, which the container honours;
+     * this holds wherever else the filter is put (MockMvc applies every filter to every path), by
+     * the decoded path the container routes by.
+     */
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = dev.airlock.gateway.http.RequestBodyLimit.path(request);
+        return !(path.equals(McpConfiguration.PATH) || path.startsWith(McpConfiguration.PATH + "/"));
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.kernel.config.TenantNames;
+
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.Side;
 import dev.airlock.persistence.scope.Scopes;
@@ -29,18 +31,18 @@ class ApprovedRunDispatcher {
     private final RunRepository runs;
     private final TenantLimits limits;
     private final Scopes scopes;
-    private final AirlockProperties properties;
+    private final TenantNames tenants;
     private final Clock clock;
     private final boolean agentSide;
 
     ApprovedRunDispatcher(RunExecutor executor, RunClaims claims, RunRepository runs, TenantLimits limits, Scopes scopes,
-            AirlockProperties properties, Clock clock) {
+            AirlockProperties properties, TenantNames tenants, Clock clock) {
         this.executor = executor;
         this.claims = claims;
         this.runs = runs;
         this.limits = limits;
         this.scopes = scopes;
-        this.properties = properties;
+        this.tenants = tenants;
         this.clock = clock;
         this.agentSide = properties.roles().contains(Side.AGENT_API);
     }
@@ -58,7 +60,7 @@ class ApprovedRunDispatcher {
 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */
     void startApproved(String tenant) {
-        if (executor.draining() || !agentSide || !properties.tenants().containsKey(tenant)) {
+        if (executor.draining() || !agentSide || !tenants.contains(tenant)) {
             return;  // a NOTIFY payload names a tenant; anyone may NOTIFY, so only configured ones count
         }
         try (var scope = scopes.agent(tenant).open()) {

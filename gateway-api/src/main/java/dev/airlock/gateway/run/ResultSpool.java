@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.kernel.config.AirlockProperties;
 import java.io.IOException;
@@ -34,8 +36,8 @@ class ResultSpool {
     private final Path dir;
     private final JsonMapper json;
 
-    ResultSpool(AirlockProperties properties, JsonMapper json) {
-        Path configured = properties.executor().spoolDir();
+    ResultSpool(AirlockProperties properties, AgentSettings settings, JsonMapper json) {
+        Path configured = settings.executor().spoolDir();
         this.dir = (configured != null ? configured : properties.dataDir().resolve("spool")).toAbsolutePath().normalize();
         this.json = json;
         try {

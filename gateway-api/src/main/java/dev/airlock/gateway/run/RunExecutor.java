@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.Cancellation;
 import dev.airlock.gateway.capture.ProcessSupervisor;
@@ -50,7 +52,7 @@ public class RunExecutor implements SmartLifecycle {
     private final RunCompletions completions;
     private final RunMetrics metrics;
     private final Scopes scopes;
-    private final AirlockProperties properties;
+    private final AgentSettings.Executor settings;
     private final ApplicationEventPublisher events;
     private final String node;
     private final Map<UUID, Cancellation> running = new ConcurrentHashMap<>();
@@ -59,14 +61,15 @@ public class RunExecutor implements SmartLifecycle {
     private volatile boolean lifecycleRunning;
 
     RunExecutor(RunLaunch launch, ResultRecorder recorder, ProcessSupervisor supervisor, RunCompletions completions,
-            RunMetrics metrics, Scopes scopes, AirlockProperties properties, ApplicationEventPublisher events) {
+            RunMetrics metrics, Scopes scopes, AirlockProperties properties, AgentSettings settings,
+            ApplicationEventPublisher events) {
         this.launch = launch;
         this.recorder = recorder;
         this.supervisor = supervisor;
         this.completions = completions;
         this.metrics = metrics;
         this.scopes = scopes;
-        this.properties = properties;
+        this.settings = settings.executor();
         this.events = events;
         this.node = properties.nodeId() != null ? properties.nodeId() : hostName();
         RunLog.useNode(node);
@@ -101,7 +104,7 @@ public class RunExecutor implements SmartLifecycle {
 
     /** The lease a claim made now holds until. */
     Instant leaseFrom(Instant now) {
-        return now.plus(properties.executor().leaseTtl());
+        return now.plus(settings.leaseTtl());
     }
 
     /**
@@ -195,8 +198,8 @@ public class RunExecutor implements SmartLifecycle {
         draining = true;
         AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
         long started = System.nanoTime();
-        log.info("Draining: {} run(s) in flight, up to {}", running.size(), properties.executor().drainTimeout());
-        long deadline = started + properties.executor().drainTimeout().toNanos();
+        log.info("Draining: {} run(s) in flight, up to {}", running.size(), settings.drainTimeout());
+        long deadline = started + settings.drainTimeout().toNanos();
         waitUntilIdle(deadline);
         if (!running.isEmpty()) {
             log.warn("Drain timeout: cancelling {} run(s) still in flight", running.size());

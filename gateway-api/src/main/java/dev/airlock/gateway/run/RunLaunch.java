@@ -1,12 +1,13 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.MountRules;
 import dev.airlock.gateway.capture.ProcessSpec;
 import dev.airlock.gateway.capture.ProcessSupervisor;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
-import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.approval.ApprovalRequest;
@@ -42,12 +43,12 @@ class RunLaunch {
     private final ApprovalRequests approvals;
     private final SecretSource secrets;
     private final ProcessSupervisor sandbox;
-    private final AirlockProperties properties;
+    private final AgentSettings properties;
     private final JsonMapper json;
     private final Clock clock;
 
     RunLaunch(ToolSnapshots snapshots, dev.airlock.gateway.tool.ToolCatalog catalog, ApprovalRequests approvals, SecretSource secrets, ProcessSupervisor sandbox,
-            AirlockProperties properties, JsonMapper json, Clock clock) {
+            AgentSettings properties, JsonMapper json, Clock clock) {
         this.snapshots = snapshots;
         this.catalog = catalog;
         this.approvals = approvals;

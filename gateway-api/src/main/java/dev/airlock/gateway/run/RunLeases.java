@@ -1,5 +1,7 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
@@ -50,7 +52,7 @@ class RunLeases implements SmartInitializingSingleton {
     private Instant lastRenewal = Instant.EPOCH;
 
     RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
-            RunMetrics metrics, TransactionTemplate transactions, dev.airlock.kernel.config.AirlockProperties properties,
+            RunMetrics metrics, TransactionTemplate transactions, AgentSettings properties,
             Clock clock, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.executor = executor;

@@ -172,8 +172,7 @@ public class RunService {
     }
 
     private String owner(AgentIdentity agent) {
-        var tenant = properties.tenants().get(agent.tenant());
-        var config = tenant == null ? null : tenant.agents().get(agent.agent());
+        var config = properties.agents(agent.tenant()).get(agent.agent());
         return config == null ? null : config.owner();
     }
 
@@ -198,8 +197,7 @@ public class RunService {
         if (run.agent().equals(agent.agent())) {
             return true;
         }
-        var tenant = properties.tenants().get(agent.tenant());
-        var config = tenant == null ? null : tenant.agents().get(agent.agent());
+        var config = properties.agents(agent.tenant()).get(agent.agent());
         return config != null && config.runs() == AirlockProperties.RunVisibility.TENANT;
     }
 

@@ -1,5 +1,7 @@
 package dev.airlock.gateway.security;
 
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.gateway.tenant.AgentDirectory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
@@ -47,7 +49,7 @@ class SecurityConfiguration {
     @Bean
     @Order(0)
     @dev.airlock.kernel.config.ConditionalOnSide(dev.airlock.kernel.config.Side.AGENT_API)
-    SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AirlockProperties properties, Scopes scopes)
+    SecurityFilterChain mcp(HttpSecurity http, AgentDirectory agents, AgentSettings properties, Scopes scopes)
             throws Exception {
         http.securityMatcher(MCP_PATHS)
                 .logout(logout -> logout.disable())

@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tenant;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.tenant.TenantRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,16 +16,16 @@ class TenantRegistrar implements SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(TenantRegistrar.class);
 
-    private final AirlockProperties properties;
+    private final TenantNames tenants;
     private final AgentDirectory agents;
     private final TenantRecords records;
 
     private final dev.airlock.persistence.scope.Scopes scopes;
 
-    TenantRegistrar(AirlockProperties properties, AgentDirectory agents, TenantRecords records,
+    TenantRegistrar(TenantNames tenants, AgentDirectory agents, TenantRecords records,
             dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
-        this.properties = properties;
+        this.tenants = tenants;
         this.agents = agents;
         this.records = records;
     }
@@ -36,8 +36,8 @@ class TenantRegistrar implements SmartInitializingSingleton {
     }
 
     private void register() {
-        properties.tenants().keySet().forEach(records::ensureTenant);
+        tenants.names().forEach(records::ensureTenant);
         agents.agentsByKeyHash().forEach((hash, agent) -> records.ensureAgent(agent.tenant(), agent.agent(), hash));
-        log.info("Airlock serves {} tenant(s) with {} agent(s)", properties.tenants().size(), agents.agentsByKeyHash().size());
+        log.info("Airlock serves {} tenant(s) with {} agent(s)", tenants.names().size(), agents.agentsByKeyHash().size());
     }
 }

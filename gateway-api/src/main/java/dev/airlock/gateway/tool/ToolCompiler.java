@@ -5,7 +5,9 @@ import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.capture.MountRules;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.WorkArea;
+import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,31 +37,24 @@ public final class ToolCompiler {
     }
 
     /** The catalog of every tenant's tools. */
-    public static ToolCatalog compile(AirlockProperties properties) {
+    public static ToolCatalog compile(AirlockProperties shared, AgentSettings settings, TenantNames tenants) {
         Map<String, Map<String, Tool>> catalog = new TreeMap<>();
-        properties.tenants().forEach((tenant, config) -> {
+        for (String tenant : tenants.names()) {
             String tenantKey = "airlock.tenants." + tenant;
             if (!NAME.matcher(tenant).matches()) {
                 throw new InvalidConfigurationException(tenantKey, "tenant names use a-z, 0-9, '.', '_' and '-'");
             }
-            for (int i = 0; i < config.notifications().webhooks().size(); i++) {
-                var hook = config.notifications().webhooks().get(i);
-                if (hook == null || hook.getHost() == null
-                        || !("https".equals(hook.getScheme()) || "http".equals(hook.getScheme()))) {
-                    throw new InvalidConfigurationException(tenantKey + ".notifications.webhooks[" + i + "]",
-                            "must be an absolute http or https URL");
-                }
-            }
-            checkPolicies(tenantKey, config);
             Map<String, Tool> tools = new TreeMap<>();
-            config.tools().forEach((name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
+            settings.tenant(tenant).tools().forEach((name, tool) ->
+                    tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
             catalog.put(tenant, tools);
-        });
-        return new ToolCatalog(catalog, mountRules(properties, catalog));
+        }
+        return new ToolCatalog(catalog, mountRules(shared, settings, catalog));
     }
 
     /** No sandbox may change what another mounts, nor reach Airlock's own files ({@link MountRules}). */
-    private static MountRules mountRules(AirlockProperties properties, Map<String, Map<String, Tool>> catalog) {
+    private static MountRules mountRules(AirlockProperties shared, AgentSettings settings,
+            Map<String, Map<String, Tool>> catalog) {
         List<MountRules.Mount> mounts = new ArrayList<>();
         List<MountRules.Reserved> secretFiles = new ArrayList<>();
         catalog.forEach((tenant, tools) -> tools.forEach((name, tool) -> {
@@ -67,37 +62,11 @@ public final class ToolCompiler {
             mounts.addAll(MountRules.mountsOf(key, tool.sandbox(), tool.workingDir()));
             secretFiles.addAll(MountRules.secretFilesOf(key, tool.secrets()));
         }));
-        Path work = properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
-        return MountRules.of(mounts, work, properties.dataDir(), secretFiles);
+        Path work = settings.sandbox().workDir() != null ? settings.sandbox().workDir() : WorkArea.defaultRoot();
+        return MountRules.of(mounts, work, shared.dataDir(), secretFiles);
     }
 
-    private static void checkPolicies(String tenantKey, AirlockProperties.Tenant config) {
-        var limits = config.limits();
-        if (limits.concurrentRuns() < 1) {
-            throw new InvalidConfigurationException(tenantKey + ".limits.concurrent-runs", "must be at least 1");
-        }
-        if (limits.runsPerMinutePerAgent() < 1) {
-            throw new InvalidConfigurationException(tenantKey + ".limits.runs-per-minute-per-agent", "must be at least 1");
-        }
-        if (limits.concurrentWaits() < 0) {
-            throw new InvalidConfigurationException(tenantKey + ".limits.concurrent-waits",
-                    "must be 0 (no request waits) or more");
-        }
-        var retention = config.retention();
-        java.util.Map<String, java.time.Duration> periods = java.util.Map.of("raw", retention.raw(),
-                "transcripts", retention.transcripts(), "approvals", retention.approvals(), "audit-events", retention.auditEvents());
-        periods.forEach((name, period) -> {
-            if (period == null || period.isNegative() || period.isZero()) {
-                throw new InvalidConfigurationException(tenantKey + ".retention." + name, "must be a positive duration such as P7D");
-            }
-        });
-        java.time.Duration ttl = config.rawAccess().grantTtl();
-        if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(java.time.Duration.ofDays(1)) > 0) {
-            throw new InvalidConfigurationException(tenantKey + ".raw-access.grant-ttl", "must be positive and at most P1D");
-        }
-    }
-
-    static Tool compile(String tenant, String name, AirlockProperties.Tool config, String key) {
+    static Tool compile(String tenant, String name, AgentSettings.Tool config, String key) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "tool names use a-z, 0-9, '.', '_' and '-'");
         }
@@ -162,7 +131,7 @@ public final class ToolCompiler {
                 sandbox(config.sandbox(), key + ".sandbox"), annotations(config.annotations(), key + ".annotations"));
     }
 
-    private static SandboxPolicy sandbox(AirlockProperties.ToolSandbox config, String key) {
+    private static SandboxPolicy sandbox(AgentSettings.ToolSandbox config, String key) {
         for (String list : List.of("read-only-paths", "writable-paths")) {
             List<String> paths = list.equals("read-only-paths") ? config.readOnlyPaths() : config.writablePaths();
             for (int i = 0; i < paths.size(); i++) {
@@ -197,7 +166,7 @@ public final class ToolCompiler {
         }
     }
 
-    private static ToolAnnotations annotations(AirlockProperties.Annotations config, String key) {
+    private static ToolAnnotations annotations(AgentSettings.Annotations config, String key) {
         if (config == null) {
             return ToolAnnotations.NONE;
         }
@@ -215,7 +184,7 @@ public final class ToolCompiler {
                 config.openWorldHint());
     }
 
-    private static ToolParameter parameter(String name, AirlockProperties.Parameter spec, String key) {
+    private static ToolParameter parameter(String name, AgentSettings.Parameter spec, String key) {
         if (!PARAMETER_NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "parameter names use letters, digits and '_'");
         }

@@ -2,7 +2,8 @@ package dev.airlock.gateway.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
 import dev.airlock.persistence.support.Sha256;
@@ -42,7 +43,7 @@ class ProcessSupervisorTests {
 
     @BeforeAll
     static void startSandboxes() {
-        bubblewrap = Sandbox.of(new AirlockProperties.Sandbox(dev.airlock.kernel.config.SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null), PATH,
+        bubblewrap = Sandbox.of(new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null), PATH,
                 WorkArea.open(WorkArea.defaultRoot()));
         unsandboxed = Sandbox.none(WorkArea.open(WorkArea.defaultRoot()));
         SUPERVISORS.put(SandboxKind.BUBBLEWRAP, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), bubblewrap));
@@ -126,7 +127,7 @@ class ProcessSupervisorTests {
         boolean root = WorkArea.currentUid() == 0;
         int hostUid = root ? 65533 : WorkArea.currentUid();
         int hostGid = root ? 65533 : (Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:gid");
-        try (Sandbox other = Sandbox.of(new AirlockProperties.Sandbox(dev.airlock.kernel.config.SandboxMode.BUBBLEWRAP, null, 65533, 65533, null, null),
+        try (Sandbox other = Sandbox.of(new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65533, 65533, null, null),
                 PATH, WorkArea.open(WorkArea.defaultRoot()))) {
             ProcessSupervisor supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), other);
             UUID runId = UUID.randomUUID();

@@ -3,7 +3,8 @@ package dev.airlock.gateway.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
@@ -47,7 +48,7 @@ class RunCgroupsTests {
         Files.writeString(root.resolve("cgroup.controllers"), "cpuset cpu io memory hugetlb pids rdma misc\n");
         Files.writeString(root.resolve("cgroup.procs"), "");
         Files.writeString(root.resolve("cgroup.subtree_control"), "");
-        sandbox = Sandbox.of(new AirlockProperties.Sandbox(dev.airlock.kernel.config.SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, root), PATH,
+        sandbox = Sandbox.of(new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, root), PATH,
                 WorkArea.open(WorkArea.defaultRoot()), RunCgroups.prepared(root));
         supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), sandbox);
     }

@@ -2,26 +2,26 @@ package dev.airlock.gateway.config;
 
 import dev.airlock.kernel.config.InvalidConfigurationException;
 
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.kernel.config.SettingsConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.airlock.approval.people.HumanDirectory;
-import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /** A misspelled or unsafe setting stops the start, naming the key; it never fails open. */
 class StrictConfigurationTests {
 
     @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties(AirlockProperties.class)
+    @Import(SettingsConfiguration.class)
+    @EnableConfigurationProperties({AgentSettings.class, PeopleSettings.class})
     static class Bound {
     }
 
@@ -52,7 +52,7 @@ class StrictConfigurationTests {
         String key = setting.substring(0, setting.indexOf('='));
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining(key);
+            assertThat(context.getStartupFailure()).isInstanceOf(InvalidConfigurationException.class).hasMessageContaining(key);
         });
     }
 
@@ -87,40 +87,13 @@ class StrictConfigurationTests {
     @org.junit.jupiter.api.Test
     void keepsAllowedOriginsAsBrowsersSendThem() {
         runner.withPropertyValues("airlock.mcp.allowed-origins[0]=HTTPS://App.Example.com:8443").run(context ->
-                assertThat(context.getBean(AirlockProperties.class).mcp().allowedOrigins())
+                assertThat(context.getBean(AgentSettings.class).mcp().allowedOrigins())
                         .containsExactly("https://app.example.com:8443"));
         runner.run(context -> {
-            AirlockProperties.Mcp mcp = context.getBean(AirlockProperties.class).mcp();
+            AgentSettings.Mcp mcp = context.getBean(AgentSettings.class).mcp();
             assertThat(mcp.enabled()).isTrue();
             assertThat(mcp.callWait()).isEqualTo(java.time.Duration.ofSeconds(50));
             assertThat(mcp.allowedOrigins()).isEmpty();
         });
-    }
-
-    private static AirlockProperties withPassword(String hash) {
-        return new Binder(new MapConfigurationPropertySource(Map.of(
-                "airlock.tenants.acme.agents.bot.key-sha256", "a".repeat(64),
-                "airlock.users.alice.password", hash,
-                "airlock.users.alice.roles.acme[0]", "APPROVER")))
-                .bind("airlock", AirlockProperties.class).get();
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"{noop}alice-password", "{sha256}abc", "{SHA-256}abc", "{MD5}abc", "{ldap}abc", "alice-password",
-            "{bcrypt}"})
-    void refusesPlainTextAndFastDigestPasswords(String hash) {
-        assertThatThrownBy(() -> HumanDirectory.from(withPassword(hash)))
-                .isInstanceOf(InvalidConfigurationException.class)
-                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key()).isEqualTo("airlock.users.alice.password"))
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("alice-password"));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"{bcrypt}$2a$10$Tf2VLkwmu2PQbcTX1D0tueT92mArQNOAvJqSKU2ixYiRk/VglkKwG",
-            "{argon2@SpringSecurity_v5_8}$argon2id$v=19$m=16384,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo",
-            "{pbkdf2@SpringSecurity_v5_8}5d923b44a6d129f3ddf3e3c8d29412723dcbde72445e8ef6bf3b508fbf17fa4ed4d6b99ca763d8dc",
-            "{scrypt}$e0801$abc$def"})
-    void acceptsHashingEncoders(String hash) {
-        assertThat(HumanDirectory.from(withPassword(hash)).knows("alice")).isTrue();
     }
 }

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
 class ScopesConfiguration {
 
     @Bean
-    Scopes scopes(AirlockProperties properties, DatabaseLogin login) {
-        return new Scopes(properties, login);
+    Scopes scopes(AirlockProperties properties, dev.airlock.kernel.config.TenantNames tenants, DatabaseLogin login) {
+        return new Scopes(properties, tenants, login);
     }
 }

@@ -1,6 +1,7 @@
 package dev.airlock.persistence.scope;
 
 import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.Side;
 import java.util.Collection;
 import java.util.List;
@@ -23,9 +24,9 @@ public class Scopes {
      *
      * @param login the login check that has passed (it throws at start-up otherwise)
      */
-    public Scopes(AirlockProperties properties, CheckedLogin login) {
+    public Scopes(AirlockProperties properties, TenantNames tenantNames, CheckedLogin login) {
         java.util.Objects.requireNonNull(login, "the database login must be checked before scopes exist");
-        this.tenants = List.copyOf(properties.tenants().keySet());
+        this.tenants = List.copyOf(tenantNames.names());
         this.console = properties.roles().contains(Side.CONSOLE);
     }
 

@@ -4,7 +4,8 @@ import dev.airlock.approval.people.AccessTokens;
 import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.approval.people.LoginThrottle;
 import dev.airlock.approval.people.OidcRoles;
-import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
 import dev.airlock.persistence.scope.Scopes;
@@ -42,9 +43,10 @@ class PeopleSecurityConfiguration {
     @Bean
     @Order(2)
     SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
-            ObjectProvider<ClientRegistrationRepository> oidc, AirlockProperties properties, Scopes scopes) throws Exception {
+            ObjectProvider<ClientRegistrationRepository> oidc, PeopleSettings properties, TenantNames tenants, Scopes scopes)
+            throws Exception {
         if (oidc.getIfAvailable() != null) {
-            OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), properties.tenants().keySet());
+            OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), tenants.names());
             http.oauth2Login(login -> login.loginPage("/login")
                     .defaultSuccessUrl("/console", true)
                     .userInfoEndpoint(userInfo -> userInfo.userAuthoritiesMapper(roles)));

@@ -1,8 +1,9 @@
 package dev.airlock.gateway.run.web;
 
+import dev.airlock.gateway.settings.AgentSettings;
+
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
-import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.envelope.Envelope;
@@ -39,7 +40,7 @@ class RunController {
     private final OutputExcerpts excerpts;
     private final Duration maxWait;
 
-    RunController(RunService runs, RunViews views, OutputExcerpts excerpts, AirlockProperties properties) {
+    RunController(RunService runs, RunViews views, OutputExcerpts excerpts, AgentSettings properties) {
         this.runs = runs;
         this.views = views;
         this.excerpts = excerpts;

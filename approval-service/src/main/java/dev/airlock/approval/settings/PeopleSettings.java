@@ -1,0 +1,230 @@
+package dev.airlock.approval.settings;
+
+import dev.airlock.kernel.config.InvalidConfigurationException;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The people's side's settings under {@code airlock.*}: people and their roles, sign-in through
+ * OpenID Connect, sign-in throttling, personal access tokens, approvals, the audit command, the
+ * retention purge, and each tenant's retention, raw access and notifications. Bound from the same
+ * keys as the settings both sides read ({@code AirlockProperties}); a key that none of them knows
+ * stops the start.
+ *
+ * @param users     people who sign in with a password, by user name
+ * @param oidc      sign-in through an OpenID Connect provider
+ * @param purge     the scheduled retention purge
+ * @param approvals approval expiry and the bounds of what people type
+ * @param audit     the audit chain verification command
+ * @param login     throttling of password guessing
+ * @param tokens    personal access tokens
+ * @param tenants   each tenant's retention, raw access and notifications, by tenant name
+ */
+@ConfigurationProperties(prefix = "airlock")
+@Validated
+public record PeopleSettings(
+        Map<String, @Valid User> users,
+        @DefaultValue @Valid Oidc oidc,
+        @DefaultValue @Valid Purge purge,
+        @DefaultValue @Valid Approvals approvals,
+        @DefaultValue Audit audit,
+        @DefaultValue @Valid Login login,
+        @DefaultValue @Valid Tokens tokens,
+        Map<String, @Valid Tenant> tenants) {
+
+    /** A tenant that configures nothing of the people's side: every setting at its default. */
+    private static final Tenant DEFAULT_TENANT = new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
+
+    public PeopleSettings {
+        users = users == null ? Map.of() : Map.copyOf(users);
+        tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
+        tenants.forEach((name, tenant) -> tenant.check("airlock.tenants." + name));
+    }
+
+    /** The tenant's settings of this side, the defaults when it configures none. */
+    public Tenant tenant(String name) {
+        return tenants.getOrDefault(name, DEFAULT_TENANT);
+    }
+
+    /**
+     * One tenant, as the people's side sees it.
+     *
+     * @param notifications where approval events are announced
+     * @param retention     how long each kind of record is kept
+     * @param rawAccess     the grant policy for raw artifacts
+     */
+    public record Tenant(@DefaultValue @Valid Notifications notifications, @DefaultValue @Valid Retention retention,
+            @DefaultValue @Valid RawAccess rawAccess) {
+
+        /** Stops the start, naming the key, when a setting of the tenant at {@code key} is out of bounds. */
+        void check(String key) {
+            for (int i = 0; i < notifications.webhooks().size(); i++) {
+                java.net.URI hook = notifications.webhooks().get(i);
+                if (hook == null || hook.getHost() == null
+                        || !("https".equals(hook.getScheme()) || "http".equals(hook.getScheme()))) {
+                    throw new InvalidConfigurationException(key + ".notifications.webhooks[" + i + "]",
+                            "must be an absolute http or https URL");
+                }
+            }
+            Map.of("raw", retention.raw(), "transcripts", retention.transcripts(), "approvals", retention.approvals(),
+                    "audit-events", retention.auditEvents()).forEach((name, period) -> {
+                        if (period == null || period.isNegative() || period.isZero()) {
+                            throw new InvalidConfigurationException(key + ".retention." + name,
+                                    "must be a positive duration such as P7D");
+                        }
+                    });
+            Duration ttl = rawAccess.grantTtl();
+            if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(1)) > 0) {
+                throw new InvalidConfigurationException(key + ".raw-access.grant-ttl", "must be positive and at most P1D");
+            }
+        }
+    }
+
+    /**
+     * A person who signs in to the console or the approver API.
+     *
+     * @param password       the password hash in Spring Security's delegating format ({@code {bcrypt}...})
+     * @param roles          roles per tenant: APPROVER, AUDITOR, TENANT_ADMIN
+     * @param platformAdmin  whether the person administers the whole platform
+     */
+    public record User(String password, Map<String, List<String>> roles, @DefaultValue("false") boolean platformAdmin) {
+
+        public User {
+            roles = roles == null ? Map.of() : roles;
+        }
+    }
+
+    /**
+     * Sign-in through an OpenID Connect provider (configured under
+     * {@code spring.security.oauth2.client.*}).
+     *
+     * @param rolesClaim the ID-token or user-info claim listing the person's roles as {@code ROLE:tenant}
+     */
+    public record Oidc(@DefaultValue("airlock_roles") String rolesClaim) {
+    }
+
+    /**
+     * The scheduled retention purge, which removes what each tenant's {@link Retention} lets go.
+     *
+     * @param enabled      whether this replica runs it (replicas take turns through a database lock either way)
+     * @param interval     the time between the end of one purge and the start of the next
+     * @param initialDelay the time from start-up to the first purge
+     */
+    public record Purge(@DefaultValue("true") boolean enabled, @DefaultValue("PT1H") Duration interval,
+            @DefaultValue("PT1M") Duration initialDelay) {
+    }
+
+    /**
+     * Approval requests and what people type into them.
+     *
+     * @param expiryInterval how often pending requests are checked for expiry
+     * @param maxTextLength  the longest reason (or other free text) a person may enter, in characters
+     */
+    public record Approvals(@DefaultValue("PT5S") Duration expiryInterval, @DefaultValue("2000") int maxTextLength) {
+
+        public Approvals {
+            if (maxTextLength < 1) {
+                throw new InvalidConfigurationException("airlock.approvals.max-text-length", "must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * The audit chain verification command.
+     *
+     * @param verify the tenants to verify ({@code *} for all); set only to run the command
+     */
+    public record Audit(String verify) {
+    }
+
+    /**
+     * Throttling of password guessing on the console's sign-in form.
+     *
+     * @param maxFailures           failed attempts for one user name within {@code window} before that name is locked out
+     * @param maxFailuresPerAddress failed attempts from one client address within {@code window} before that address is locked out
+     * @param window                how far back failed attempts count
+     * @param lockout               how long every further attempt is refused after a lock-out
+     */
+    public record Login(@DefaultValue("5") int maxFailures, @DefaultValue("20") int maxFailuresPerAddress,
+            @DefaultValue("PT15M") Duration window, @DefaultValue("PT15M") Duration lockout) {
+
+        public Login {
+            if (maxFailures < 1) {
+                throw new InvalidConfigurationException("airlock.login.max-failures", "must be at least 1");
+            }
+            if (maxFailuresPerAddress < 1) {
+                throw new InvalidConfigurationException("airlock.login.max-failures-per-address", "must be at least 1");
+            }
+        }
+    }
+
+    /**
+     * Personal access tokens.
+     *
+     * @param defaultTtl how long a token lasts when its creator picks no expiry; unset, 30 days or
+     *                   {@code maxTtl} if that is shorter
+     * @param maxTtl     the longest lifetime a token may be given
+     */
+    public record Tokens(Duration defaultTtl, @DefaultValue("P90D") Duration maxTtl) {
+
+        /** The default lifetime when none is configured (unless the maximum is shorter). */
+        public static final Duration USUAL_TTL = Duration.ofDays(30);
+
+        public Tokens {
+            if (maxTtl == null || maxTtl.isNegative() || maxTtl.isZero()) {
+                throw new InvalidConfigurationException("airlock.tokens.max-ttl", "must be positive");
+            }
+            if (defaultTtl == null) {
+                defaultTtl = maxTtl.compareTo(USUAL_TTL) < 0 ? maxTtl : USUAL_TTL;
+            }
+            if (defaultTtl.isNegative() || defaultTtl.isZero() || maxTtl.compareTo(defaultTtl) < 0) {
+                throw new InvalidConfigurationException("airlock.tokens.default-ttl",
+                        "must be positive and no longer than airlock.tokens.max-ttl");
+            }
+        }
+    }
+
+    /**
+     * How long a tenant keeps each kind of record. Legal holds suspend all of it for a run.
+     *
+     * @param raw         raw artifact bytes (their digest, sizes and purge time stay)
+     * @param transcripts sanitized transcripts
+     * @param approvals   decided approval requests and their decisions
+     * @param auditEvents audit events, oldest first
+     */
+    public record Retention(
+            @DefaultValue("P7D") Duration raw,
+            @DefaultValue("P90D") Duration transcripts,
+            @DefaultValue("P400D") Duration approvals,
+            @DefaultValue("P400D") Duration auditEvents) {
+    }
+
+    /**
+     * Who may read raw artifacts, and for how long.
+     *
+     * @param secondPerson whether a grant needs a second person (AUDITOR or TENANT_ADMIN, not the requester)
+     * @param grantTtl     how long a granted access lasts
+     */
+    public record RawAccess(@DefaultValue("true") boolean secondPerson, @DefaultValue("PT15M") Duration grantTtl) {
+    }
+
+    /**
+     * Where a tenant's approval events are announced.
+     *
+     * @param webhooks URLs that receive a JSON POST for each new pending approval and each final decision
+     */
+    public record Notifications(List<java.net.URI> webhooks) {
+
+        public Notifications {
+            webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package dev.airlock.gateway.settings;
+
+import dev.airlock.kernel.config.ApprovalMode;
+import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.SandboxMode;
+import jakarta.validation.Valid;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.bind.Name;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The agent side's settings under {@code airlock.*}: process capture, the sandbox, the executor,
+ * the MCP endpoint, and each tenant's tools and limits. Bound from the same keys as the settings
+ * both sides read ({@code AirlockProperties}); a key that none of them knows stops the start.
+ *
+ * @param capture  process capture settings shared by every tool
+ * @param sandbox  how every tool's process is isolated
+ * @param executor how replicas look for work
+ * @param mcp      the Model Context Protocol endpoint for agents
+ * @param tenants  each tenant's tools and limits, by tenant name
+ */
+@ConfigurationProperties(prefix = "airlock")
+@Validated
+public record AgentSettings(
+        @DefaultValue @Valid Capture capture,
+        @DefaultValue @Valid Sandbox sandbox,
+        @DefaultValue @Valid Executor executor,
+        @DefaultValue @Valid Mcp mcp,
+        Map<String, @Valid Tenant> tenants) {
+
+    /** A tenant that configures nothing of the agent side: every setting at its default. */
+    private static final Tenant DEFAULT_TENANT = new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
+
+    public AgentSettings {
+        tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
+        tenants.forEach((name, tenant) -> tenant.limits().check("airlock.tenants." + name + ".limits"));
+    }
+
+    /** The tenant's settings of this side, the defaults when it configures none. */
+    public Tenant tenant(String name) {
+        return tenants.getOrDefault(name, DEFAULT_TENANT);
+    }
+
+    /**
+     * One tenant, as the agent side sees it.
+     *
+     * @param limits concurrency and rate limits
+     * @param tools  tools by name
+     */
+    public record Tenant(@DefaultValue @Valid Limits limits, Map<String, @Valid Tool> tools) {
+
+        public Tenant {
+            tools = tools == null ? Map.of() : Map.copyOf(tools);
+        }
+    }
+
+    /**
+     * Process capture settings.
+     *
+     * @param path          the PATH given to every child process
+     * @param drainTimeout  how long to wait for a stream's end after its process has exited
+     * @param maxWait       the longest {@code ?wait=} a request may ask for
+     */
+    public record Capture(
+            @DefaultValue("/usr/local/bin:/usr/bin:/bin") String path,
+            @DefaultValue("PT2S") Duration drainTimeout,
+            @DefaultValue("PT60S") Duration maxWait) {
+    }
+
+    /**
+     * How every tool's process is isolated (see docs/sandbox.md).
+     *
+     * @param mode      {@code bubblewrap} (each run in its own namespaces, with limits) or {@code none}
+     * @param bwrapPath the bubblewrap executable; found on the gateway's PATH when unset
+     * @param hostUid   when the gateway runs as root: the unprivileged host user the sandbox runs as
+     * @param hostGid   when the gateway runs as root: the unprivileged host group the sandbox runs as
+     * @param workDir   where replicas keep their runs' fresh working directories, one directory per replica
+     *                  (default {@code <java.io.tmpdir>/airlock-work-<uid>}); only the gateway's user may write it
+     * @param cgroup    a cgroup v2 directory delegated to the gateway, below which each run gets a cgroup bounding
+     *                  its memory as a whole; unset, each process's address space is bounded instead
+     */
+    public record Sandbox(
+            @DefaultValue("bubblewrap") SandboxMode mode,
+            Path bwrapPath,
+            @DefaultValue("65534") int hostUid,
+            @DefaultValue("65534") int hostGid,
+            Path workDir,
+            Path cgroup) {
+    }
+
+    /**
+     * How replicas look for work that no request started.
+     *
+     * @param pollInterval       how often approved runs nobody started are looked for
+     * @param cancelPollInterval how often cancel requests made on other replicas are looked for
+     * @param retryInterval      how often results the database refused (kept in the spool) are written again
+     * @param leaseTtl           how long a replica's claim on a run it executes holds without renewal; renewed every third of it
+     * @param drainTimeout       on shutdown, how long runs in flight may go on before they are cancelled
+     * @param spoolDir           where results the database refused are kept until written; default {@code <data-dir>/spool}
+     * @param leaseCheckInterval how often a replica renews its leases (when due) and looks for runs whose lease ran out
+     */
+    public record Executor(@DefaultValue("PT0.5S") Duration pollInterval, @DefaultValue("PT0.25S") Duration cancelPollInterval,
+            @DefaultValue("PT5S") Duration retryInterval, @DefaultValue("PT30S") Duration leaseTtl,
+            @DefaultValue("PT25S") Duration drainTimeout, Path spoolDir, @DefaultValue("PT0.5S") Duration leaseCheckInterval) {
+
+        public Executor {
+            if (leaseTtl.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new InvalidConfigurationException("airlock.executor.lease-ttl", "must be at least PT1S");
+            }
+            if (drainTimeout.isNegative()) {
+                throw new InvalidConfigurationException("airlock.executor.drain-timeout", "must not be negative");
+            }
+        }
+    }
+
+    /**
+     * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,
+     * under the same keys, policies and limits, as through the REST API.
+     *
+     * @param enabled        whether {@code /mcp} is served at all
+     * @param callWait       how long a {@code tools/call} (and {@code airlock_status}) waits for its run before answering
+     * @param maxText        characters of transcript text one call returns before the rest is left to {@code airlock_output}
+     * @param allowedOrigins browser origins ({@code scheme://host[:port]}) that may call {@code /mcp}; a request with any
+     *                       other {@code Origin} header is refused, one without it is not a browser's and is let through
+     */
+    public record Mcp(@DefaultValue("true") boolean enabled, @DefaultValue("PT50S") Duration callWait,
+            @DefaultValue("20000") int maxText, List<String> allowedOrigins) {
+
+        public Mcp {
+            if (callWait == null || callWait.isNegative() || callWait.isZero() || callWait.compareTo(Duration.ofMinutes(10)) > 0) {
+                throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be positive and at most PT10M");
+            }
+            if (callWait.toMillis() % 1000 != 0) {
+                throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be whole seconds");
+            }
+            if (maxText < 1) {
+                throw new InvalidConfigurationException("airlock.mcp.max-text", "must be at least 1");
+            }
+            List<String> origins = new java.util.ArrayList<>();
+            for (int i = 0; allowedOrigins != null && i < allowedOrigins.size(); i++) {
+                origins.add(origin(allowedOrigins.get(i), "airlock.mcp.allowed-origins[" + i + "]"));
+            }
+            allowedOrigins = List.copyOf(origins);
+        }
+
+        /** The origin as browsers serialize it (lower case), or a configuration error naming {@code key}. */
+        private static String origin(String value, String key) {
+            String origin = value == null ? "" : value.strip().toLowerCase(java.util.Locale.ROOT);
+            java.net.URI uri;
+            try {
+                uri = new java.net.URI(origin);
+            } catch (java.net.URISyntaxException e) {
+                uri = null;
+            }
+            boolean bare = uri != null && uri.getScheme() != null && uri.getHost() != null && uri.getRawUserInfo() == null
+                    && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null && !origin.contains("*");
+            if (!bare) {
+                throw new InvalidConfigurationException(key, "'" + value
+                        + "' is not an origin: write scheme://host[:port] as browsers send it, without path, slash or wildcard");
+            }
+            return origin;
+        }
+    }
+
+    /**
+     * A tenant's limits.
+     *
+     * @param concurrentRuns          runs of the tenant executing at once on one replica
+     * @param runsPerMinutePerAgent   new runs one agent may request per minute
+     * @param concurrentWaits         requests of the tenant's agents waiting for a run to end
+     *                                ({@code ?wait}, MCP calls) at once on one replica; past it a
+     *                                request answers at once with the run as it stands
+     */
+    public record Limits(@DefaultValue("8") int concurrentRuns, @DefaultValue("120") int runsPerMinutePerAgent,
+            @DefaultValue("100") int concurrentWaits) {
+
+        /** Stops the start, naming the key, when a limit at {@code key} is out of bounds. */
+        void check(String key) {
+            if (concurrentRuns < 1) {
+                throw new InvalidConfigurationException(key + ".concurrent-runs", "must be at least 1");
+            }
+            if (runsPerMinutePerAgent < 1) {
+                throw new InvalidConfigurationException(key + ".runs-per-minute-per-agent", "must be at least 1");
+            }
+            if (concurrentWaits < 0) {
+                throw new InvalidConfigurationException(key + ".concurrent-waits", "must be 0 (no request waits) or more");
+            }
+        }
+    }
+
+    /**
+     * A tool an agent can ask Airlock to run.
+     *
+     * @param description       shown to agents in the tool list
+     * @param argv              the argument vector; {@code {name}} stands for a parameter
+     * @param parameters        typed parameters by name
+     * @param approval          auto, required or deny
+     * @param approvers         distinct humans needed when approval is required
+     * @param approvalTimeout   how long an approval request waits
+     * @param reason            required or optional: whether approving needs a reason (denying always does)
+     * @param timeout           the run's time limit
+     * @param maxRetainedBytes  per stream, kept for the transcript and the raw artifact
+     * @param maxObservedBytes  per stream; past it the process tree is killed
+     * @param workingDir        the child's working directory; a fresh empty one per run if unset
+     * @param env               extra environment variables for the child
+     * @param secrets           child environment name → where the value comes from: {@code env:VARIABLE},
+     *                          {@code file:/path}, or a plain gateway environment variable name
+     * @param sandbox           what the run may reach and use inside its sandbox
+     * @param annotations       hints for MCP clients about what the tool does, or null for none
+     */
+    public record Tool(
+            String description,
+            List<String> argv,
+            Map<String, Parameter> parameters,
+            @DefaultValue("auto") ApprovalMode approval,
+            @DefaultValue("1") int approvers,
+            @DefaultValue("PT1H") Duration approvalTimeout,
+            @DefaultValue("optional") String reason,
+            @DefaultValue("PT30S") Duration timeout,
+            @DefaultValue("1MB") DataSize maxRetainedBytes,
+            @DefaultValue("64MB") DataSize maxObservedBytes,
+            Path workingDir,
+            Map<String, String> env,
+            Map<String, String> secrets,
+            @DefaultValue ToolSandbox sandbox,
+            Annotations annotations) {
+
+        public Tool {
+            argv = argv == null ? List.of() : argv;
+            parameters = parameters == null ? Map.of() : parameters;
+            env = env == null ? Map.of() : env;
+            secrets = secrets == null ? Map.of() : secrets;
+        }
+    }
+
+    /**
+     * One tool's sandbox: what it may reach beyond its working directory and what it may use.
+     *
+     * @param network        whether the run shares the host's network (otherwise it has only a loopback of its own)
+     * @param readOnlyPaths  absolute host paths mounted read-only at the same place
+     * @param writablePaths  absolute host paths mounted read-write at the same place
+     * @param maxProcesses   processes of the run at once, the sandbox's own init included (RLIMIT_NPROC)
+     * @param maxMemory      data memory of each process (RLIMIT_DATA)
+     * @param maxFileSize    the largest file a process may write (RLIMIT_FSIZE)
+     * @param maxOpenFiles   open files of each process (RLIMIT_NOFILE)
+     * @param tmpSize        the size of the run's private {@code /tmp}, and of its {@code /dev/shm}
+     */
+    public record ToolSandbox(
+            @DefaultValue("false") boolean network,
+            List<String> readOnlyPaths,
+            List<String> writablePaths,
+            @DefaultValue("256") int maxProcesses,
+            @DefaultValue("1GB") DataSize maxMemory,
+            @DefaultValue("1GB") DataSize maxFileSize,
+            @DefaultValue("1024") int maxOpenFiles,
+            @DefaultValue("256MB") DataSize tmpSize) {
+
+        public ToolSandbox {
+            readOnlyPaths = readOnlyPaths == null ? List.of() : readOnlyPaths;
+            writablePaths = writablePaths == null ? List.of() : writablePaths;
+        }
+    }
+
+    /**
+     * What an MCP client may tell its user or model about a tool (the MCP tool annotations). They
+     * are hints for clients only: Airlock's policy, not these, decides what runs. Unset hints are
+     * left out, and clients then assume the cautious defaults (not read-only, destructive, not
+     * idempotent, open world).
+     *
+     * @param readOnlyHint    the tool changes nothing
+     * @param destructiveHint the tool may destroy or overwrite (meaningful only when not read-only)
+     * @param idempotentHint  repeating a call with the same arguments has no further effect (only when not read-only)
+     * @param openWorldHint   the tool reaches systems outside the tenant's own (the internet, other services)
+     */
+    public record Annotations(Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
+    }
+
+    /**
+     * A typed tool parameter.
+     *
+     * @param type              string, integer or boolean
+     * @param description       shown to agents
+     * @param pattern           strings: a regular expression the whole value must match
+     * @param maxLength         strings: the longest value, in characters (default 1024)
+     * @param min               integers: the smallest value
+     * @param max               integers: the largest value
+     * @param values            strings: the only values allowed
+     * @param defaultValue      the value used when the argument is absent; without one the argument is required
+     * @param allowLeadingDash  whether a value may start with '-', a negative integer included (off: values cannot pose as options)
+     */
+    public record Parameter(
+            @DefaultValue("string") String type,
+            String description,
+            String pattern,
+            Integer maxLength,
+            Long min,
+            Long max,
+            List<String> values,
+            @Name("default") String defaultValue,
+            @DefaultValue("false") boolean allowLeadingDash) {
+    }
+}

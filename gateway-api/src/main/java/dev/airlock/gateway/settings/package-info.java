@@ -1,0 +1,5 @@
+/**
+ * The agent side's settings ({@code airlock.capture}, {@code sandbox}, {@code executor}, {@code mcp},
+ * each tenant's {@code tools} and {@code limits}), bound and validated with the settings both sides read.
+ */
+package dev.airlock.gateway.settings;

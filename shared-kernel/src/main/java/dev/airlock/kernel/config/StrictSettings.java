@@ -1,0 +1,111 @@
+package dev.airlock.kernel.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+
+/**
+ * Stops the start on a setting under {@code airlock.*} that none of the settings records binds (a
+ * misspelled {@code aproval:}, a key in the wrong place), naming it, so that a typo can never fail
+ * open. Each side binds its own record from the same keys, so no single record can refuse the keys
+ * it does not know; this check binds every {@code airlock} record the application registers,
+ * notes every key they take, and refuses the rest, before any bean is made. Like Spring Boot's own
+ * strict binding, it leaves environment variables and JVM system properties alone (they hold much
+ * else), and it accepts elements of a list that a source of higher precedence replaced.
+ */
+public final class StrictSettings implements BeanFactoryPostProcessor, EnvironmentAware {
+
+    private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("airlock");
+
+    private Environment environment;
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+        List<Class<?>> records = new ArrayList<>();
+        for (String name : beanFactory.getBeanDefinitionNames()) {
+            Class<?> type = beanFactory.getType(name, false);
+            ConfigurationProperties annotation = type == null ? null
+                    : AnnotationUtils.findAnnotation(type, ConfigurationProperties.class);
+            if (annotation != null && annotation.prefix().equals("airlock") && !records.contains(type)) {
+                records.add(type);
+            }
+        }
+        check(environment, records);
+    }
+
+    /**
+     * Refuses the first setting under {@code airlock} in {@code environment} that none of
+     * {@code records} (each bound at {@code airlock}) takes.
+     *
+     * @throws InvalidConfigurationException naming the key
+     */
+    public static void check(Environment environment, List<Class<?>> records) {
+        Binder binder = Binder.get(environment);
+        Set<ConfigurationPropertyName> bound = new HashSet<>();
+        AbstractBindHandler tracking = new AbstractBindHandler() {
+            @Override
+            public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
+                bound.add(name);
+                return result;
+            }
+        };
+        for (Class<?> record : records) {
+            binder.bind(ROOT, Bindable.of(record), tracking);
+        }
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            if (!(source instanceof IterableConfigurationPropertySource iterable) || fromTheProcess(source)) {
+                continue;
+            }
+            for (ConfigurationPropertyName name : (Iterable<ConfigurationPropertyName>) iterable.filter(ROOT::isAncestorOf)
+                    .stream()::iterator) {
+                if (!bound.contains(name) && !replacedElement(name, bound)) {
+                    throw new InvalidConfigurationException(name.toString(), "is not a setting Airlock knows (misspelled, or in"
+                            + " the wrong place?); every setting is listed in docs/configuration.md");
+                }
+            }
+        }
+    }
+
+    /** Environment variables and JVM system properties hold much besides Airlock's settings. */
+    private static boolean fromTheProcess(ConfigurationPropertySource source) {
+        return source.getUnderlyingSource() instanceof PropertySource<?> underlying
+                && (StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(underlying.getName())
+                        || StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME.equals(underlying.getName()));
+    }
+
+    /**
+     * A key within an element of a list ({@code x[2]} or {@code x[2].y}) that a source of higher
+     * precedence replaced as a whole: the list was bound, that element was not.
+     */
+    private static boolean replacedElement(ConfigurationPropertyName name, Set<ConfigurationPropertyName> bound) {
+        for (ConfigurationPropertyName element = name; element != null && !element.isEmpty(); element = element.getParent()) {
+            if (element.isLastElementIndexed()) {
+                ConfigurationPropertyName list = element.chop(element.getNumberOfElements() - 1);
+                return bound.contains(list) && !bound.contains(element);
+            }
+        }
+        return false;
+    }
+}
