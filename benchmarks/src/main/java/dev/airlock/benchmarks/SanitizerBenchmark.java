@@ -2,7 +2,6 @@ package dev.airlock.benchmarks;
 
 import dev.airlock.sanitizer.ByteSink;
 import dev.airlock.sanitizer.TerminalSanitizer;
-import dev.airlock.benchmarks.before.SanitizerBefore;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -20,11 +19,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Throughput of the streaming sanitizer over each corpus, next to three baselines in the same run:
- * a byte-copy loop through the same chunking (the ceiling), the common regex stripper (the
- * ansi-regex pattern applied with {@code replaceAll} on the decoded text) and a frozen copy of the
- * sanitizer before the fast-path work ({@link SanitizerBefore}). One operation processes the whole
- * corpus in 64 KiB reads, as the gateway and the CLI read.
+ * Throughput of the streaming sanitizer over each corpus, next to two baselines in the same run: a
+ * byte-copy loop through the same chunking (the ceiling) and the common regex stripper (the
+ * ansi-regex pattern applied with {@code replaceAll} on the decoded text). One operation processes
+ * the whole corpus in 64 KiB reads, as the gateway and the CLI read. To compare two versions of the
+ * sanitizer, build both jars and use {@link SanitizerJarComparison}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -60,16 +59,6 @@ public class SanitizerBenchmark {
     @Benchmark
     public long sanitizer() {
         TerminalSanitizer sanitizer = TerminalSanitizer.create(sink);
-        for (int i = 0; i < input.length; i += READ) {
-            sanitizer.write(input, i, Math.min(READ, input.length - i));
-        }
-        sanitizer.finish();
-        return sink.total;
-    }
-
-    @Benchmark
-    public long sanitizerBefore() {
-        SanitizerBefore sanitizer = SanitizerBefore.create(sink);
         for (int i = 0; i < input.length; i += READ) {
             sanitizer.write(input, i, Math.min(READ, input.length - i));
         }

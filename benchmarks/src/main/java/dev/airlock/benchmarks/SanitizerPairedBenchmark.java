@@ -1,6 +1,5 @@
 package dev.airlock.benchmarks;
 
-import dev.airlock.benchmarks.before.SanitizerBefore;
 import dev.airlock.sanitizer.TerminalSanitizer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -8,9 +7,9 @@ import java.util.Arrays;
 
 /**
  * A noise-resistant companion to {@link SanitizerBenchmark} for a shared, loaded machine: passes
- * of the current sanitizer, the frozen {@link SanitizerBefore} and the byte copy alternate, each
- * timed by this thread's CPU time (not wall time, which other processes' load stretches), and the
- * median of each is reported with the ratios between them.
+ * of the sanitizer and the byte copy alternate, each timed by this thread's CPU time (not wall
+ * time, which other processes' load stretches), and the median of each is reported with the ratio
+ * between them. Two versions of the sanitizer are compared by {@link SanitizerJarComparison}.
  *
  * <pre>
  * java [--add-modules jdk.incubator.vector] -cp benchmarks/target/benchmarks.jar \
@@ -31,21 +30,14 @@ public final class SanitizerPairedBenchmark {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf("%d passes per corpus after %d warm-up passes; MB/s of input per CPU second, median"
                 + " (interquartile range)%n%n", passes, passes / 2);
-        System.out.println("| corpus | sanitizer MB/s | before MB/s | byte copy MB/s | sanitizer / before | sanitizer / copy |");
-        System.out.println("|---|---:|---:|---:|---:|---:|");
+        System.out.println("| corpus | sanitizer MB/s | byte copy MB/s | sanitizer / copy |");
+        System.out.println("|---|---:|---:|---:|");
         SanitizerBenchmark.CountingSink sink = new SanitizerBenchmark.CountingSink();
         byte[] buffer = new byte[16 * 1024];
         for (String corpus : corpora) {
             byte[] input = Corpora.generate(corpus, SanitizerBenchmark.CORPUS_BYTES);
             Runnable current = () -> {
                 TerminalSanitizer s = TerminalSanitizer.create(sink);
-                for (int i = 0; i < input.length; i += READ) {
-                    s.write(input, i, Math.min(READ, input.length - i));
-                }
-                s.finish();
-            };
-            Runnable before = () -> {
-                SanitizerBefore s = SanitizerBefore.create(sink);
                 for (int i = 0; i < input.length; i += READ) {
                     s.write(input, i, Math.min(READ, input.length - i));
                 }
@@ -61,8 +53,8 @@ public final class SanitizerPairedBenchmark {
                     }
                 }
             };
-            Runnable[] runs = {current, before, copy};
-            double[][] mbps = new double[3][passes];
+            Runnable[] runs = {current, copy};
+            double[][] mbps = new double[runs.length][passes];
             for (int pass = -passes / 2; pass < passes; pass++) {
                 for (int r = 0; r < runs.length; r++) {
                     long start = threads.getCurrentThreadCpuTime();
@@ -73,15 +65,14 @@ public final class SanitizerPairedBenchmark {
                     }
                 }
             }
-            double[] m = new double[3];
-            String[] cells = new String[3];
-            for (int r = 0; r < 3; r++) {
+            double[] m = new double[runs.length];
+            String[] cells = new String[runs.length];
+            for (int r = 0; r < runs.length; r++) {
                 Arrays.sort(mbps[r]);
                 m[r] = mbps[r][passes / 2];
                 cells[r] = String.format("%.0f (%.0f–%.0f)", m[r], mbps[r][passes / 4], mbps[r][passes * 3 / 4]);
             }
-            System.out.printf("| %s | %s | %s | %s | %.2f× | %.2f |%n", corpus, cells[0], cells[1], cells[2], m[0] / m[1],
-                    m[0] / m[2]);
+            System.out.printf("| %s | %s | %s | %.2f |%n", corpus, cells[0], cells[1], m[0] / m[1]);
         }
         System.out.println("\n(checksum " + sink.total + ")");
     }

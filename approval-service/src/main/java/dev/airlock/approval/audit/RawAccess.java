@@ -1,5 +1,7 @@
 package dev.airlock.approval.audit;
 
+import dev.airlock.approval.request.FourEyes;
+import dev.airlock.persistence.artifact.GrantStatus;
 import dev.airlock.approval.settings.PeopleSettings;
 
 import dev.airlock.approval.people.Human;
@@ -68,7 +70,7 @@ public class RawAccess {
 
     /** Whether the person may decide on the grant: a decider of its tenant and not its requester. */
     public boolean mayDecide(Human human, GrantView grant) {
-        return grant.status().equals("PENDING") && !grant.requester().equals(human.name())
+        return grant.status() == GrantStatus.PENDING && FourEyes.isSecondPerson(human.name(), grant.requester())
                 && access.grantDeciderTenants(human).contains(grant.tenant());
     }
 
@@ -146,7 +148,7 @@ public class RawAccess {
      * @param decidedAt      when it was decided, or null
      * @param expiresAt      when it lapses or lapsed
      */
-    public record GrantView(String id, String tenant, String runId, String requester, String reason, String status,
+    public record GrantView(String id, String tenant, String runId, String requester, String reason, GrantStatus status,
             String decidedBy, String decisionReason, Instant requestedAt, Instant decidedAt, Instant expiresAt) {
     }
 

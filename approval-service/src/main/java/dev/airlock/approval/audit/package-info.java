@@ -4,4 +4,7 @@
  * dev.airlock.approval.audit.RawAccess}, the only caller of the grant service), who may see
  * which run, and the command that verifies tenants' audit chains.
  */
+@ApplicationModule(allowedDependencies = {"grant", "input", "people", "request", "settings"})
 package dev.airlock.approval.audit;
+
+import org.springframework.modulith.ApplicationModule;

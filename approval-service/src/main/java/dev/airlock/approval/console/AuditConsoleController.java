@@ -1,5 +1,6 @@
 package dev.airlock.approval.console;
 
+import dev.airlock.persistence.artifact.GrantStatus;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.AuditAccess;
@@ -105,7 +106,7 @@ class AuditConsoleController {
     }
 
     private List<GrantRow> rows(Human human, List<RawAccess.GrantView> grants) {
-        return grants.stream().map(g -> new GrantRow(g, g.requester().equals(human.name()) && g.status().equals("GRANTED"),
+        return grants.stream().map(g -> new GrantRow(g, g.requester().equals(human.name()) && g.status() == GrantStatus.GRANTED,
                 raw.mayDecide(human, g))).toList();
     }
 
@@ -115,7 +116,7 @@ class AuditConsoleController {
         UUID id = ConsoleController.parse(runId);
         try {
             RawAccess.GrantView grant = raw.request(Human.of(authentication), tenant, id, reason);
-            redirect.addFlashAttribute("message", grant.status().equals("GRANTED")
+            redirect.addFlashAttribute("message", grant.status() == GrantStatus.GRANTED
                     ? "Access granted until " + grant.expiresAt() + "."
                     : "Your request is recorded; another auditor or a tenant administrator must grant it.");
         } catch (GrantRefused e) {
@@ -141,7 +142,7 @@ class AuditConsoleController {
         RawAccess.GrantView grant = raw.get(human, id);
         try {
             RawAccess.GrantView decided = raw.decide(human, id, "GRANT".equals(decision), reason);
-            redirect.addFlashAttribute("message", decided.status().equals("GRANTED")
+            redirect.addFlashAttribute("message", decided.status() == GrantStatus.GRANTED
                     ? "Access granted to " + decided.requester() + " until " + decided.expiresAt() + "."
                     : "Request refused.");
         } catch (GrantRefused e) {

@@ -3,4 +3,7 @@
  * tokens, rendered on the server with Thymeleaf (templates in this module's {@code templates/}).
  * Everything derived from a run is written as escaped text, never as HTML.
  */
+@ApplicationModule(allowedDependencies = {"audit", "grant", "input", "people", "request", "settings"})
 package dev.airlock.approval.console;
+
+import org.springframework.modulith.ApplicationModule;

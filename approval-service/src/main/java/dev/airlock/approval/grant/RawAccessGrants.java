@@ -1,5 +1,7 @@
 package dev.airlock.approval.grant;
 
+import dev.airlock.approval.request.FourEyes;
+import dev.airlock.persistence.artifact.GrantStatus;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.persistence.artifact.RawArtifactStore;
@@ -68,7 +70,7 @@ public class RawAccessGrants {
                     + facts.purgedAt() + "; only their digest and sizes remain.");
         }
         RawGrant grant = new RawGrant(UUID.randomUUID(), tenant, runId, requester, reason.strip(),
-                secondPerson ? "PENDING" : "GRANTED", null, null, now, secondPerson ? null : now,
+                secondPerson ? GrantStatus.PENDING : GrantStatus.GRANTED, null, null, now, secondPerson ? null : now,
                 now.plus(secondPerson ? DECISION_WINDOW : ttl));
         records.insert(grant);
         audit.append(tenant, AuditEventType.RAW_GRANT_REQUESTED, runId, "human:" + requester,
@@ -94,21 +96,21 @@ public class RawAccessGrants {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
         RawGrant grant = records.lock(grantId, tenants).orElseThrow(() -> notFound(grantId));
-        if (grant.requester().equals(decider)) {
+        if (!FourEyes.isSecondPerson(decider, grant.requester())) {
             throw new GrantRefused(GrantRefused.Reason.SELF_APPROVAL, "You asked for this grant; someone else must decide on it.");
         }
-        if (!grant.status().equals("PENDING")) {
-            throw new GrantRefused(GrantRefused.Reason.ALREADY_DECIDED, "This request was " + grant.status().toLowerCase()
+        if (grant.status() != GrantStatus.PENDING) {
+            throw new GrantRefused(GrantRefused.Reason.ALREADY_DECIDED, "This request was " + grant.status().name().toLowerCase()
                     + " by " + grant.decidedBy() + ".");
         }
         if (!now.isBefore(grant.expiresAt())) {
             throw new GrantRefused(GrantRefused.Reason.EXPIRED, "This request lapsed at " + grant.expiresAt() + ".");
         }
-        String status = granted ? "GRANTED" : "REFUSED";
+        GrantStatus status = granted ? GrantStatus.GRANTED : GrantStatus.REFUSED;
         Instant expiresAt = granted ? now.plus(ttl) : grant.expiresAt();
         String why = reason == null || reason.isBlank() ? null : reason.strip();
         records.decide(grantId, status, decider, why, now, expiresAt);
-        Map<String, String> details = new TreeMap<>(Map.of("grant", grantId.toString(), "decision", status));
+        Map<String, String> details = new TreeMap<>(Map.of("grant", grantId.toString(), "decision", status.name()));
         if (why != null) {
             details.put("reason", why);
         }
@@ -147,11 +149,11 @@ public class RawAccessGrants {
             int length, Instant now) {
         RawGrant grant = records.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
         if (!grant.usableBy(holder, now)) {
-            String status = grant.statusAt(now);
-            throw status.equals("EXPIRED")
+            GrantStatus status = grant.statusAt(now);
+            throw status == GrantStatus.EXPIRED
                     ? new GrantRefused(GrantRefused.Reason.EXPIRED, "This grant expired at " + grant.expiresAt() + "; ask again.")
                     : new GrantRefused(GrantRefused.Reason.NOT_USABLE, grant.requester().equals(holder)
-                            ? "This grant is " + status.toLowerCase() + "."
+                            ? "This grant is " + status.name().toLowerCase() + "."
                             : "This grant belongs to " + grant.requester() + ".");
         }
         int from = (int) Math.clamp(offset, 0, Integer.MAX_VALUE - 1);

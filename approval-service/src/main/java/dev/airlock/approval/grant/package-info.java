@@ -3,4 +3,7 @@
  * with a reason, a second person decides when the tenant's policy says so, and the requester
  * alone reads the bytes until the grant expires; every step is an audit event.
  */
+@ApplicationModule(allowedDependencies = {"input", "request"})
 package dev.airlock.approval.grant;
+
+import org.springframework.modulith.ApplicationModule;

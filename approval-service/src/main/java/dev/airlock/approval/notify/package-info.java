@@ -3,4 +3,7 @@
  * and of how a run people approved ended ({@link dev.airlock.persistence.event.ApprovedRunFinished},
  * the event the agent side publishes when it records such a run's result).
  */
+@ApplicationModule(allowedDependencies = {"settings"})
 package dev.airlock.approval.notify;
+
+import org.springframework.modulith.ApplicationModule;

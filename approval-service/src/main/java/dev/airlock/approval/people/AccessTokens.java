@@ -3,8 +3,8 @@ package dev.airlock.approval.people;
 import dev.airlock.approval.settings.PeopleSettings;
 
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.persistence.support.RunIds;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.persistence.run.RunIds;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.persistence.token.AccessToken;
 import dev.airlock.persistence.token.AccessTokenRepository;
 import java.security.SecureRandom;

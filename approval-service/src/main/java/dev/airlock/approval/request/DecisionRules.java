@@ -43,7 +43,7 @@ public final class DecisionRules {
                     "The action changed since you reviewed it (or the digest you sent is not the one shown): "
                             + "review the action again before deciding.");
         }
-        if (approver.equals(request.requester())) {
+        if (!FourEyes.isSecondPerson(approver, request.requester())) {
             throw new DecisionRefused(DecisionRefused.Reason.SELF_APPROVAL,
                     approver + " owns the agent that requested this run and cannot decide on it.");
         }

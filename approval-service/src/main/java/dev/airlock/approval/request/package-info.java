@@ -5,4 +5,7 @@
  * the approval metrics. The agent side opens requests and learns of their outcome through the
  * database only.
  */
+@ApplicationModule(allowedDependencies = {"input", "people"})
 package dev.airlock.approval.request;
+
+import org.springframework.modulith.ApplicationModule;

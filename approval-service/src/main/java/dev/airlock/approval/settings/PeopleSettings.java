@@ -3,6 +3,8 @@ package dev.airlock.approval.settings;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +66,7 @@ public record PeopleSettings(
     public record Tenant(@DefaultValue @Valid Notifications notifications, @DefaultValue @Valid Retention retention,
             @DefaultValue @Valid RawAccess rawAccess) {
 
-        /** Stops the start, naming the key, when a setting of the tenant at {@code key} is out of bounds. */
+        /** Stops the start, naming the key, when a webhook of the tenant at {@code key} is no http(s) URL. */
         void check(String key) {
             for (int i = 0; i < notifications.webhooks().size(); i++) {
                 java.net.URI hook = notifications.webhooks().get(i);
@@ -73,17 +75,6 @@ public record PeopleSettings(
                     throw new InvalidConfigurationException(key + ".notifications.webhooks[" + i + "]",
                             "must be an absolute http or https URL");
                 }
-            }
-            Map.of("raw", retention.raw(), "transcripts", retention.transcripts(), "approvals", retention.approvals(),
-                    "audit-events", retention.auditEvents()).forEach((name, period) -> {
-                        if (period == null || period.isNegative() || period.isZero()) {
-                            throw new InvalidConfigurationException(key + ".retention." + name,
-                                    "must be a positive duration such as P7D");
-                        }
-                    });
-            Duration ttl = rawAccess.grantTtl();
-            if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.compareTo(Duration.ofDays(1)) > 0) {
-                throw new InvalidConfigurationException(key + ".raw-access.grant-ttl", "must be positive and at most P1D");
             }
         }
     }
@@ -118,8 +109,9 @@ public record PeopleSettings(
      * @param interval     the time between the end of one purge and the start of the next
      * @param initialDelay the time from start-up to the first purge
      */
-    public record Purge(@DefaultValue("true") boolean enabled, @DefaultValue("PT1H") Duration interval,
-            @DefaultValue("PT1M") Duration initialDelay) {
+    public record Purge(@DefaultValue("true") boolean enabled,
+            @DefaultValue("PT1H") @DurationMin(millis = 1, message = "must be a positive duration") Duration interval,
+            @DefaultValue("PT1M") @DurationMin(nanos = 0, message = "must not be negative") Duration initialDelay) {
     }
 
     /**
@@ -128,13 +120,8 @@ public record PeopleSettings(
      * @param expiryInterval how often pending requests are checked for expiry
      * @param maxTextLength  the longest reason (or other free text) a person may enter, in characters
      */
-    public record Approvals(@DefaultValue("PT5S") Duration expiryInterval, @DefaultValue("2000") int maxTextLength) {
-
-        public Approvals {
-            if (maxTextLength < 1) {
-                throw new InvalidConfigurationException("airlock.approvals.max-text-length", "must be at least 1");
-            }
-        }
+    public record Approvals(@DefaultValue("PT5S") @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration expiryInterval, @DefaultValue("2000") @Min(value = 1, message = "must be at least 1") int maxTextLength) {
     }
 
     /**
@@ -153,17 +140,10 @@ public record PeopleSettings(
      * @param window                how far back failed attempts count
      * @param lockout               how long every further attempt is refused after a lock-out
      */
-    public record Login(@DefaultValue("5") int maxFailures, @DefaultValue("20") int maxFailuresPerAddress,
-            @DefaultValue("PT15M") Duration window, @DefaultValue("PT15M") Duration lockout) {
-
-        public Login {
-            if (maxFailures < 1) {
-                throw new InvalidConfigurationException("airlock.login.max-failures", "must be at least 1");
-            }
-            if (maxFailuresPerAddress < 1) {
-                throw new InvalidConfigurationException("airlock.login.max-failures-per-address", "must be at least 1");
-            }
-        }
+    public record Login(@DefaultValue("5") @Min(value = 1, message = "must be at least 1") int maxFailures,
+            @DefaultValue("20") @Min(value = 1, message = "must be at least 1") int maxFailuresPerAddress,
+            @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration") Duration window,
+            @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration") Duration lockout) {
     }
 
     /**
@@ -201,10 +181,12 @@ public record PeopleSettings(
      * @param auditEvents audit events, oldest first
      */
     public record Retention(
-            @DefaultValue("P7D") Duration raw,
-            @DefaultValue("P90D") Duration transcripts,
-            @DefaultValue("P400D") Duration approvals,
-            @DefaultValue("P400D") Duration auditEvents) {
+            @DefaultValue("P7D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration raw,
+            @DefaultValue("P90D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration transcripts,
+            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration approvals,
+            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration auditEvents) {
+
+        static final String POSITIVE_PERIOD = "must be a positive duration such as P7D";
     }
 
     /**
@@ -213,7 +195,11 @@ public record PeopleSettings(
      * @param secondPerson whether a grant needs a second person (AUDITOR or TENANT_ADMIN, not the requester)
      * @param grantTtl     how long a granted access lasts
      */
-    public record RawAccess(@DefaultValue("true") boolean secondPerson, @DefaultValue("PT15M") Duration grantTtl) {
+    public record RawAccess(@DefaultValue("true") boolean secondPerson,
+            @DefaultValue("PT15M") @DurationMin(millis = 1, message = GRANT_TTL) @DurationMax(days = 1, message = GRANT_TTL)
+            Duration grantTtl) {
+
+        static final String GRANT_TTL = "must be positive and at most P1D";
     }
 
     /**

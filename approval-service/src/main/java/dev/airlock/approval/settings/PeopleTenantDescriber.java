@@ -1,7 +1,7 @@
 package dev.airlock.approval.settings;
 
 import dev.airlock.kernel.config.TenantDescriber;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import java.util.Map;
 import java.util.TreeMap;
 import org.springframework.stereotype.Component;

@@ -3,4 +3,7 @@
  * {@code approvals}, {@code purge}, {@code audit}, each tenant's {@code retention}, {@code raw-access}
  * and {@code notifications}), bound and validated with the settings both sides read.
  */
+@ApplicationModule(allowedDependencies = {})
 package dev.airlock.approval.settings;
+
+import org.springframework.modulith.ApplicationModule;

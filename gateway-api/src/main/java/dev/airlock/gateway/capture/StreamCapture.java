@@ -1,6 +1,6 @@
 package dev.airlock.gateway.capture;
 
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.sanitizer.RedactingStream;
 import dev.airlock.sanitizer.SecretRedactor;
 import dev.airlock.sanitizer.TerminalSanitizer;

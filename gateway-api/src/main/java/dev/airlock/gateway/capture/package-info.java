@@ -3,4 +3,7 @@
  * each stream, SHA-256 of everything observed, streaming sanitization and redaction, time and
  * output limits, and killing the whole process tree when a limit is reached or the run is cancelled.
  */
+@ApplicationModule(allowedDependencies = {"settings"})
 package dev.airlock.gateway.capture;
+
+import org.springframework.modulith.ApplicationModule;

@@ -2,4 +2,7 @@
  * Per-tenant concurrency (bulkheads) and per-agent request rates (rate limiters), built on
  * Resilience4j. Limits hold per replica.
  */
+@ApplicationModule(allowedDependencies = {"problem", "settings", "tenant"})
 package dev.airlock.gateway.limits;
+
+import org.springframework.modulith.ApplicationModule;

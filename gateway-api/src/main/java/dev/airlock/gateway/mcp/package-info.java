@@ -3,4 +3,7 @@
  * streamable HTTP at {@code /mcp}, through the same run pipeline, keys, policies and limits as
  * the REST API.
  */
+@ApplicationModule(allowedDependencies = {"http", "limits", "policy", "problem", "run", "settings", "tenant", "tool"})
 package dev.airlock.gateway.mcp;
+
+import org.springframework.modulith.ApplicationModule;

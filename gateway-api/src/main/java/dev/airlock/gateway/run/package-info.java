@@ -1,5 +1,10 @@
 /**
- * Runs: requesting one, executing it exactly once, recording what was observed, and the
- * envelope that reports it to the agent.
+ * Runs, as the agent side makes them: requesting one (policy, limits, the approval request when
+ * policy wants one), executing it exactly once on one replica (leases, the dispatcher of approved
+ * runs, the sandboxed launch), and recording what was observed. The envelope that reports a run
+ * is built from the record by {@code persistence.envelope}; {@code run.web} serves it as JSON.
  */
+@ApplicationModule(allowedDependencies = {"capture", "limits", "policy", "problem", "settings", "tenant", "tool"})
 package dev.airlock.gateway.run;
+
+import org.springframework.modulith.ApplicationModule;

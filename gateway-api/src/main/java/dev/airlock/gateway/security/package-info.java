@@ -3,4 +3,7 @@
  * MCP only (stateless, errors as problem details), and everything else is closed but for probes,
  * the API document and scrapes. The people's chain is the people's side's ({@code approval.people.web}).
  */
+@ApplicationModule(allowedDependencies = {"settings", "tenant"})
 package dev.airlock.gateway.security;
+
+import org.springframework.modulith.ApplicationModule;

@@ -2,12 +2,16 @@ package dev.airlock.gateway.settings;
 
 import dev.airlock.kernel.config.ApprovalMode;
 import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.ReasonPolicy;
 import dev.airlock.kernel.config.SandboxMode;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -36,12 +40,15 @@ public record AgentSettings(
         @DefaultValue @Valid Mcp mcp,
         Map<String, @Valid Tenant> tenants) {
 
+    static final String MUST_BE_AT_LEAST_1 = "must be at least 1";
+
+    static final String MUST_BE_POSITIVE = "must be a positive duration";
+
     /** A tenant that configures nothing of the agent side: every setting at its default. */
     private static final Tenant DEFAULT_TENANT = new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
 
     public AgentSettings {
         tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
-        tenants.forEach((name, tenant) -> tenant.limits().check("airlock.tenants." + name + ".limits"));
     }
 
     /** The tenant's settings of this side, the defaults when it configures none. */
@@ -107,18 +114,13 @@ public record AgentSettings(
      * @param spoolDir           where results the database refused are kept until written; default {@code <data-dir>/spool}
      * @param leaseCheckInterval how often a replica renews its leases (when due) and looks for runs whose lease ran out
      */
-    public record Executor(@DefaultValue("PT0.5S") Duration pollInterval, @DefaultValue("PT0.25S") Duration cancelPollInterval,
-            @DefaultValue("PT5S") Duration retryInterval, @DefaultValue("PT30S") Duration leaseTtl,
-            @DefaultValue("PT25S") Duration drainTimeout, Path spoolDir, @DefaultValue("PT0.5S") Duration leaseCheckInterval) {
-
-        public Executor {
-            if (leaseTtl.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new InvalidConfigurationException("airlock.executor.lease-ttl", "must be at least PT1S");
-            }
-            if (drainTimeout.isNegative()) {
-                throw new InvalidConfigurationException("airlock.executor.drain-timeout", "must not be negative");
-            }
-        }
+    public record Executor(@DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration pollInterval,
+            @DefaultValue("PT0.25S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration cancelPollInterval,
+            @DefaultValue("PT5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration retryInterval,
+            @DefaultValue("PT30S") @DurationMin(seconds = 1, message = "must be at least PT1S") Duration leaseTtl,
+            @DefaultValue("PT25S") @DurationMin(nanos = 0, message = "must not be negative") Duration drainTimeout,
+            Path spoolDir,
+            @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration leaseCheckInterval) {
     }
 
     /**
@@ -132,7 +134,7 @@ public record AgentSettings(
      *                       other {@code Origin} header is refused, one without it is not a browser's and is let through
      */
     public record Mcp(@DefaultValue("true") boolean enabled, @DefaultValue("PT50S") Duration callWait,
-            @DefaultValue("20000") int maxText, List<String> allowedOrigins) {
+            @DefaultValue("20000") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int maxText, List<String> allowedOrigins) {
 
         public Mcp {
             if (callWait == null || callWait.isNegative() || callWait.isZero() || callWait.compareTo(Duration.ofMinutes(10)) > 0) {
@@ -140,9 +142,6 @@ public record AgentSettings(
             }
             if (callWait.toMillis() % 1000 != 0) {
                 throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be whole seconds");
-            }
-            if (maxText < 1) {
-                throw new InvalidConfigurationException("airlock.mcp.max-text", "must be at least 1");
             }
             List<String> origins = new java.util.ArrayList<>();
             for (int i = 0; allowedOrigins != null && i < allowedOrigins.size(); i++) {
@@ -180,21 +179,9 @@ public record AgentSettings(
      *                                ({@code ?wait}, MCP calls) at once on one replica; past it a
      *                                request answers at once with the run as it stands
      */
-    public record Limits(@DefaultValue("8") int concurrentRuns, @DefaultValue("120") int runsPerMinutePerAgent,
-            @DefaultValue("100") int concurrentWaits) {
-
-        /** Stops the start, naming the key, when a limit at {@code key} is out of bounds. */
-        void check(String key) {
-            if (concurrentRuns < 1) {
-                throw new InvalidConfigurationException(key + ".concurrent-runs", "must be at least 1");
-            }
-            if (runsPerMinutePerAgent < 1) {
-                throw new InvalidConfigurationException(key + ".runs-per-minute-per-agent", "must be at least 1");
-            }
-            if (concurrentWaits < 0) {
-                throw new InvalidConfigurationException(key + ".concurrent-waits", "must be 0 (no request waits) or more");
-            }
-        }
+    public record Limits(@DefaultValue("8") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int concurrentRuns,
+            @DefaultValue("120") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int runsPerMinutePerAgent,
+            @DefaultValue("100") @PositiveOrZero(message = "must be 0 (no request waits) or more") int concurrentWaits) {
     }
 
     /**
@@ -222,16 +209,16 @@ public record AgentSettings(
             List<String> argv,
             Map<String, Parameter> parameters,
             @DefaultValue("auto") ApprovalMode approval,
-            @DefaultValue("1") int approvers,
-            @DefaultValue("PT1H") Duration approvalTimeout,
-            @DefaultValue("optional") String reason,
-            @DefaultValue("PT30S") Duration timeout,
+            @DefaultValue("1") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int approvers,
+            @DefaultValue("PT1H") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration approvalTimeout,
+            @DefaultValue("optional") ReasonPolicy reason,
+            @DefaultValue("PT30S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration timeout,
             @DefaultValue("1MB") DataSize maxRetainedBytes,
             @DefaultValue("64MB") DataSize maxObservedBytes,
             Path workingDir,
             Map<String, String> env,
             Map<String, String> secrets,
-            @DefaultValue ToolSandbox sandbox,
+            @DefaultValue @Valid ToolSandbox sandbox,
             Annotations annotations) {
 
         public Tool {
@@ -258,10 +245,10 @@ public record AgentSettings(
             @DefaultValue("false") boolean network,
             List<String> readOnlyPaths,
             List<String> writablePaths,
-            @DefaultValue("256") int maxProcesses,
+            @DefaultValue("256") @Min(value = 2, message = "must be at least 2 (the sandbox's init counts as one)") int maxProcesses,
             @DefaultValue("1GB") DataSize maxMemory,
             @DefaultValue("1GB") DataSize maxFileSize,
-            @DefaultValue("1024") int maxOpenFiles,
+            @DefaultValue("1024") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int maxOpenFiles,
             @DefaultValue("256MB") DataSize tmpSize) {
 
         public ToolSandbox {

@@ -2,7 +2,7 @@ package dev.airlock.gateway.tenant;
 
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.InvalidConfigurationException;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -83,17 +83,13 @@ public final class ToolCompiler {
                 throw new InvalidConfigurationException(key + ".parameters." + p, "parameter is not used in argv");
             }
         }
-        if (!"required".equals(config.reason()) && !"optional".equals(config.reason())) {
-            throw new InvalidConfigurationException(key + ".reason", "must be required or optional, not '" + config.reason() + "'");
-        }
         ToolPolicy policy;
         try {
             policy = new ToolPolicy(config.approval(), config.approvers(), config.approvalTimeout(),
-                    "required".equals(config.reason()));
+                    config.reason() == dev.airlock.kernel.config.ReasonPolicy.REQUIRED);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException(key, e.getMessage());
         }
-        requirePositive(config.timeout(), key + ".timeout");
         long retained = config.maxRetainedBytes().toBytes();
         long observed = config.maxObservedBytes().toBytes();
         if (retained < 0 || retained > Integer.MAX_VALUE - 8) {
@@ -145,13 +141,6 @@ public final class ToolCompiler {
             if (config.readOnlyPaths().contains(config.writablePaths().get(i))) {
                 throw new InvalidConfigurationException(key + ".writable-paths[" + i + "]", "is also in read-only-paths");
             }
-        }
-        if (config.maxProcesses() < 2) {
-            throw new InvalidConfigurationException(key + ".max-processes",
-                    "must be at least 2 (the sandbox's init counts as one)");
-        }
-        if (config.maxOpenFiles() < 1) {
-            throw new InvalidConfigurationException(key + ".max-open-files", "must be at least 1");
         }
         requirePositive(config.maxMemory(), key + ".max-memory");
         requirePositive(config.maxFileSize(), key + ".max-file-size");
@@ -244,12 +233,6 @@ public final class ToolCompiler {
             };
         } catch (NumberFormatException e) {
             throw new InvalidConfigurationException(key + ".default", "'" + text + "' is not a " + type.jsonName());
-        }
-    }
-
-    private static void requirePositive(Duration duration, String key) {
-        if (duration == null || duration.isNegative() || duration.isZero()) {
-            throw new InvalidConfigurationException(key, "must be a positive duration");
         }
     }
 

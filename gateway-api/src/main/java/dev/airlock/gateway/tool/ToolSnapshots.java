@@ -1,6 +1,6 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.persistence.tenant.TenantRecords;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

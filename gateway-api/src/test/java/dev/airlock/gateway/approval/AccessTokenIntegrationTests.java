@@ -76,11 +76,6 @@ class AccessTokenIntegrationTests {
         return api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"" + note + "\"}}").text("runId");
     }
 
-    private String digest(AgentApi api, String runId) {
-        return api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
-                .body().path("summary").path("digest").asString();
-    }
-
     @Test
     void aBotDecidesWithItsOwnersTokenUntilItIsRevoked() throws Exception {
         AccessTokens.Created token = create(alice(), "chat bot", null, "approvals:read", "approvals:decide");
@@ -93,7 +88,7 @@ class AccessTokenIntegrationTests {
         String runId = pendingRelease(api, "bot approved");
         assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatusOk().bodyText().contains(runId);
         assertThat(withToken(token.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
-                "{\"decision\":\"APPROVE\",\"reason\":\"via bot\",\"digest\":\"" + digest(api, runId) + "\"}")).hasStatusOk();
+                "{\"decision\":\"APPROVE\",\"reason\":\"via bot\",\"digest\":\"" + api.digest("alice", runId) + "\"}")).hasStatusOk();
         assertThat(api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body().path("approval").path("decisions").get(0)
                 .path("approver").asString()).isEqualTo("alice");
 
@@ -127,7 +122,7 @@ class AccessTokenIntegrationTests {
         String runId = pendingRelease(api, "scoped");
         assertThat(withToken(reader.token(), "GET", "/api/v1/approvals/" + runId, null)).hasStatusOk();
         MvcTestResult refused = withToken(reader.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
-                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest(api, runId) + "\"}");
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + api.digest("alice", runId) + "\"}");
         assertThat(refused).hasStatus(403).bodyText().contains("approvals:decide");
         assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
         assertThat(withToken(reader.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatus(403);
@@ -173,7 +168,7 @@ class AccessTokenIntegrationTests {
         // It acts with the OIDC person's roles (auditor), not with the configured alice's (approver).
         assertThat(withToken(token.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatusOk();
         assertThat(withToken(token.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
-                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest(api, runId) + "\"}")).hasStatus(404);
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + api.digest("alice", runId) + "\"}")).hasStatus(404);
         assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
         // The configured alice does not see it, and cannot revoke it.
         String html = mvc.get().uri("/console/tokens").with(alice()).exchange().getResponse().getContentAsString();
@@ -189,7 +184,7 @@ class AccessTokenIntegrationTests {
     void aMadeUpBearerHeaderNeverSwitchesCsrfOff() {
         AgentApi api = new AgentApi(mvc);
         String runId = pendingRelease(api, "csrf");
-        String digest = digest(api, runId);
+        String digest = api.digest("alice", runId);
         MvcTestResult decided = mvc.post().uri("/console/runs/" + runId + "/decisions").with(alice())
                 .header("Authorization", "Bearer alp_anything")
                 .param("decision", "APPROVE").param("digest", digest).exchange();

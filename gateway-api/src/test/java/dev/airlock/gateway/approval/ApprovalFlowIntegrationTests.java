@@ -37,13 +37,6 @@ class ApprovalFlowIntegrationTests {
         api = new AgentApi(mvc);
     }
 
-    private String park(String key, String tool, String arguments) {
-        AgentApi.Response response = api.post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
-        assertThat(response.status()).isEqualTo(201);
-        assertThat(response.text("state")).isEqualTo("PENDING_APPROVAL");
-        return response.text("runId");
-    }
-
     private AgentApi.Response decide(String user, String runId, String decision, String reason, String digest) {
         String body = "{\"decision\":\"" + decision + "\",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
                 + ",\"digest\":\"" + digest + "\"}";
@@ -58,7 +51,7 @@ class ApprovalFlowIntegrationTests {
 
     @Test
     void twoApproversLetTheExactActionRunOnce() {
-        String runId = park(ACME, "deploy", "{\"service\":\"billing\"}");
+        String runId = api.park(ACME, "deploy", "{\"service\":\"billing\"}");
         JsonNode pending = request("alice", runId);
         assertThat(pending.path("action").valueStream().map(JsonNode::asString).toList()).containsExactly(
                 "tenant: acme", "tool: deploy", "argv[0]: echo", "argv[1]: deploying", "argv[2]: billing",
@@ -90,7 +83,7 @@ class ApprovalFlowIntegrationTests {
 
     @Test
     void aDenialEndsTheRunAndTheAgentSeesIt() {
-        String runId = park(ACME, "deploy", "{\"service\":\"payments\"}");
+        String runId = api.park(ACME, "deploy", "{\"service\":\"payments\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
         assertThat(decide("alice", runId, "DENY", null, digest).text("reason")).isEqualTo("REASON_REQUIRED");
         assertThat(decide("alice", runId, "DENY", "not during the freeze", digest).status()).isEqualTo(200);
@@ -103,7 +96,7 @@ class ApprovalFlowIntegrationTests {
 
     @Test
     void refusesAWrongDigestAnOutsiderTheAgentsOwnerAndAgents() {
-        String runId = park(ACME_OTHER, "deploy", "{\"service\":\"search\"}");
+        String runId = api.park(ACME_OTHER, "deploy", "{\"service\":\"search\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
         AgentApi.Response wrongDigest = decide("alice", runId, "APPROVE", null, "0".repeat(64));
         assertThat(wrongDigest.status()).isEqualTo(409);
@@ -132,7 +125,7 @@ class ApprovalFlowIntegrationTests {
 
     @Test
     void concurrentDecisionsAreAppliedOneAfterTheOther() throws Exception {
-        String runId = park(ACME, "deploy", "{\"service\":\"ledger\"}");
+        String runId = api.park(ACME, "deploy", "{\"service\":\"ledger\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
         api.session("alice");
         api.session("bob");
@@ -151,15 +144,11 @@ class ApprovalFlowIntegrationTests {
                     threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)),
                     threads.submit(() -> decide("bob", runId, "APPROVE", null, digest)),
                     threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)));
-            int waiting = 0;
-            for (int i = 0; i < 100 && waiting < 3; i++) {
-                Thread.sleep(100);
-                waiting = jdbc.sql("""
-                        SELECT count(*) FROM pg_stat_activity
-                         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%approval_requests%'
-                        """).query(Integer.class).single();
-            }
-            assertThat(waiting).as("decisions waiting for the request's row lock").isEqualTo(3);
+            org.awaitility.Awaitility.await("decisions waiting for the request's row lock").atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> jdbc.sql("""
+                            SELECT count(*) FROM pg_stat_activity
+                             WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%approval_requests%'
+                            """).query(Integer.class).single(), waiting -> waiting == 3);
             assertThat(decisions).noneMatch(Future::isDone);
             assertThat(jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?::uuid").param(runId)
                     .query(Integer.class).single()).isZero();
@@ -182,23 +171,16 @@ class ApprovalFlowIntegrationTests {
 
     @Test
     void anUnansweredRequestExpires() throws Exception {
-        String runId = park(ACME, "short-lived", "{}");
-        JsonNode run = null;
-        for (int i = 0; i < 100; i++) {
-            run = api.get(ACME, "/api/v1/runs/" + runId).body();
-            if (run.path("state").asString().equals("EXPIRED")) {
-                break;
-            }
-            Thread.sleep(100);
-        }
-        assertThat(run.path("state").asString()).isEqualTo("EXPIRED");
+        String runId = api.park(ACME, "short-lived", "{}");
+        JsonNode run = org.awaitility.Awaitility.await("the request expires").atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> api.get(ACME, "/api/v1/runs/" + runId).body(), r -> r.path("state").asString().equals("EXPIRED"));
         assertThat(run.path("approval").path("status").asString()).isEqualTo("EXPIRED");
         assertThat(request("alice", runId).path("summary").path("status").asString()).isEqualTo("EXPIRED");
     }
 
     @Test
     void anActionChangedAfterApprovalDoesNotRun() {
-        String runId = park(ACME, "deploy", "{\"service\":\"billing\"}");
+        String runId = api.park(ACME, "deploy", "{\"service\":\"billing\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
         jdbc.sql("UPDATE airlock.runs SET argv = '[\"echo\",\"deploying\",\"everything\"]' WHERE id = ?::uuid").param(runId).update();
         decide("alice", runId, "APPROVE", null, digest);

@@ -32,17 +32,6 @@ class ApprovalHardeningIntegrationTests {
         api = new AgentApi(mvc);
     }
 
-    private String park(String tool, String arguments) {
-        AgentApi.Response response = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
-        assertThat(response.text("state")).isEqualTo("PENDING_APPROVAL");
-        return response.text("runId");
-    }
-
-    private String digest(String runId) {
-        return api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
-                .body().path("summary").path("digest").asString();
-    }
-
     private AgentApi.Response decideJson(String runId, String decisionJson, String reason, String digest) {
         String body = "{\"decision\":" + decisionJson + ",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
                 + ",\"digest\":\"" + digest + "\"}";
@@ -73,8 +62,8 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void theApiRecordsNothingButAnExactApproveOrDeny() {
-        String runId = park("release", "{\"note\":\"exact\"}");
-        String digest = digest(runId);
+        String runId = api.park(ACME, "release", "{\"note\":\"exact\"}");
+        String digest = api.digest("alice", runId);
         for (String decision : new String[] {"\"garbage\"", "\"\"", "\" APPROVE\"", "\"Approve\"", "\"APPROVED\"", "null",
                 "true", "\"deny \""}) {
             AgentApi.Response response = decideJson(runId, decision, "because", digest);
@@ -89,8 +78,8 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void theConsoleRecordsNothingButAnExactApproveOrDeny() {
-        String runId = park("release", "{\"note\":\"console exact\"}");
-        String digest = digest(runId);
+        String runId = api.park(ACME, "release", "{\"note\":\"console exact\"}");
+        String digest = api.digest("alice", runId);
         for (String decision : new String[] {"garbage", "", "Approve", " DENY", null}) {
             MvcTestResult result = consoleDecision(runId, decision, "because", digest);
             assertThat(result).hasStatus3xxRedirection();
@@ -107,8 +96,8 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void cancellingAParkedRunClosesItsRequestAndLaterDecisionsAreConflicts() {
-        String runId = park("release", "{\"note\":\"to cancel\"}");
-        String digest = digest(runId);
+        String runId = api.park(ACME, "release", "{\"note\":\"to cancel\"}");
+        String digest = api.digest("alice", runId);
         assertThat(api.post(ACME, "/api/v1/runs/" + runId + "/cancel", "").text("state")).isEqualTo("CANCELLED");
 
         assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null).body()
@@ -128,13 +117,13 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void oneRequestThatCannotExpireNeverStopsTheOthers() throws Exception {
-        String broken = park("short-lived", "{}");
+        String broken = api.park(ACME, "short-lived", "{}");
         // A request whose run cannot be found under its tenant: applying its expiry throws every time.
         // Only damage behind the database's back makes one (the run-tenant key refuses it), so the
         // owner writes it with the key's trigger out of the way.
         jdbc.sql("DO $$ BEGIN SET LOCAL session_replication_role = replica; UPDATE airlock.approval_requests"
                 + " SET tenant = 'nowhere' WHERE run_id = '" + UUID.fromString(broken) + "'; END $$").update();
-        String healthy = park("short-lived", "{}");
+        String healthy = api.park(ACME, "short-lived", "{}");
         AgentApi.Response ended = api.get(ACME, "/api/v1/runs/" + healthy + "?wait=PT10S");
         assertThat(ended.text("state")).isEqualTo("EXPIRED");
         assertThat(jdbc.sql("SELECT status FROM airlock.approval_requests WHERE run_id = ?").param(UUID.fromString(broken))
@@ -146,8 +135,8 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void aReasonOfInvisibleCharactersIsNoReason() {
-        String runId = park("release", "{\"note\":\"invisible reason\"}");
-        String digest = digest(runId);
+        String runId = api.park(ACME, "release", "{\"note\":\"invisible reason\"}");
+        String digest = api.digest("alice", runId);
         for (String reason : new String[] {"\\u200b\\u202e", "\\u3000\\u00a0", "\\ufe0f\\u2060", " \\t "}) {
             AgentApi.Response refused = decideJson(runId, "\"DENY\"", reason, digest);
             assertThat(refused.status()).as(reason).isEqualTo(409);
@@ -158,8 +147,8 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void aDigestMismatchNeverRevealsTheCurrentDigest() {
-        String runId = park("release", "{\"note\":\"stale view\"}");
-        String digest = digest(runId);
+        String runId = api.park(ACME, "release", "{\"note\":\"stale view\"}");
+        String digest = api.digest("alice", runId);
         AgentApi.Response refused = decideJson(runId, "\"APPROVE\"", null, "0".repeat(64));
         assertThat(refused.status()).isEqualTo(409);
         assertThat(refused.text("reason")).isEqualTo("DIGEST_MISMATCH");
@@ -169,8 +158,8 @@ class ApprovalHardeningIntegrationTests {
 
     @Test
     void refusesAReasonLongerThanPeopleMayType() {
-        String runId = park("release", "{\"note\":\"long reason\"}");
-        String digest = digest(runId);
+        String runId = api.park(ACME, "release", "{\"note\":\"long reason\"}");
+        String digest = api.digest("alice", runId);
         AgentApi.Response tooLong = decideJson(runId, "\"DENY\"", "x".repeat(2001), digest);
         assertThat(tooLong.status()).isEqualTo(400);
         assertThat(tooLong.text("field")).isEqualTo("reason");

@@ -69,7 +69,10 @@ class ApprovalWebhookIntegrationTests {
                 "{\"decision\":\"DENY\",\"reason\":\"not now\",\"digest\":\"" + deniedDigest + "\"}").status()).isEqualTo(200);
         assertThat(receiver.await(denied, "approval.decided").path("status").asString()).isEqualTo("DENIED");
 
-        Thread.sleep(500);
+        // Nothing more arrives in the next half second.
+        org.awaitility.Awaitility.await("no further notification").during(java.time.Duration.ofMillis(500))
+                .atMost(java.time.Duration.ofSeconds(2))
+                .until(() -> receiver.payloads(runId).size() + receiver.payloads(denied).size() == 5);
         List<String> payloads = new ArrayList<>(receiver.payloads(runId));
         payloads.addAll(receiver.payloads(denied));
         assertThat(payloads).as("three notifications of the approved run, two of the denied one, nothing else").hasSize(5)

@@ -6,7 +6,7 @@ import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
 import dev.airlock.sanitizer.SecretRedactor;

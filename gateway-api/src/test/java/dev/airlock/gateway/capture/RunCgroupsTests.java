@@ -77,7 +77,7 @@ class RunCgroupsTests {
         // The placement writes into a pipe that this test opens only after a pause: until then the tool must not start.
         CompletableFuture<long[]> placed = CompletableFuture.supplyAsync(() -> {
             try {
-                Thread.sleep(700);
+                Thread.sleep(700); // a deliberate pause, not a wait for a condition
                 long before = System.currentTimeMillis();
                 try (InputStream in = Files.newInputStream(procs)) {
                     return new long[] {before, Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip())};

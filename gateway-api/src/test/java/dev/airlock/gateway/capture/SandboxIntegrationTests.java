@@ -9,7 +9,7 @@ import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.support.ToolInputs;
 import java.net.InetAddress;
@@ -221,7 +221,7 @@ class SandboxIntegrationTests {
                 most = now.size();
                 seen = now;
             }
-            Thread.sleep(50);
+            Thread.sleep(50); // sampling for a fixed time, not waiting for a condition
         }
         JsonNode meanwhile = run("echo", "{\"message\":\"still here\"}");
         JsonNode run = api.get(ACME, "/api/v1/runs/" + storm + "?wait=PT20S").body();

@@ -119,12 +119,8 @@ class ClusterIntegrationTests {
         return db().sql("SELECT state FROM airlock.runs WHERE id = ?").param(runId).query(String.class).single();
     }
 
-    private static void await(Duration limit, String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for %s", what).isLessThan(deadline);
-            Thread.sleep(100);
-        }
+    private static void await(Duration limit, String what, BooleanSupplier condition) {
+        org.awaitility.Awaitility.await(what).atMost(limit).pollInterval(Duration.ofMillis(100)).until(condition::getAsBoolean);
     }
 
     private static List<String> lines(Path file) {
@@ -196,20 +192,17 @@ class ClusterIntegrationTests {
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.command().addAll(List.of(extra));
         Process process = builder.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (true) {
-            assertThat(process.isAlive()).as("replica %s is up (see %s)", node, log).isTrue();
-            try {
-                if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
-                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
-                    return process;
-                }
-            } catch (IOException notYet) {
-                // still starting
-            }
-            assertThat(System.nanoTime()).as("replica %s started in time (see %s)", node, log).isLessThan(deadline);
-            Thread.sleep(250);
-        }
+        org.awaitility.Awaitility.await("replica " + node + " ready (see " + log + ")").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    assertThat(process.isAlive()).as("replica %s is up (see %s)", node, log).isTrue();
+                    try {
+                        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                                + "/actuator/health/readiness")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+                    } catch (IOException notYet) {
+                        return false;
+                    }
+                });
+        return process;
     }
 
     private HttpResponse<String> submit(int port, String tool, String arguments) throws Exception {
@@ -262,8 +255,8 @@ class ClusterIntegrationTests {
         assertThat(db().sql("SELECT count(*) FROM airlock.audit_events WHERE run_id = ? AND type = 'run.interrupted'")
                 .param(runId).query(Long.class).single()).isEqualTo(1);
 
-        Thread.sleep(LEASE.toMillis());
-        assertThat(state(runId)).isEqualTo("INTERRUPTED");
+        org.awaitility.Awaitility.await("the run stays INTERRUPTED for a whole lease").during(LEASE)
+                .atMost(LEASE.multipliedBy(2)).until(() -> state(runId).equals("INTERRUPTED"));
         assertThat(lines(marks.resolve("marks"))).containsExactly(runId.toString());
 
         // What the killed replica left on the host goes when a replica starts again with the same work area,
@@ -343,13 +336,9 @@ class ClusterIntegrationTests {
         EmbeddedPostgres again = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
                 .setPort(pgPort).setServerConfig("fsync", "on").start();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            HttpResponse<String> back;
-            do {
-                Thread.sleep(250);
-                back = submit(port, "mark", "{}");
-                assertThat(System.nanoTime()).as("recovered without a restart").isLessThan(deadline);
-            } while (back.statusCode() == 503);
+            HttpResponse<String> back = org.awaitility.Awaitility.await("recovered without a restart")
+                    .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> submit(port, "mark", "{}"), response -> response.statusCode() != 503);
             assertThat(back.statusCode()).as(back.body()).isEqualTo(201);
             acknowledged.add(runId(back));
             JdbcClient jdbc = JdbcClient.create(again.getPostgresDatabase());

@@ -71,12 +71,15 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
         Files.write(screenshots.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
     }
 
-    private void waitForState(String state) throws InterruptedException {
-        for (int i = 0; i < 50 && !browser.findElement(By.id("state")).getText().equals(state); i++) {
-            Thread.sleep(200);
-            browser.navigate().refresh();
-        }
-        assertThat(browser.findElement(By.id("state")).getText()).isEqualTo(state);
+    private void waitForState(String state) {
+        org.awaitility.Awaitility.await("the page shows " + state).atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(200)).until(() -> {
+                    if (browser.findElement(By.id("state")).getText().equals(state)) {
+                        return true;
+                    }
+                    browser.navigate().refresh();
+                    return false;
+                });
     }
 
     @Test
@@ -84,9 +87,8 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
         signIn("alice", "alice-password");
         String runId = requestRun("release", "{\"note\":\"release 1.2 is ready\"}");
         By link = By.cssSelector("a[href='/console/runs/" + runId + "']");
-        for (int i = 0; i < 40 && browser.findElements(link).isEmpty(); i++) {
-            Thread.sleep(250);
-        }
+        org.awaitility.Awaitility.await("the run appears in the queue").atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(250)).until(() -> !browser.findElements(link).isEmpty());
         assertThat(browser.findElement(By.id("queue")).getText()).contains("release").contains("acme · build-bot");
         browser.findElement(link).click();
         assertThat(browser.findElements(By.cssSelector("#action li")).stream().map(e -> e.getText()).toList())
@@ -140,15 +142,13 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
         signIn("bob", "bob-password");
         browser.findElement(By.id("nav-audit")).click();
         By result = By.cssSelector("#results a.run-link");
-        for (int i = 0; i < 40; i++) {
-            browser.findElement(By.id("f-q")).clear();
-            browser.findElement(By.id("f-q")).sendKeys(token);
-            browser.findElement(By.id("f-submit")).click();
-            if (!browser.findElements(result).isEmpty()) {
-                break;
-            }
-            Thread.sleep(250);
-        }
+        org.awaitility.Awaitility.await("the run is found").atMost(java.time.Duration.ofSeconds(10))
+                .pollInterval(java.time.Duration.ofMillis(250)).until(() -> {
+                    browser.findElement(By.id("f-q")).clear();
+                    browser.findElement(By.id("f-q")).sendKeys(token);
+                    browser.findElement(By.id("f-submit")).click();
+                    return !browser.findElements(result).isEmpty();
+                });
         assertThat(browser.findElements(result)).hasSize(1);
         assertThat(browser.findElement(By.id("export-csv")).getAttribute("href")).contains("format=csv", "q=" + token);
         screenshot("audit-search.png");

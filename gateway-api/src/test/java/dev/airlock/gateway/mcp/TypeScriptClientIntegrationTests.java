@@ -101,12 +101,8 @@ class TypeScriptClientIntegrationTests {
                 .contains("waiting for 1 more approval");
 
         assertThat(steps.get("cancel").path("aborted").asBoolean()).isTrue();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!"CANCELLED".equals(latestSlowRunState())) {
-            assertThat(System.nanoTime()).as("the aborted call's run is cancelled; it is %s", latestSlowRunState())
-                    .isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        org.awaitility.Awaitility.await("the aborted call's run is cancelled").atMost(java.time.Duration.ofSeconds(10))
+                .until(this::latestSlowRunState, "CANCELLED"::equals);
         assertThat(slowRuns()).isEqualTo(slowRunsBefore + 1);
     }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.support.ToolInputs;
 import dev.airlock.sanitizer.AuditView;
 import dev.airlock.sanitizer.Fence;

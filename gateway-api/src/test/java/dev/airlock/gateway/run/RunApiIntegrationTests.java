@@ -11,7 +11,7 @@ import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.support.TestSecrets;
 import java.time.Duration;
 import java.util.List;

@@ -33,7 +33,7 @@ class SecretHandlingIntegrationTests {
         String runId = run.path("runId").asString();
         // The stream's digest is still of what the process wrote.
         assertThat(run.path("stdout").path("sha256").asString())
-                .isEqualTo(dev.airlock.persistence.support.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
+                .isEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
 
         String grant = api.asHuman("bob", "POST",
                 "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"secret check\"}").text("id");

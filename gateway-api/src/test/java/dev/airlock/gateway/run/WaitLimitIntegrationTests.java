@@ -41,8 +41,8 @@ class WaitLimitIntegrationTests {
 
     @Test
     void aTenantWithNoFreePlaceToWaitIsAnsweredAtOnceAndThePlaceComesBack() throws Exception {
-        String first = park();
-        String second = park();
+        String first = api.park(KEY, "gated", "{}");
+        String second = api.park(KEY, "gated", "{}");
         assertThat(limits.freeWaits("waits")).isEqualTo(1);
         double refusedBefore = refused();
 
@@ -64,11 +64,6 @@ class WaitLimitIntegrationTests {
         assertThat(waiting.get(30, TimeUnit.SECONDS).text("state")).isEqualTo("CANCELLED");
         assertThat(limits.freeWaits("waits")).as("the place is given back").isEqualTo(1);
         api.post(KEY, "/api/v1/runs/" + second + "/cancel", "");
-    }
-
-    /** A run parked for approval, requested without waiting. */
-    private String park() {
-        return api.post(KEY, "/api/v1/runs", "{\"tool\":\"gated\",\"arguments\":{}}").text("runId");
     }
 
     private double refused() {

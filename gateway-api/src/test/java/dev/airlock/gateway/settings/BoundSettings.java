@@ -7,7 +7,8 @@ import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.TenantNames;
 import java.util.List;
 import java.util.Map;
-import org.springframework.boot.context.properties.bind.Binder;
+import dev.airlock.kernel.config.SettingsBinder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
@@ -23,11 +24,10 @@ public record BoundSettings(AirlockProperties shared, AgentSettings agent, Peopl
 
     /** Binds {@code entries} (keys as written in {@code application.yaml}, flattened) the way the application does. */
     public static BoundSettings bind(Map<String, String> entries) {
-        MapConfigurationPropertySource source = new MapConfigurationPropertySource(entries);
-        Binder binder = new Binder(source);
-        return new BoundSettings(binder.bindOrCreate("airlock", AirlockProperties.class),
-                binder.bindOrCreate("airlock", AgentSettings.class), binder.bindOrCreate("airlock", PeopleSettings.class),
-                TenantNames.of(List.of(source)));
+        List<ConfigurationPropertySource> sources = List.of(new MapConfigurationPropertySource(entries));
+        return new BoundSettings(SettingsBinder.bind(sources, AirlockProperties.class),
+                SettingsBinder.bind(sources, AgentSettings.class), SettingsBinder.bind(sources, PeopleSettings.class),
+                TenantNames.of(sources));
     }
 
     /** The tools these settings configure. */

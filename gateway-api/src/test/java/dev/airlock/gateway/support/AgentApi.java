@@ -74,6 +74,20 @@ public final class AgentApi {
         return post(key, "/api/v1/runs?wait=PT30S", "{\"tool\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
     }
 
+    /** Requests a run without waiting and checks that policy parked it for approval; returns its id. */
+    public String park(String key, String tool, String argumentsJson) {
+        Response response = post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
+        org.assertj.core.api.Assertions.assertThat(response.status()).isEqualTo(201);
+        org.assertj.core.api.Assertions.assertThat(response.text("state")).isEqualTo("PENDING_APPROVAL");
+        return response.text("runId");
+    }
+
+    /** The digest of a parked run's action, as an approver of its tenant is shown it. */
+    public String digest(String approver, String runId) {
+        return asHuman(approver, false, "GET", "/api/v1/approvals/" + runId, null).body().path("summary").path("digest")
+                .asString();
+    }
+
     /**
      * A request as a configured person (application-test.yaml), signed in through the console's
      * form login, so that their roles are the ones the gateway maps from the configuration;

@@ -88,19 +88,9 @@ public final class HostProcesses {
      * Polls until the processes carrying {@code entry} satisfy {@code until} (at most
      * {@code timeout}), and returns them as they were then.
      */
-    public static List<HostProcess> awaitWithEnvironment(String entry, Predicate<List<HostProcess>> until, Duration timeout)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<HostProcess> found = withEnvironment(entry);
-            if (until.test(found)) {
-                return found;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no process with " + entry + " matched within " + timeout + "; saw " + found);
-            }
-            Thread.sleep(20);
-        }
+    public static List<HostProcess> awaitWithEnvironment(String entry, Predicate<List<HostProcess>> until, Duration timeout) {
+        return org.awaitility.Awaitility.await("processes with " + entry).atMost(timeout).pollInterval(Duration.ofMillis(20))
+                .until(() -> withEnvironment(entry), until::test);
     }
 
     /** A condition on a set of processes: one of them is a {@code sleep} with these arguments. */

@@ -90,18 +90,12 @@ public final class WebhookReceiver {
      *
      * @throws AssertionError when none arrives
      */
-    public JsonNode await(String runId, String event) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
-        while (Instant.now().isBefore(deadline)) {
-            for (String payload : payloads(runId)) {
-                JsonNode node = json.readTree(payload);
-                if (node.path("event").asString().equals(event)) {
-                    return node;
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no " + event + " about run " + runId + " within 20 s; accepted: " + payloads(runId));
+    public JsonNode await(String runId, String event) {
+        return org.awaitility.Awaitility.await("the accepted " + event + " about run " + runId)
+                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> payloads(runId).stream().map(json::readTree)
+                        .filter(node -> node.path("event").asString().equals(event)).findFirst(), java.util.Optional::isPresent)
+                .orElseThrow();
     }
 
     /** Registers the receiver as the acme tenant's webhook, and a console address for the links. */

@@ -98,8 +98,7 @@ class ToolCompilerTests {
             no memory                    | sandbox.max-memory          | 0B            | airlock.tenants.acme.tools.git-log.sandbox.max-memory: must be a positive size
             no file size                 | sandbox.max-file-size       | 0B            | airlock.tenants.acme.tools.git-log.sandbox.max-file-size: must be a positive size
             no tmp                       | sandbox.tmp-size            | 0B            | airlock.tenants.acme.tools.git-log.sandbox.tmp-size: must be a positive size
-            no approvers                 | approvers                   | 0             | airlock.tenants.acme.tools.git-log: approvers must be at least 1
-            bad reason policy            | reason                      | sometimes     | airlock.tenants.acme.tools.git-log.reason: must be required or optional
+            no approvers                 | approvers                   | 0             | airlock.tenants.acme.tools.git-log.approvers: must be at least 1
             read-only and destructive    | annotations.destructive-hint| false         | airlock.tenants.acme.tools.git-log.annotations.destructive-hint: a read-only tool destroys nothing
             read-only and idempotent     | annotations.idempotent-hint | true          | airlock.tenants.acme.tools.git-log.annotations.idempotent-hint: applies only to tools that change something
             """)
@@ -137,8 +136,8 @@ class ToolCompilerTests {
     void refusesTenantLimitsThatCannotHold(String what, String key, String value, String message) {
         assertThatThrownBy(() -> catalog(Map.of("airlock.tenants.acme." + key, value)))
                 .as(what)
-                .hasRootCauseInstanceOf(InvalidConfigurationException.class)
-                .rootCause().hasMessageStartingWith(message);
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith(message);
     }
 
     @Test
@@ -205,6 +204,9 @@ class ToolCompilerTests {
     @Test
     void stopsTheStartOnASandboxModeItDoesNotKnow() {
         assertThat(bind(Map.of("airlock.sandbox.mode", "none")).agent().sandbox().mode()).isEqualTo(dev.airlock.kernel.config.SandboxMode.NONE);
+        assertThatThrownBy(() -> bind(Map.of(TOOL + "reason", "sometimes")))
+                .isInstanceOf(BindException.class)
+                .hasMessageContaining(TOOL + "reason");
         assertThatThrownBy(() -> bind(Map.of("airlock.sandbox.mode", "firejail")))
                 .isInstanceOf(BindException.class)
                 .hasMessageContaining("airlock.sandbox.mode");

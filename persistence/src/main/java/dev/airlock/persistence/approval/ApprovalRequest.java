@@ -14,8 +14,9 @@ import org.hibernate.annotations.DynamicUpdate;
 /**
  * A run waiting for humans: the exact action they are asked to authorize (a canonical text and
  * its SHA-256), how many distinct approvers it needs and until when. Its status changes only
- * through {@link #decide}, {@link #expire} and {@link #cancel}; one DENY ends it, and a quorum
- * of distinct APPROVE decisions on the current digest approves it.
+ * through {@link #close} (a decision completed it), {@link #expire} and {@link #cancel}; one DENY
+ * ends it, and a quorum of distinct APPROVE decisions on the current digest approves it (the rules
+ * are the approval service's {@code DecisionRules}).
  */
 @Entity
 @Table(name = "approval_requests", schema = "airlock")

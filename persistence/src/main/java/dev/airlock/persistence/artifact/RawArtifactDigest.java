@@ -22,12 +22,7 @@ public final class RawArtifactDigest {
 
     /** The lower-case hex digest of an artifact. */
     public static String of(byte[] stdout, byte[] stderr) {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest digest = dev.airlock.kernel.digest.Sha256.newDigest();
         digest.update("airlock-raw-artifact-v1\n".getBytes(StandardCharsets.US_ASCII));
         digest.update(("stdout " + stdout.length + "\n").getBytes(StandardCharsets.US_ASCII));
         digest.update(stdout);

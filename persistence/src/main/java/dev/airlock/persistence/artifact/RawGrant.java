@@ -18,16 +18,16 @@ import java.util.UUID;
  * @param decidedAt      when it was decided, or null
  * @param expiresAt      when a pending request lapses, or when a granted access ends
  */
-public record RawGrant(UUID id, String tenant, UUID runId, String requester, String reason, String status,
+public record RawGrant(UUID id, String tenant, UUID runId, String requester, String reason, GrantStatus status,
         String decidedBy, String decisionReason, Instant requestedAt, Instant decidedAt, Instant expiresAt) {
 
     /** The status as of {@code now}: PENDING, GRANTED, REFUSED or EXPIRED. */
-    public String statusAt(Instant now) {
-        return !status.equals("REFUSED") && !now.isBefore(expiresAt) ? "EXPIRED" : status;
+    public GrantStatus statusAt(Instant now) {
+        return status != GrantStatus.REFUSED && !now.isBefore(expiresAt) ? GrantStatus.EXPIRED : status;
     }
 
     /** Whether {@code person} may read the bytes through this grant at {@code now}. */
     public boolean usableBy(String person, Instant now) {
-        return requester.equals(person) && statusAt(now).equals("GRANTED");
+        return requester.equals(person) && statusAt(now) == GrantStatus.GRANTED;
     }
 }

@@ -38,7 +38,7 @@ public class RawGrantRecords {
                 .param("run", grant.runId())
                 .param("requester", grant.requester())
                 .param("reason", grant.reason())
-                .param("status", grant.status())
+                .param("status", grant.status().name())
                 .param("requestedAt", Timestamp.from(grant.requestedAt()))
                 .param("decidedAt", grant.decidedAt() == null ? null : Timestamp.from(grant.decidedAt()))
                 .param("expiresAt", Timestamp.from(grant.expiresAt()))
@@ -60,12 +60,12 @@ public class RawGrantRecords {
 
     /** Records a decision. */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void decide(UUID grantId, String status, String decider, String reason, Instant decidedAt, Instant expiresAt) {
+    public void decide(UUID grantId, GrantStatus status, String decider, String reason, Instant decidedAt, Instant expiresAt) {
         jdbc.sql("""
                 UPDATE restricted.raw_grants SET status = :status, decided_by = :decider, decision_reason = :reason,
                        decided_at = :now, expires_at = :expiresAt WHERE id = :id
                 """)
-                .param("status", status)
+                .param("status", status.name())
                 .param("decider", decider)
                 .param("reason", reason)
                 .param("now", Timestamp.from(decidedAt))
@@ -112,7 +112,7 @@ public class RawGrantRecords {
 
     private static RawGrant grant(ResultSet rs, int n) throws SQLException {
         return new RawGrant(rs.getObject("id", UUID.class), rs.getString("tenant"), rs.getObject("run_id", UUID.class),
-                rs.getString("requester"), rs.getString("reason"), rs.getString("status"), rs.getString("decided_by"),
+                rs.getString("requester"), rs.getString("reason"), GrantStatus.valueOf(rs.getString("status")), rs.getString("decided_by"),
                 rs.getString("decision_reason"), rs.getTimestamp("requested_at").toInstant(), instant(rs, "decided_at"),
                 rs.getTimestamp("expires_at").toInstant());
     }

@@ -2,4 +2,7 @@
  * Raw artifacts: the bytes of a run exactly as observed, in the {@code restricted} schema, apart
  * from everything an agent can reach.
  */
+@ApplicationModule(allowedDependencies = {"run"})
 package dev.airlock.persistence.artifact;
+
+import org.springframework.modulith.ApplicationModule;

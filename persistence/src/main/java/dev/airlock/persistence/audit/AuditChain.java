@@ -29,11 +29,7 @@ public final class AuditChain {
             Instant occurredAt) {
         String canonical = String.join("\n", prev, tenant, Long.toString(seq), type, runId == null ? "" : runId.toString(),
                 actor, details, occurredAt.truncatedTo(ChronoUnit.MICROS).toString());
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return dev.airlock.kernel.digest.Sha256.hex(canonical);
     }
 
     /** The details as stored: a JSON object of strings, keys sorted, controls and line separators escaped. */

@@ -2,4 +2,7 @@
  * The default database: a real PostgreSQL started by the gateway itself when no
  * {@code spring.datasource.url} is configured.
  */
+@ApplicationModule(allowedDependencies = {"scope"})
 package dev.airlock.persistence.database;
+
+import org.springframework.modulith.ApplicationModule;

@@ -3,4 +3,7 @@
  * status, byte counts, digests) and the fenced, sanitized excerpts. Agents receive it as the
  * answer to their run; people see the same envelope in the console and the audit report.
  */
+@ApplicationModule(allowedDependencies = {"approval", "artifact", "run"})
 package dev.airlock.persistence.envelope;
+
+import org.springframework.modulith.ApplicationModule;

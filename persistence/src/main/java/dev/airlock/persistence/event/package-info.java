@@ -1,2 +1,5 @@
 /** The events one side publishes and the other hears, within one process: approval requests opened and closed, approved runs finished. */
+@ApplicationModule(allowedDependencies = {"approval", "run"})
 package dev.airlock.persistence.event;
+
+import org.springframework.modulith.ApplicationModule;

@@ -162,22 +162,9 @@ public class RunRecord extends StoredOnce<UUID> {
         moveTo(RunState.PENDING_APPROVAL, now);
     }
 
-    /** The humans' quorum approved the parked run; an executor will claim it. */
-    public void approveByHumans(Instant now) {
-        require(RunState.PENDING_APPROVAL);
-        moveTo(RunState.APPROVED, now);
-    }
-
-    /** No decision came in time. */
-    public void expire(Instant now) {
-        require(RunState.PENDING_APPROVAL);
-        endedAt = now;
-        moveTo(RunState.EXPIRED, now);
-    }
-
-    /** Policy refuses the tool, or a human denied the parked run. */
+    /** Policy refuses the tool. (People deny a parked run through its approval request, which the database settles.) */
     public void deny(Instant now) {
-        require(RunState.REQUESTED, RunState.PENDING_APPROVAL);
+        require(RunState.REQUESTED);
         endedAt = now;
         moveTo(RunState.DENIED, now);
     }

@@ -4,4 +4,7 @@
  * {@code SET LOCAL} at the start of every transaction, and PostgreSQL's grants and row-level
  * security do the rest (docs/database.md).
  */
+@ApplicationModule(allowedDependencies = {})
 package dev.airlock.persistence.scope;
+
+import org.springframework.modulith.ApplicationModule;

@@ -3,7 +3,7 @@ package dev.airlock.persistence.tenant;
 import dev.airlock.kernel.config.TenantDescriber;
 import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.scope.Scopes;
-import dev.airlock.persistence.support.Sha256;
+import dev.airlock.kernel.digest.Sha256;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;

@@ -53,12 +53,14 @@ class RunRecordIntegrationTests {
         tenant = fixtures.tenant();
     }
 
-    /** The transitions, each a guarded method of the run. */
+    /**
+     * The transitions, each a guarded method of the run. A human decision (approved, denied by
+     * people, expired) moves the run one way only: the database's {@code settle_approval}, tested
+     * below and in the database roles tests.
+     */
     enum Transition {
         APPROVE_AUTOMATICALLY(r -> r.approveAutomatically(NOW)),
         AWAIT_APPROVAL(r -> r.awaitApproval(NOW)),
-        APPROVE_BY_HUMANS(r -> r.approveByHumans(NOW)),
-        EXPIRE(r -> r.expire(NOW)),
         DENY(r -> r.deny(NOW)),
         START_ON(r -> r.startOn("node-a", NOW, NOW.plusSeconds(30), SandboxKind.BUBBLEWRAP)),
         INTERRUPT(r -> r.interrupt(NOW, NOW)),
@@ -84,9 +86,7 @@ class RunRecordIntegrationTests {
     private static final Map<Transition, Map<Set<RunState>, RunState>> LIFE_CYCLE = Map.ofEntries(
             Map.entry(Transition.APPROVE_AUTOMATICALLY, Map.of(Set.of(RunState.REQUESTED), RunState.APPROVED)),
             Map.entry(Transition.AWAIT_APPROVAL, Map.of(Set.of(RunState.REQUESTED), RunState.PENDING_APPROVAL)),
-            Map.entry(Transition.APPROVE_BY_HUMANS, Map.of(Set.of(RunState.PENDING_APPROVAL), RunState.APPROVED)),
-            Map.entry(Transition.EXPIRE, Map.of(Set.of(RunState.PENDING_APPROVAL), RunState.EXPIRED)),
-            Map.entry(Transition.DENY, Map.of(Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL), RunState.DENIED)),
+            Map.entry(Transition.DENY, Map.of(Set.of(RunState.REQUESTED), RunState.DENIED)),
             Map.entry(Transition.START_ON, Map.of()),
             Map.entry(Transition.INTERRUPT, Map.of(Set.of(RunState.RUNNING), RunState.INTERRUPTED)),
             // A result is also recorded late, by the replica that executed the run, after another replica
@@ -157,7 +157,7 @@ class RunRecordIntegrationTests {
         RunRecord run = runs.findById(id).orElseThrow();
         assertThatThrownBy(() -> run.deny(NOW)).isInstanceOfSatisfying(IllegalRunTransition.class,
                 refused -> assertThat(refused.current()).isEqualTo(RunState.COMPLETED))
-                .hasMessage("run " + id + " is COMPLETED; this change needs one of [REQUESTED, PENDING_APPROVAL]");
+                .hasMessage("run " + id + " is COMPLETED; this change needs one of [REQUESTED]");
     }
 
     @Test
@@ -174,15 +174,35 @@ class RunRecordIntegrationTests {
                 .hasMessageContaining("claim it through RunClaims");
     }
 
+    @ParameterizedTest(name = "a request {0} settles a run in {1}")
+    @org.junit.jupiter.params.provider.CsvSource(textBlock = """
+            APPROVED, PENDING_APPROVAL, APPROVED
+            DENIED,   PENDING_APPROVAL, DENIED
+            EXPIRED,  PENDING_APPROVAL, EXPIRED
+            APPROVED, CANCELLED,
+            EXPIRED,  CANCELLED,
+            APPROVED, REQUESTED,
+            """)
+    void aClosedRequestSettlesOnlyARunStillWaitingForIt(String request, RunState from, RunState to) {
+        UUID id = stored(from);
+        long version = fixtures.version(id);
+        if (to == null && !request.equals("EXPIRED")) {
+            assertThatThrownBy(() -> settle(id, request)).isInstanceOf(org.springframework.dao.DataAccessException.class);
+            assertThat(fixtures.state(id)).isEqualTo(from.name());
+            return;
+        }
+        assertThat(settle(id, request)).isEqualTo(to == null ? null : to.name());
+        assertThat(fixtures.state(id)).isEqualTo(to == null ? from.name() : to.name());
+        assertThat(fixtures.version(id)).isEqualTo(to == null ? version : version + 1);
+    }
+
     @Test
     void aStaleCopyCannotOverwriteANewerState() {
         UUID id = stored(RunState.PENDING_APPROVAL);
-        RunRecord approving = runs.findById(id).orElseThrow();
-        RunRecord denying = runs.findById(id).orElseThrow();
-        approving.approveByHumans(NOW);
-        runs.save(approving);
-        denying.deny(NOW);
-        assertThatThrownBy(() -> runs.save(denying)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
+        RunRecord cancelling = runs.findById(id).orElseThrow();
+        settle(id, "APPROVED");
+        cancelling.cancelBeforeStart(NOW);
+        assertThatThrownBy(() -> runs.save(cancelling)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
         assertThat(fixtures.state(id)).isEqualTo("APPROVED");
     }
 
@@ -236,7 +256,9 @@ class RunRecordIntegrationTests {
             case DENIED -> run.deny(before);
             case EXPIRED -> {
                 run.awaitApproval(before);
-                run.expire(before);
+                runs.save(run);
+                settle(run.id(), "EXPIRED");
+                return run.id();
             }
             case CANCELLED -> run.cancelBeforeStart(before);
             default -> {
@@ -255,6 +277,26 @@ class RunRecordIntegrationTests {
         runs.save(run);
         assertThat(fixtures.state(run.id())).isEqualTo(state.name());
         return run.id();
+    }
+
+    /**
+     * Closes the run's approval request as {@code status} and settles the run the one way the
+     * application does: the database function, in a transaction scoped to the run's tenant.
+     *
+     * @return the run's new state, or null when it had left PENDING_APPROVAL already
+     */
+    private String settle(UUID run, String status) {
+        return new TransactionTemplate(transactions).execute(tx -> {
+            jdbc.sql("SELECT set_config('airlock.tenants', :tenants, true)").param("tenants", "{" + tenant + "}")
+                    .query(String.class).single();
+            jdbc.sql("""
+                    INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required,
+                        status, created_at, expires_at, closed_at)
+                    VALUES (:run, :tenant, 'echo', 'bot', 'a', 'd', 1, :status, now(), now() + interval '1 hour', now())
+                    """).param("run", run).param("tenant", tenant).param("status", status).update();
+            return jdbc.sql("SELECT airlock.settle_approval(:run, :now)").param("run", run)
+                    .param("now", java.sql.Timestamp.from(NOW)).query(String.class).optional().orElse(null);
+        });
     }
 
     private RunRecord.NewRun newRun() {

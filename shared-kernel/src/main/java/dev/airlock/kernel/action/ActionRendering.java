@@ -56,10 +56,6 @@ public record ActionRendering(String text, String digest) {
     }
 
     private static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return dev.airlock.kernel.digest.Sha256.hex(text);
     }
 }

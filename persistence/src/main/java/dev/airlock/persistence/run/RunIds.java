@@ -1,4 +1,4 @@
-package dev.airlock.persistence.support;
+package dev.airlock.persistence.run;
 
 import java.security.SecureRandom;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package dev.airlock.persistence.support;
+package dev.airlock.kernel.digest;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,0 +1,5 @@
+/**
+ * SHA-256 digests as lower-case hex, the one form in which Airlock stores, shows and compares
+ * digests (actions, artifacts, the audit chain).
+ */
+package dev.airlock.kernel.digest;
