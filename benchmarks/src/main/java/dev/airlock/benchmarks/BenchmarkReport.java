@@ -26,12 +26,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
  */
 public final class BenchmarkReport {
 
-    private BenchmarkReport() {
-    }
+    private BenchmarkReport() {}
 
     public static void main(String[] args) throws RunnerException {
         boolean quick = java.util.Arrays.asList(args).contains("--quick");
-        String[] corpora = java.util.Arrays.stream(args).filter(a -> !a.startsWith("--")).toArray(String[]::new);
+        String[] corpora =
+                java.util.Arrays.stream(args).filter(a -> !a.startsWith("--")).toArray(String[]::new);
         boolean noRegex = java.util.Arrays.asList(args).contains("--no-regex");
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(SanitizerBenchmark.class.getName() + (noRegex ? "\\.(sanitizer|byteCopy)$" : "\\."))
@@ -44,8 +44,10 @@ public final class BenchmarkReport {
             options.jvmArgsAppend("-Xms1g", "-Xmx1g", "--add-modules", "jdk.incubator.vector");
         }
         if (quick) {
-            options.warmupIterations(2).warmupTime(TimeValue.seconds(1))
-                    .measurementIterations(3).measurementTime(TimeValue.seconds(1));
+            options.warmupIterations(2)
+                    .warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(3)
+                    .measurementTime(TimeValue.seconds(1));
         }
         Collection<RunResult> results = new Runner(options.build()).run();
 
@@ -58,11 +60,13 @@ public final class BenchmarkReport {
             double error = result.getPrimaryResult().getScoreError() * SanitizerBenchmark.CORPUS_BYTES / 1e6;
             Result<?> alloc = result.getSecondaryResults().get("gc.alloc.rate.norm");
             double allocPerByte = alloc == null ? Double.NaN : alloc.getScore() / SanitizerBenchmark.CORPUS_BYTES;
-            byCorpus.computeIfAbsent(corpus, c -> new TreeMap<>()).put(method, new double[] {mbPerSecond, error, allocPerByte});
+            byCorpus.computeIfAbsent(corpus, c -> new TreeMap<>())
+                    .put(method, new double[] {mbPerSecond, error, allocPerByte});
         }
 
         System.out.println();
-        System.out.printf("Corpora of %d MiB each, read in 64 KiB pieces; MB = 10^6 bytes of input.%n%n",
+        System.out.printf(
+                "Corpora of %d MiB each, read in 64 KiB pieces; MB = 10^6 bytes of input.%n%n",
                 SanitizerBenchmark.CORPUS_BYTES >> 20);
         System.out.println("| corpus | sanitizer MB/s | byte copy MB/s | regex MB/s "
                 + "| sanitizer / regex | sanitizer / copy | sanitizer alloc B/byte |");
@@ -75,7 +79,8 @@ public final class BenchmarkReport {
             double[] s = m.get("sanitizer");
             double[] c = m.get("byteCopy");
             double[] r = m.getOrDefault("regexStripper", new double[] {Double.NaN, Double.NaN, Double.NaN});
-            System.out.printf("| %s | %.0f ± %.0f | %.0f | %.0f | %.1f× | %.2f | %.5f |%n",
+            System.out.printf(
+                    "| %s | %.0f ± %.0f | %.0f | %.0f | %.1f× | %.2f | %.5f |%n",
                     corpus, s[0], s[1], c[0], r[0], s[0] / r[0], s[0] / c[0], s[2]);
         }
     }

@@ -26,8 +26,7 @@ import java.util.Map;
  */
 public final class CliPipeBenchmark {
 
-    private CliPipeBenchmark() {
-    }
+    private CliPipeBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
@@ -46,8 +45,9 @@ public final class CliPipeBenchmark {
         commands.put("cli (scalar)", List.of(java, "-jar", jar));
         commands.put("cli (vector)", List.of(java, "--add-modules", "jdk.incubator.vector", "-jar", jar));
 
-        System.out.printf("%s corpus, %d MiB per run, %d rounds, java %s%n", corpus, total >> 20, rounds,
-                System.getProperty("java.version"));
+        System.out.printf(
+                "%s corpus, %d MiB per run, %d rounds, java %s%n",
+                corpus, total >> 20, rounds, System.getProperty("java.version"));
         for (Map.Entry<String, List<String>> command : commands.entrySet()) {
             Measurement empty = run(command.getValue(), block, 0);
             System.out.printf("start cost of %s: %.0f ms%n", command.getKey(), empty.wallNanos / 1e6);
@@ -56,20 +56,37 @@ public final class CliPipeBenchmark {
         for (int round = 0; round < rounds; round++) {
             for (Map.Entry<String, List<String>> command : commands.entrySet()) {
                 Measurement m = run(command.getValue(), block, total);
-                results.computeIfAbsent(command.getKey(), k -> new ArrayList<>()).add(m);
-                System.out.printf("round %d %-13s wall %6.0f MB/s  after first byte %6.0f MB/s  (%d bytes out)%n",
+                results.computeIfAbsent(command.getKey(), k -> new ArrayList<>())
+                        .add(m);
+                System.out.printf(
+                        "round %d %-13s wall %6.0f MB/s  after first byte %6.0f MB/s  (%d bytes out)%n",
                         round, command.getKey(), m.wallMbPerSecond(total), m.steadyMbPerSecond(total), m.outputBytes);
             }
         }
         System.out.println();
-        System.out.println("| command | wall MB/s, median (min–max) | after first byte MB/s, median (min–max) | / cat (median wall) |");
+        System.out.println(
+                "| command | wall MB/s, median (min–max) | after first byte MB/s, median (min–max) | / cat (median wall) |");
         System.out.println("|---|---:|---:|---:|");
-        double catMedian = median(results.get("cat").stream().mapToDouble(m -> m.wallMbPerSecond(total)).toArray());
+        double catMedian = median(results.get("cat").stream()
+                .mapToDouble(m -> m.wallMbPerSecond(total))
+                .toArray());
         for (Map.Entry<String, List<Measurement>> e : results.entrySet()) {
-            double[] wall = e.getValue().stream().mapToDouble(m -> m.wallMbPerSecond(total)).toArray();
-            double[] steady = e.getValue().stream().mapToDouble(m -> m.steadyMbPerSecond(total)).toArray();
-            System.out.printf("| %s | %.0f (%.0f–%.0f) | %.0f (%.0f–%.0f) | %.2f |%n", e.getKey(), median(wall),
-                    min(wall), max(wall), median(steady), min(steady), max(steady), median(wall) / catMedian);
+            double[] wall = e.getValue().stream()
+                    .mapToDouble(m -> m.wallMbPerSecond(total))
+                    .toArray();
+            double[] steady = e.getValue().stream()
+                    .mapToDouble(m -> m.steadyMbPerSecond(total))
+                    .toArray();
+            System.out.printf(
+                    "| %s | %.0f (%.0f–%.0f) | %.0f (%.0f–%.0f) | %.2f |%n",
+                    e.getKey(),
+                    median(wall),
+                    min(wall),
+                    max(wall),
+                    median(steady),
+                    min(steady),
+                    max(steady),
+                    median(wall) / catMedian);
         }
     }
 
@@ -85,7 +102,9 @@ public final class CliPipeBenchmark {
 
     private static Measurement run(List<String> command, byte[] block, long total) throws Exception {
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         Thread feeder = Thread.ofPlatform().start(() -> {
             try (OutputStream in = process.getOutputStream()) {
                 for (long written = 0; written < total; ) {

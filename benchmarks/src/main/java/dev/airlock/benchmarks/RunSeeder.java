@@ -45,19 +45,27 @@ public final class RunSeeder {
      * One tenant's share: {@code runs} runs, the i-th created at {@code from + i * step}, agent
      * {@code agents[i % n]}, tool {@code tools[i % m]} under snapshot {@code snapshots[i % m]}.
      */
-    public record Batch(String tenant, int runs, List<String> agents, List<String> tools, List<Long> snapshots, Instant from,
-            Duration step) {
-    }
+    public record Batch(
+            String tenant,
+            int runs,
+            List<String> agents,
+            List<String> tools,
+            List<Long> snapshots,
+            Instant from,
+            Duration step) {}
 
     public static void main(String[] args) throws Exception {
         Path dataDir = Path.of(args[0]);
         int runs = Integer.parseInt(args[1]);
         String main = args.length > 2 ? args[2] : "load";
         double share = args.length > 3 ? Double.parseDouble(args[3]) : 0.9;
-        String port = Files.readAllLines(dataDir.resolve("postgres/postmaster.pid")).get(3).strip();
-        String password = Files.readString(dataDir.resolve("postgres.password"), StandardCharsets.US_ASCII).strip();
-        try (SingleConnectionDataSource owner = new SingleConnectionDataSource("jdbc:postgresql://localhost:" + port + "/postgres",
-                "postgres", password, true)) {
+        String port = Files.readAllLines(dataDir.resolve("postgres/postmaster.pid"))
+                .get(3)
+                .strip();
+        String password = Files.readString(dataDir.resolve("postgres.password"), StandardCharsets.US_ASCII)
+                .strip();
+        try (SingleConnectionDataSource owner = new SingleConnectionDataSource(
+                "jdbc:postgresql://localhost:" + port + "/postgres", "postgres", password, true)) {
             JdbcTemplate jdbc = new JdbcTemplate(owner);
             // Bulk load: no flush to disk per statement, bigger sorts; both for this session only.
             jdbc.execute("SET synchronous_commit = off");
@@ -79,8 +87,9 @@ public final class RunSeeder {
                     batches.add(batch(jdbc, others.get(i), count, from, end));
                 }
             }
-            System.err.printf("Seeding %,d runs: %,d in %s, %,d over %d other tenant(s), %s to %s%n", runs, mainRuns, main,
-                    runs - mainRuns, others.size(), from, end);
+            System.err.printf(
+                    "Seeding %,d runs: %,d in %s, %,d over %d other tenant(s), %s to %s%n",
+                    runs, mainRuns, main, runs - mainRuns, others.size(), from, end);
             RunSeeder seeder = new RunSeeder(jdbc);
             seeder.seed(batches, true);
             // Leave nothing for autovacuum to do while the gateway is measured.
@@ -92,15 +101,20 @@ public final class RunSeeder {
 
     /** A batch of {@code tenant} with the agents and (newest) tool snapshots the gateway registered for it. */
     private static Batch batch(JdbcTemplate jdbc, String tenant, int runs, Instant from, Instant end) {
-        List<String> agents = jdbc.queryForList("SELECT name FROM airlock.agents WHERE tenant = ? ORDER BY name", String.class,
-                tenant);
+        List<String> agents = jdbc.queryForList(
+                "SELECT name FROM airlock.agents WHERE tenant = ? ORDER BY name", String.class, tenant);
         List<Map<String, Object>> snapshots = jdbc.queryForList("""
                 SELECT DISTINCT ON (tool) tool, id FROM airlock.tool_snapshots WHERE tenant = ? ORDER BY tool, id DESC""", tenant);
         if (agents.isEmpty() || snapshots.isEmpty()) {
             throw new IllegalStateException("tenant " + tenant + " has no agents or no tools in the database");
         }
-        return new Batch(tenant, runs, agents, snapshots.stream().map(s -> (String) s.get("tool")).toList(),
-                snapshots.stream().map(s -> ((Number) s.get("id")).longValue()).toList(), from,
+        return new Batch(
+                tenant,
+                runs,
+                agents,
+                snapshots.stream().map(s -> (String) s.get("tool")).toList(),
+                snapshots.stream().map(s -> ((Number) s.get("id")).longValue()).toList(),
+                from,
                 Duration.between(from, end).dividedBy(Math.max(1, runs)));
     }
 
@@ -160,7 +174,8 @@ public final class RunSeeder {
     }
 
     private void insertRuns(Batch b) {
-        jdbc.update("""
+        jdbc.update(
+                """
                 INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments, argv, request_sha256, state,
                                           approval_required, claimed_by, exit_code, termination, created_at, updated_at,
                                           started_at, ended_at, lease_until, sandbox)
@@ -176,16 +191,26 @@ public final class RunSeeder {
                        CASE WHEN r < 0.005 THEN NULL ELSE 'BUBBLEWRAP' END
                   FROM (SELECT i, random() AS r, ?::timestamptz + ((i - 1) * ?::interval) AS t
                           FROM generate_series(1, ?) AS i) AS g
-                """, b.tenant(), array(b.agents()), array(b.agents()), array(b.tools()), array(b.tools()),
-                array(b.snapshots()), array(b.snapshots()), Timestamp.from(b.from()),
-                b.step().toNanos() / 1000 + " microseconds", b.runs());
+                """,
+                b.tenant(),
+                array(b.agents()),
+                array(b.agents()),
+                array(b.tools()),
+                array(b.tools()),
+                array(b.snapshots()),
+                array(b.snapshots()),
+                Timestamp.from(b.from()),
+                b.step().toNanos() / 1000 + " microseconds",
+                b.runs());
     }
 
     private static String array(List<?> values) {
         StringBuilder literal = new StringBuilder("{");
         for (Object v : values) {
-            literal.append(literal.length() > 1 ? "," : "").append('"').append(v.toString().replace("\\", "\\\\")
-                    .replace("\"", "\\\"")).append('"');
+            literal.append(literal.length() > 1 ? "," : "")
+                    .append('"')
+                    .append(v.toString().replace("\\", "\\\\").replace("\"", "\\\""))
+                    .append('"');
         }
         return literal.append('}').toString();
     }
@@ -251,12 +276,18 @@ public final class RunSeeder {
     /** Rows per seeded table and the database's size. */
     public List<String> sizes() {
         List<String> sizes = new ArrayList<>();
-        for (String table : List.of("airlock.runs", "airlock.transcripts", "airlock.run_streams", "restricted.raw_artifacts",
-                "airlock.audit_events", "airlock.approval_requests")) {
+        for (String table : List.of(
+                "airlock.runs",
+                "airlock.transcripts",
+                "airlock.run_streams",
+                "restricted.raw_artifacts",
+                "airlock.audit_events",
+                "airlock.approval_requests")) {
             Long rows = jdbc.queryForObject("SELECT count(*) FROM " + table, Long.class);
             sizes.add(String.format("%s %,d", table.substring(table.indexOf('.') + 1), rows));
         }
-        sizes.add("database " + jdbc.queryForObject("SELECT pg_size_pretty(pg_database_size(current_database()))", String.class));
+        sizes.add("database "
+                + jdbc.queryForObject("SELECT pg_size_pretty(pg_database_size(current_database()))", String.class));
         return sizes;
     }
 

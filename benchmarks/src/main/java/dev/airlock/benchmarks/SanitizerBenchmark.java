@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class SanitizerBenchmark {
 
     /** Bytes per corpus; one operation processes all of them. */
@@ -39,10 +41,10 @@ public class SanitizerBenchmark {
     private static final int READ = 64 * 1024;
 
     /** The pattern of the ansi-regex package (v6), the usual way terminal output is "stripped". */
-    static final Pattern ANSI_REGEX = Pattern.compile(
-            "[\\u001B\\u009B][\\[\\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\\d/#&.:=?%@~_]+)*"
-            + "|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d/#&.:=?%@~_]*)*)?\\u0007)"
-            + "|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?[\\dA-PR-TZcf-nq-uy=><~]))");
+    static final Pattern ANSI_REGEX =
+            Pattern.compile("[\\u001B\\u009B][\\[\\]()#;?]*(?:(?:(?:(?:;[-a-zA-Z\\d/#&.:=?%@~_]+)*"
+                    + "|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d/#&.:=?%@~_]*)*)?\\u0007)"
+                    + "|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?[\\dA-PR-TZcf-nq-uy=><~]))");
 
     @Param({"plain", "colored", "hostile", "unicode"})
     public String corpus;

@@ -27,8 +27,7 @@ public final class SanitizerJarComparison {
     private static final int READ = 64 * 1024;
     private static long total;
 
-    private SanitizerJarComparison() {
-    }
+    private SanitizerJarComparison() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
@@ -36,12 +35,13 @@ public final class SanitizerJarComparison {
             System.exit(2);
         }
         int passes = args.length > 2 ? Integer.parseInt(args[2]) : 40;
-        String[] corpora = args.length > 3 ? Arrays.copyOfRange(args, 3, args.length)
+        String[] corpora = args.length > 3
+                ? Arrays.copyOfRange(args, 3, args.length)
                 : new String[] {"plain", "colored", "hostile", "unicode"};
         Build[] builds = {Build.load(Path.of(args[0])), Build.load(Path.of(args[1]))};
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf("%d passes per corpus after %d warm-up passes; MB/s per CPU second, median%n%n", passes,
-                passes / 2);
+        System.out.printf(
+                "%d passes per corpus after %d warm-up passes; MB/s per CPU second, median%n%n", passes, passes / 2);
         System.out.println("| corpus | A MB/s | B MB/s | B / A, median of per-pass ratios (interquartile range) |");
         System.out.println("|---|---:|---:|---:|");
         for (String corpus : corpora) {
@@ -66,8 +66,14 @@ public final class SanitizerJarComparison {
                 Arrays.sort(m);
             }
             Arrays.sort(ratio);
-            System.out.printf("| %s | %.0f | %.0f | %.3f (%.3f–%.3f) |%n", corpus, mbps[0][passes / 2],
-                    mbps[1][passes / 2], ratio[passes / 2], ratio[passes / 4], ratio[passes * 3 / 4]);
+            System.out.printf(
+                    "| %s | %.0f | %.0f | %.3f (%.3f–%.3f) |%n",
+                    corpus,
+                    mbps[0][passes / 2],
+                    mbps[1][passes / 2],
+                    ratio[passes / 2],
+                    ratio[passes / 4],
+                    ratio[passes * 3 / 4]);
         }
         System.out.println("\n(checksum " + total + ")");
     }
@@ -76,22 +82,25 @@ public final class SanitizerJarComparison {
     private record Build(Method create, Method write, Method finish, Object sink) {
 
         static Build load(Path jar) throws Exception {
-            ClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()},
-                    ClassLoader.getPlatformClassLoader());
+            ClassLoader loader =
+                    new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
             Class<?> sanitizer = Class.forName("dev.airlock.sanitizer.TerminalSanitizer", true, loader);
             Class<?> sinkType = Class.forName("dev.airlock.sanitizer.ByteSink", true, loader);
-            Object sink = Proxy.newProxyInstance(loader, new Class<?>[] {sinkType}, (proxy, method, a) -> switch (
-                    method.getName()) {
-                case "write" -> {
-                    total += (Integer) a[2];
-                    yield null;
-                }
-                case "hashCode" -> 0;
-                case "equals" -> proxy == a[0];
-                default -> "sink";
-            });
-            return new Build(sanitizer.getMethod("create", sinkType),
-                    sanitizer.getMethod("write", byte[].class, int.class, int.class), sanitizer.getMethod("finish"), sink);
+            Object sink = Proxy.newProxyInstance(
+                    loader, new Class<?>[] {sinkType}, (proxy, method, a) -> switch (method.getName()) {
+                        case "write" -> {
+                            total += (Integer) a[2];
+                            yield null;
+                        }
+                        case "hashCode" -> 0;
+                        case "equals" -> proxy == a[0];
+                        default -> "sink";
+                    });
+            return new Build(
+                    sanitizer.getMethod("create", sinkType),
+                    sanitizer.getMethod("write", byte[].class, int.class, int.class),
+                    sanitizer.getMethod("finish"),
+                    sink);
         }
 
         void run(byte[] input) throws Exception {

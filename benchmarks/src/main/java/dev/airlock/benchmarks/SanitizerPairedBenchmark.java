@@ -20,16 +20,18 @@ public final class SanitizerPairedBenchmark {
 
     private static final int READ = 64 * 1024;
 
-    private SanitizerPairedBenchmark() {
-    }
+    private SanitizerPairedBenchmark() {}
 
     public static void main(String[] args) {
         int passes = args.length > 0 ? Integer.parseInt(args[0]) : 60;
-        String[] corpora = args.length > 1 ? Arrays.copyOfRange(args, 1, args.length)
+        String[] corpora = args.length > 1
+                ? Arrays.copyOfRange(args, 1, args.length)
                 : new String[] {"plain", "colored", "hostile", "unicode"};
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        System.out.printf("%d passes per corpus after %d warm-up passes; MB/s of input per CPU second, median"
-                + " (interquartile range)%n%n", passes, passes / 2);
+        System.out.printf(
+                "%d passes per corpus after %d warm-up passes; MB/s of input per CPU second, median"
+                        + " (interquartile range)%n%n",
+                passes, passes / 2);
         System.out.println("| corpus | sanitizer MB/s | byte copy MB/s | sanitizer / copy |");
         System.out.println("|---|---:|---:|---:|");
         SanitizerBenchmark.CountingSink sink = new SanitizerBenchmark.CountingSink();

@@ -1,7 +1,7 @@
 package dev.airlock.gateway;
 
-import dev.airlock.persistence.PersistenceConfiguration;
 import dev.airlock.kernel.config.SettingsConfiguration;
+import dev.airlock.persistence.PersistenceConfiguration;
 import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;

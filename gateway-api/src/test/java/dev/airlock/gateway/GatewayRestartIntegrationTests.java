@@ -30,14 +30,22 @@ class GatewayRestartIntegrationTests {
         AgentIdentity agent = new AgentIdentity("acme", "build-bot");
         UUID runId;
         try (ConfigurableApplicationContext first = start();
-                var scope = first.getBean(dev.airlock.persistence.scope.Scopes.class).agent(agent.tenant()).open()) {
+                var scope = first.getBean(dev.airlock.persistence.scope.Scopes.class)
+                        .agent(agent.tenant())
+                        .open()) {
             RunService runs = first.getBean(RunService.class);
-            runId = runs.submit(agent, "echo", Map.of("message", "before restart"), null).run().id();
+            runId = runs.submit(agent, "echo", Map.of("message", "before restart"), null)
+                    .run()
+                    .id();
             assertThat(runs.await(agent, runId, Duration.ofSeconds(20)).state()).isEqualTo(RunState.COMPLETED);
         }
-        assertThat(Files.exists(dataDir.resolve("postgres/postmaster.pid"))).as("server stopped").isFalse();
+        assertThat(Files.exists(dataDir.resolve("postgres/postmaster.pid")))
+                .as("server stopped")
+                .isFalse();
         try (ConfigurableApplicationContext second = start();
-                var scope = second.getBean(dev.airlock.persistence.scope.Scopes.class).agent(agent.tenant()).open()) {
+                var scope = second.getBean(dev.airlock.persistence.scope.Scopes.class)
+                        .agent(agent.tenant())
+                        .open()) {
             RunService runs = second.getBean(RunService.class);
             assertThat(runs.find(agent, runId).state()).isEqualTo(RunState.COMPLETED);
         }

@@ -40,7 +40,9 @@ class ModularityTests {
             copy(generated, documented);
         }
         assertThat(contents(documented))
-                .as("docs/modules/%s is out of date: run this test with -Dairlock.docs.update=true and commit the result", name)
+                .as(
+                        "docs/modules/%s is out of date: run this test with -Dairlock.docs.update=true and commit the result",
+                        name)
                 .isEqualTo(contents(generated));
     }
 
@@ -48,9 +50,12 @@ class ModularityTests {
         Map<String, String> files = new TreeMap<>();
         if (Files.isDirectory(dir)) {
             try (Stream<Path> list = Files.list(dir)) {
-                for (Path file : list.filter(f -> f.toString().endsWith(".puml")).toList()) {
+                for (Path file :
+                        list.filter(f -> f.toString().endsWith(".puml")).toList()) {
                     // The Documenter writes relations in no stable order: compare the lines, sorted.
-                    files.put(file.getFileName().toString(), Files.readString(file).lines().sorted().toList().toString());
+                    files.put(
+                            file.getFileName().toString(),
+                            Files.readString(file).lines().sorted().toList().toString());
                 }
             }
         }

@@ -7,9 +7,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
 import org.springframework.context.annotation.Bean;
-import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Registers the entities and repositories of this module with the application that imports it.
@@ -24,8 +24,8 @@ public class PersistenceConfiguration {
      * tenants) at the start of every transaction.
      */
     @Bean
-    PlatformTransactionManager transactionManager(EntityManagerFactory entityManagerFactory,
-            ObjectProvider<TransactionManagerCustomizers> customizers) {
+    PlatformTransactionManager transactionManager(
+            EntityManagerFactory entityManagerFactory, ObjectProvider<TransactionManagerCustomizers> customizers) {
         ScopedTransactionManager manager = new ScopedTransactionManager(entityManagerFactory);
         customizers.ifAvailable(c -> c.customize(manager));
         return manager;

@@ -21,16 +21,22 @@ public final class Fixtures {
     /** A new tenant with one tool definition. */
     public String tenant() {
         String tenant = "t-" + UUID.randomUUID().toString().substring(0, 8);
-        jdbc.sql("INSERT INTO airlock.tenants (name) VALUES (:name)").param("name", tenant).update();
-        jdbc.sql("INSERT INTO airlock.tool_snapshots (tenant, tool, sha256, definition) VALUES (:tenant, 'echo', 'sha', '{}')")
-                .param("tenant", tenant).update();
+        jdbc.sql("INSERT INTO airlock.tenants (name) VALUES (:name)")
+                .param("name", tenant)
+                .update();
+        jdbc.sql(
+                        "INSERT INTO airlock.tool_snapshots (tenant, tool, sha256, definition) VALUES (:tenant, 'echo', 'sha', '{}')")
+                .param("tenant", tenant)
+                .update();
         return tenant;
     }
 
     /** The id of the tenant's tool definition. */
     public long toolSnapshot(String tenant) {
-        return jdbc.sql("SELECT id FROM airlock.tool_snapshots WHERE tenant = :tenant").param("tenant", tenant)
-                .query(Long.class).single();
+        return jdbc.sql("SELECT id FROM airlock.tool_snapshots WHERE tenant = :tenant")
+                .param("tenant", tenant)
+                .query(Long.class)
+                .single();
     }
 
     /** A run of the tenant in {@code state}, requested at {@code createdAt}. */
@@ -41,28 +47,44 @@ public final class Fixtures {
                                           approval_required, created_at, updated_at)
                 VALUES (:id, :tenant, 'bot', 'echo', :snapshot, '{}', '["echo"]', 'sha', :state, false, :at, :at)
                 """)
-                .param("id", id).param("tenant", tenant).param("snapshot", toolSnapshot(tenant)).param("state", state.name())
-                .param("at", Timestamp.from(createdAt)).update();
+                .param("id", id)
+                .param("tenant", tenant)
+                .param("snapshot", toolSnapshot(tenant))
+                .param("state", state.name())
+                .param("at", Timestamp.from(createdAt))
+                .update();
         return id;
     }
 
     /** The run's state as stored. */
     public String state(UUID runId) {
-        return jdbc.sql("SELECT state FROM airlock.runs WHERE id = :id").param("id", runId).query(String.class).single();
+        return jdbc.sql("SELECT state FROM airlock.runs WHERE id = :id")
+                .param("id", runId)
+                .query(String.class)
+                .single();
     }
 
     /** The run's version as stored (optimistic locking). */
     public long version(UUID runId) {
-        return jdbc.sql("SELECT version FROM airlock.runs WHERE id = :id").param("id", runId).query(Long.class).single();
+        return jdbc.sql("SELECT version FROM airlock.runs WHERE id = :id")
+                .param("id", runId)
+                .query(Long.class)
+                .single();
     }
 
     /** Whether the run's row is still there. */
     public boolean exists(UUID runId) {
-        return jdbc.sql("SELECT count(*) > 0 FROM airlock.runs WHERE id = :id").param("id", runId).query(Boolean.class).single();
+        return jdbc.sql("SELECT count(*) > 0 FROM airlock.runs WHERE id = :id")
+                .param("id", runId)
+                .query(Boolean.class)
+                .single();
     }
 
     /** How many rows of {@code table} have {@code run_id = runId}. */
     public int count(String table, UUID runId) {
-        return jdbc.sql("SELECT count(*) FROM " + table + " WHERE run_id = :run").param("run", runId).query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM " + table + " WHERE run_id = :run")
+                .param("run", runId)
+                .query(Integer.class)
+                .single();
     }
 }

@@ -18,9 +18,15 @@ import org.springframework.context.annotation.Import;
 @EnableAutoConfiguration
 // The application's own database bootstrap (embedded server, login check, scopes) and its start-up audit of the
 // configuration (which runs in those scopes) are not this module's test setup.
-@ComponentScan(basePackageClasses = PersistenceConfiguration.class, excludeFilters = @ComponentScan.Filter(
-        type = org.springframework.context.annotation.FilterType.REGEX,
-        pattern = {"dev\\.airlock\\.persistence\\.database\\..*", "dev\\.airlock\\.persistence\\.tenant\\.ConfigurationAudit"}))
+@ComponentScan(
+        basePackageClasses = PersistenceConfiguration.class,
+        excludeFilters =
+                @ComponentScan.Filter(
+                        type = org.springframework.context.annotation.FilterType.REGEX,
+                        pattern = {
+                            "dev\\.airlock\\.persistence\\.database\\..*",
+                            "dev\\.airlock\\.persistence\\.tenant\\.ConfigurationAudit"
+                        }))
 @Import(PersistenceConfiguration.class)
 public class PersistenceTestApplication {
 

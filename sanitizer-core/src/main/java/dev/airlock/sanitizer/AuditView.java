@@ -18,8 +18,7 @@ public final class AuditView {
     private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final int BUFFER = 16 * 1024;
 
-    private AuditView() {
-    }
+    private AuditView() {}
 
     /** The audit view of {@code bytes}. */
     public static String encode(byte[] bytes) {
@@ -111,6 +110,7 @@ public final class AuditView {
         private final byte[] out = new byte[BUFFER];
         /** 0: plain; 1: after backslash; 2: after {@code \x}; 3: after one hex digit. */
         private int step;
+
         private int high;
         private long position;
 
@@ -140,8 +140,8 @@ public final class AuditView {
                             } else if (isVerbatim(c)) {
                                 out[n++] = (byte) c;
                             } else if (c != '\n' && c != '\r') {
-                                throw new MalformedNotationException(position,
-                                        String.format("byte 0x%02x must be written as \\x%02x", c, c));
+                                throw new MalformedNotationException(
+                                        position, String.format("byte 0x%02x must be written as \\x%02x", c, c));
                             }
                         }
                         case 1 -> {

@@ -11,7 +11,7 @@ package dev.airlock.sanitizer;
 public interface ByteSink {
 
     /** A sink that drops everything, for callers that only want a {@link RemovalReport}. */
-    ByteSink DISCARD = (bytes, offset, length) -> { };
+    ByteSink DISCARD = (bytes, offset, length) -> {};
 
     /**
      * Accepts {@code length} bytes of {@code bytes} starting at {@code offset}.

@@ -32,8 +32,7 @@ public final class Fence {
 
     private static final String UNNAMED = "unnamed source";
 
-    private Fence() {
-    }
+    private Fence() {}
 
     /** The opening line for {@code source}, without a line break. */
     public static String openLine(String source) {

@@ -47,8 +47,7 @@ final class InvisibleCodePoints {
     /** The same set for the Basic Multilingual Plane as a bitmap (8 KiB), one load per lookup. */
     private static final long[] BMP = bitmap(0xFFFF);
 
-    private InvisibleCodePoints() {
-    }
+    private InvisibleCodePoints() {}
 
     /** Whether {@code codePoint} is removed as invisible (ZWJ is not: it is decided in context). */
     static boolean isInvisible(int codePoint) {

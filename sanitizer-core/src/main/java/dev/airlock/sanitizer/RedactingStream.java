@@ -25,6 +25,7 @@ public final class RedactingStream implements ByteSink {
 
     /** Bytes not yet written: {@code pending[head .. head + count)}, starting at stream offset {@code pendingStart}. */
     private final byte[] pending;
+
     private int head;
     private int count;
     private long pendingStart;
@@ -37,6 +38,7 @@ public final class RedactingStream implements ByteSink {
 
     /** Bytes already seen that must be scanned again after a replacement. */
     private byte[] replay = NOTHING;
+
     private int replayIndex;
 
     private long redactions;

@@ -51,8 +51,20 @@ public record RemovalReport(
 
     /** Whether anything at all was removed or changed. */
     public boolean isClean() {
-        return esc + csi + osc + dcs + sosPmApc + c0 + c1 + del + cr + bs + invisible + invalidUtf8
-                + unterminatedStrings == 0;
+        return esc
+                        + csi
+                        + osc
+                        + dcs
+                        + sosPmApc
+                        + c0
+                        + c1
+                        + del
+                        + cr
+                        + bs
+                        + invisible
+                        + invalidUtf8
+                        + unterminatedStrings
+                == 0;
     }
 
     /** The report as one JSON object on one line, keys in declaration order. */

@@ -14,7 +14,8 @@ public record SanitizerPolicy(CrPolicy crPolicy, int maxLineCodePoints) {
     public static final int DEFAULT_MAX_LINE_CODE_POINTS = 16_384;
 
     private static final SanitizerPolicy NEWLINE = new SanitizerPolicy(CrPolicy.NEWLINE, DEFAULT_MAX_LINE_CODE_POINTS);
-    private static final SanitizerPolicy OVERWRITE = new SanitizerPolicy(CrPolicy.OVERWRITE, DEFAULT_MAX_LINE_CODE_POINTS);
+    private static final SanitizerPolicy OVERWRITE =
+            new SanitizerPolicy(CrPolicy.OVERWRITE, DEFAULT_MAX_LINE_CODE_POINTS);
 
     /** Validates the settings. */
     public SanitizerPolicy {

@@ -43,6 +43,7 @@ public final class SecretRedactor {
     final int[] longestMatch;
     /** For each state, a pattern whose prefix the state's depth spells, or -1 for the root. */
     final int[] prefixOf;
+
     final int maxPatternLength;
 
     private SecretRedactor(TreeMap<String, String> valuesByName) {

@@ -74,6 +74,7 @@ public final class TerminalSanitizer {
      * points that start with this pair include one that needs a decision.
      */
     private static final byte[] LEAD_PAIRS = leadPairs();
+
     private static final int CHECK = 8;
     /** In {@link #LEAD_PAIRS}: one or two clean ASCII bytes (text between multibyte characters). */
     private static final int ASCII = 16;
@@ -81,6 +82,7 @@ public final class TerminalSanitizer {
     private static final int ASCII_STREAK = 8;
     /** Per length: the bits of the third and fourth bytes that must read {@code 10xxxxxx}. */
     private static final int[] CONTINUATION_MASK = {0, 0, 0, 0xC00000, 0xC0C00000};
+
     private static final int[] CONTINUATION_BITS = {0, 0, 0, 0x800000, 0x80800000};
 
     private final ByteSink sink;
@@ -166,8 +168,7 @@ public final class TerminalSanitizer {
      * @param text   the inert text
      * @param report what was removed
      */
-    public record Result(String text, RemovalReport report) {
-    }
+    public record Result(String text, RemovalReport report) {}
 
     /** Feeds all of {@code input}. */
     public void write(byte[] input) {
@@ -274,7 +275,7 @@ public final class TerminalSanitizer {
         switch (state) {
             case STRING -> unterminatedStrings++;
             case ESCAPE, ESCAPE_INTERMEDIATE -> esc++;
-            default -> { }
+            default -> {}
         }
         state = GROUND;
         dropPendingJoiner();
@@ -292,8 +293,23 @@ public final class TerminalSanitizer {
 
     /** What has been removed so far; complete after {@link #finish()}. */
     public RemovalReport report() {
-        return new RemovalReport(esc, csi, osc, dcs, sosPmApc, c0, c1, del, cr, bs, invisible, invalidUtf8,
-                unterminatedStrings, stringPayloadBytes, inputBytes, outputBytes);
+        return new RemovalReport(
+                esc,
+                csi,
+                osc,
+                dcs,
+                sosPmApc,
+                c0,
+                c1,
+                del,
+                cr,
+                bs,
+                invisible,
+                invalidUtf8,
+                unterminatedStrings,
+                stringPayloadBytes,
+                inputBytes,
+                outputBytes);
     }
 
     // ---- the control-sequence state machine, fed one code point at a time ----
@@ -419,7 +435,7 @@ public final class TerminalSanitizer {
                     state = GROUND;
                     return;
                 }
-                default -> { }
+                default -> {}
             }
         }
         esc++;
@@ -740,7 +756,8 @@ public final class TerminalSanitizer {
             int at3 = LEAD_PAIRS[(int) (w8 >>> 24) & 0xFFFF];
             int at4 = LEAD_PAIRS[(int) (w8 >>> 32) & 0xFFFF];
             int length = pair & 7;
-            if (length == 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+            if (length == 0
+                    || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
                     || (pair & CHECK) != 0 && needsDecision(w, length)) {
                 return i;
             }
@@ -751,7 +768,8 @@ public final class TerminalSanitizer {
             int w2 = (int) (w8 >>> (length << 3));
             LONGS.set(out, i + shift, w8);
             ascii = (pair & ASCII) != 0 ? ascii + 1 : 0;
-            if (ascii == ASCII_STREAK || length2 == 0
+            if (ascii == ASCII_STREAK
+                    || length2 == 0
                     || (w2 & CONTINUATION_MASK[length2]) != CONTINUATION_BITS[length2]
                     || (pair2 & CHECK) != 0 && needsDecision(w2, length2)) {
                 return i + length;
@@ -766,7 +784,8 @@ public final class TerminalSanitizer {
             int w = (int) INTS.get(in, i);
             int pair = LEAD_PAIRS[w & 0xFFFF];
             int length = pair & 7;
-            if (length == 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+            if (length == 0
+                    || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
                     || (pair & CHECK) != 0 && needsDecision(w, length)) {
                 break;
             }
@@ -786,14 +805,20 @@ public final class TerminalSanitizer {
      * {@code out[n]}, returning the index after them; otherwise {@code i}, for the state machine.
      */
     private static int joinedEmoji(byte[] in, int i, int end, byte[] out, int n) {
-        if (i + 7 > end || n + 7 > OUT_CAPACITY || in[i] != (byte) 0xE2 || in[i + 1] != (byte) 0x80
-                || in[i + 2] != (byte) 0x8D || !Character.isExtendedPictographic(codePointBefore(in, i))) {
+        if (i + 7 > end
+                || n + 7 > OUT_CAPACITY
+                || in[i] != (byte) 0xE2
+                || in[i + 1] != (byte) 0x80
+                || in[i + 2] != (byte) 0x8D
+                || !Character.isExtendedPictographic(codePointBefore(in, i))) {
             return i;
         }
         int w = (int) INTS.get(in, i + 3);
         int pair = LEAD_PAIRS[w & 0xFFFF];
         int length = pair & 7;
-        if (length < 2 || (pair & ASCII) != 0 || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
+        if (length < 2
+                || (pair & ASCII) != 0
+                || (w & CONTINUATION_MASK[length]) != CONTINUATION_BITS[length]
                 || (pair & CHECK) != 0 && needsDecision(w, length)
                 || !Character.isExtendedPictographic(codePointBefore(in, i + 3 + length))) {
             return i;
@@ -959,8 +984,7 @@ public final class TerminalSanitizer {
         }
         int b1 = in[i + 1] & 0xFF;
         int b2 = in[i + 2];
-        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80
-                || b0 == 0xE0 && b1 < 0xA0 || b0 == 0xED && b1 > 0x9F) {
+        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80 || b0 == 0xE0 && b1 < 0xA0 || b0 == 0xED && b1 > 0x9F) {
             return -1;
         }
         int cp = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F);
@@ -974,8 +998,11 @@ public final class TerminalSanitizer {
         int b1 = in[i + 1] & 0xFF;
         int b2 = in[i + 2];
         int b3 = in[i + 3];
-        if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80 || (b3 & 0xC0) != 0x80
-                || b0 == 0xF0 && b1 < 0x90 || b0 == 0xF4 && b1 > 0x8F) {
+        if ((b1 & 0xC0) != 0x80
+                || (b2 & 0xC0) != 0x80
+                || (b3 & 0xC0) != 0x80
+                || b0 == 0xF0 && b1 < 0x90
+                || b0 == 0xF4 && b1 > 0x8F) {
             return -1;
         }
         int cp = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F);
@@ -1052,8 +1079,11 @@ public final class TerminalSanitizer {
         for (int last = end - 8; i <= last; i += 8) {
             long w = (long) LONGS.get(a, i);
             long low = w & LOW_SEVEN;
-            long stops = w | ~(((low ^ 0x1B1B1B1B1B1B1B1BL) + LOW_SEVEN) & ((low ^ 0x0707070707070707L) + LOW_SEVEN)
-                    & ((low ^ 0x1818181818181818L) + LOW_SEVEN) & ((low ^ 0x1A1A1A1A1A1A1A1AL) + LOW_SEVEN));
+            long stops = w
+                    | ~(((low ^ 0x1B1B1B1B1B1B1B1BL) + LOW_SEVEN)
+                            & ((low ^ 0x0707070707070707L) + LOW_SEVEN)
+                            & ((low ^ 0x1818181818181818L) + LOW_SEVEN)
+                            & ((low ^ 0x1A1A1A1A1A1A1A1AL) + LOW_SEVEN));
             stops &= HIGH_BITS;
             if (stops != 0) {
                 return i + (Long.numberOfTrailingZeros(stops) >>> 3);

@@ -16,8 +16,7 @@ final class VectorScan {
     /** Bytes per step. */
     static final int LANES = SPECIES.length();
 
-    private VectorScan() {
-    }
+    private VectorScan() {}
 
     /** The length of the run of clean bytes (0x20–0x7e, TAB, LF) in {@code in[i..end)}. */
     static int cleanLength(byte[] in, int i, int end) {
@@ -25,7 +24,10 @@ final class VectorScan {
         for (int last = end - LANES; k <= last; k += LANES) {
             ByteVector v = ByteVector.fromArray(SPECIES, in, k);
             // special(v), written out: see copyClean.
-            long bits = v.lt((byte) 0x20).andNot(v.eq((byte) 0x0A).or(v.eq((byte) 0x09))).or(v.eq((byte) 0x7F)).toLong();
+            long bits = v.lt((byte) 0x20)
+                    .andNot(v.eq((byte) 0x0A).or(v.eq((byte) 0x09)))
+                    .or(v.eq((byte) 0x7F))
+                    .toLong();
             if (bits != 0) {
                 return k - i + Long.numberOfTrailingZeros(bits);
             }
@@ -55,7 +57,10 @@ final class VectorScan {
             // passed to a method that is not inlined are boxed, the operations falling back to
             // arrays (0.015 B allocated per input byte on the Unicode corpus, which reaches
             // cleanLength only after each flush).
-            long bits = v.lt((byte) 0x20).andNot(v.eq((byte) 0x0A).or(v.eq((byte) 0x09))).or(v.eq((byte) 0x7F)).toLong();
+            long bits = v.lt((byte) 0x20)
+                    .andNot(v.eq((byte) 0x0A).or(v.eq((byte) 0x09)))
+                    .or(v.eq((byte) 0x7F))
+                    .toLong();
             if (bits != 0) {
                 return k + Long.numberOfTrailingZeros(bits);
             }

@@ -67,7 +67,8 @@ class BoundedResourceTests {
     void skipsCsiWithSixteenMillionSeparatorsWithoutBuffering() {
         byte[] chunk = new byte[CHUNK];
         Arrays.fill(chunk, (byte) ';');
-        RemovalReport report = streamWithoutBuffering("\u001b[".getBytes(StandardCharsets.US_ASCII), chunk, 256, "mok", "ok");
+        RemovalReport report =
+                streamWithoutBuffering("\u001b[".getBytes(StandardCharsets.US_ASCII), chunk, 256, "mok", "ok");
         assertThat(report.csi()).isEqualTo(1);
         assertThat(report.esc()).isZero();
     }
@@ -75,8 +76,8 @@ class BoundedResourceTests {
     @Test
     void keepsMemoryConstantForPlainAndHostileStreams() {
         for (byte[] input : plainAndHostile()) {
-            TerminalSanitizer sanitizer = TerminalSanitizer.create(SanitizerPolicy.defaults(), ByteSink.DISCARD,
-                    FastPath.SCALAR);
+            TerminalSanitizer sanitizer =
+                    TerminalSanitizer.create(SanitizerPolicy.defaults(), ByteSink.DISCARD, FastPath.SCALAR);
             sanitizer.write(input);
             long allocated = allocatedWhile(() -> {
                 for (int i = 0; i < 200; i++) {
@@ -99,11 +100,12 @@ class BoundedResourceTests {
     void keepsMemoryConstantOnTheVectorPathOnceCompiled() {
         assumeTrue(FastPath.VECTOR_AVAILABLE, "the JVM runs without jdk.incubator.vector");
         byte[] multilingual = "日本語のテキスト 한국어 문장 Ünïcödé emoji 👨\u200d👩\u200d👧 עברית العربية हिन्दी\n"
-                .repeat(1000).getBytes(StandardCharsets.UTF_8);
+                .repeat(1000)
+                .getBytes(StandardCharsets.UTF_8);
         byte[][] plainAndHostile = plainAndHostile();
         for (byte[] input : new byte[][] {plainAndHostile[0], plainAndHostile[1], multilingual}) {
-            TerminalSanitizer sanitizer = TerminalSanitizer.create(SanitizerPolicy.defaults(), ByteSink.DISCARD,
-                    FastPath.VECTOR);
+            TerminalSanitizer sanitizer =
+                    TerminalSanitizer.create(SanitizerPolicy.defaults(), ByteSink.DISCARD, FastPath.VECTOR);
             long smallest = Long.MAX_VALUE;
             for (int round = 0; round < 100 && smallest >= ALLOCATION_BUDGET; round++) {
                 smallest = Math.min(smallest, allocatedWhile(() -> {
@@ -127,7 +129,8 @@ class BoundedResourceTests {
         byte[] chunk = new byte[CHUNK];
         Arrays.fill(chunk, (byte) 'x');
         long[] written = new long[1];
-        TerminalSanitizer sanitizer = TerminalSanitizer.create(SanitizerPolicy.overwrite(), (b, off, len) -> written[0] += len);
+        TerminalSanitizer sanitizer =
+                TerminalSanitizer.create(SanitizerPolicy.overwrite(), (b, off, len) -> written[0] += len);
         sanitizer.write(chunk);
         long allocated = allocatedWhile(() -> {
             for (int i = 0; i < 256; i++) {
@@ -162,7 +165,8 @@ class BoundedResourceTests {
      * text is {@code expected}, and that this thread allocated less than the budget while the
      * chunks after the first went through (the first may create what a stream creates once).
      */
-    private static RemovalReport streamWithoutBuffering(byte[] head, byte[] chunk, int times, String tail, String expected) {
+    private static RemovalReport streamWithoutBuffering(
+            byte[] head, byte[] chunk, int times, String tail, String expected) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         TerminalSanitizer sanitizer = TerminalSanitizer.create(out::write);
         sanitizer.write(head);
@@ -175,7 +179,8 @@ class BoundedResourceTests {
         sanitizer.write(tail.getBytes(StandardCharsets.UTF_8));
         sanitizer.finish();
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(expected);
-        assertThat(allocated).as("bytes allocated while %d bytes streamed", (long) chunk.length * (times - 1))
+        assertThat(allocated)
+                .as("bytes allocated while %d bytes streamed", (long) chunk.length * (times - 1))
                 .isLessThan(ALLOCATION_BUDGET);
         return sanitizer.report();
     }

@@ -24,7 +24,9 @@ class CrPolicyTests {
     void appliesPolicy(String name, String input, String newline, String overwrite) {
         byte[] bytes = AuditView.decode(input.strip());
         assertThat(sanitized(bytes, SanitizerPolicy.defaults())).as("newline").isEqualTo(newline.strip());
-        assertThat(sanitized(bytes, SanitizerPolicy.overwrite())).as("overwrite").isEqualTo(overwrite.strip());
+        assertThat(sanitized(bytes, SanitizerPolicy.overwrite()))
+                .as("overwrite")
+                .isEqualTo(overwrite.strip());
     }
 
     @ParameterizedTest(name = "limit {0}")

@@ -26,15 +26,57 @@ class FastPathTests {
     private static final int[] EDGE_CODE_POINTS = edgeCodePoints();
 
     private static final String[] PIECES = {
-        "\u001b[31m", "\u001b[0m", "\u001b[38;2;1;2;3m", "\u001b[", "\u001b[12;", "\u001b]0;title\u0007",
-        "\u001b[1;22;333;4444;55555;666666m", "\u001b[1;2;3;4;5;6;7;8;9 !", "\u001b]2;a long window title\u001a",
-        "\u001bPpayload\tof\u0000a dcs\u0007", "\u001b_0123456789abcdef\u0085",
-        "\u001b]8;;https://x.invalid\u001b\\", "\u001bPq#0\u001b\\", "\u001b_apc\u0007", "\u001b^pm\u001b\\",
-        "\u001bXsos\u0007", "\u001b]0;ab\u0018cd", "\u001b]0;a\u001b(B", "\u001b]0;\u00e9\u0007", "\u001b(B", "\u001b#8",
-        "\u001b\\", "\u001b", "\u001b ", "\u001b\u001b[m", "\r", "\r\n", "\b", "\u0000", "\u007f", "\u0018", "\u001a",
-        "\t", "\n", "\u0085", "\u009b31m", "\u009d0;t\u009c", "\u00a9\u200d\u00a9", "\ud83d\ude00\u200d\ud83d\ude00",
-        "\u203c\u200d\u203c", "a\u200db", "\ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67", "\ud83d\ude00\u200d\u200d\ud83d\ude00",
-        "\ud83d\ude00\u200d\ufe0f\ud83d\ude00", "\ud83d\ude00\u200d\u00a9", "\ud83d\ude00\u200da", "\u00a9\u200d\u0085", "\u2028", "\u2029", "\ufeff", "\ufe0f",
+        "\u001b[31m",
+        "\u001b[0m",
+        "\u001b[38;2;1;2;3m",
+        "\u001b[",
+        "\u001b[12;",
+        "\u001b]0;title\u0007",
+        "\u001b[1;22;333;4444;55555;666666m",
+        "\u001b[1;2;3;4;5;6;7;8;9 !",
+        "\u001b]2;a long window title\u001a",
+        "\u001bPpayload\tof\u0000a dcs\u0007",
+        "\u001b_0123456789abcdef\u0085",
+        "\u001b]8;;https://x.invalid\u001b\\",
+        "\u001bPq#0\u001b\\",
+        "\u001b_apc\u0007",
+        "\u001b^pm\u001b\\",
+        "\u001bXsos\u0007",
+        "\u001b]0;ab\u0018cd",
+        "\u001b]0;a\u001b(B",
+        "\u001b]0;\u00e9\u0007",
+        "\u001b(B",
+        "\u001b#8",
+        "\u001b\\",
+        "\u001b",
+        "\u001b ",
+        "\u001b\u001b[m",
+        "\r",
+        "\r\n",
+        "\b",
+        "\u0000",
+        "\u007f",
+        "\u0018",
+        "\u001a",
+        "\t",
+        "\n",
+        "\u0085",
+        "\u009b31m",
+        "\u009d0;t\u009c",
+        "\u00a9\u200d\u00a9",
+        "\ud83d\ude00\u200d\ud83d\ude00",
+        "\u203c\u200d\u203c",
+        "a\u200db",
+        "\ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67",
+        "\ud83d\ude00\u200d\u200d\ud83d\ude00",
+        "\ud83d\ude00\u200d\ufe0f\ud83d\ude00",
+        "\ud83d\ude00\u200d\u00a9",
+        "\ud83d\ude00\u200da",
+        "\u00a9\u200d\u0085",
+        "\u2028",
+        "\u2029",
+        "\ufeff",
+        "\ufe0f",
     };
 
     static List<FastPath> paths() {
@@ -173,11 +215,12 @@ class FastPathTests {
 
     private static int[] edgeCodePoints() {
         List<Integer> points = new ArrayList<>();
-        int[] anchors = {0x7F, 0x80, 0x9F, 0xA0, 0xA9, 0xAD, 0x34F, 0x600, 0x605, 0x61C, 0x6DD, 0x70F, 0x890, 0x8E2,
-            0x115F, 0x1160, 0x17B4, 0x180B, 0x180F, 0x200B, 0x200D, 0x200F, 0x2028, 0x202E, 0x203C, 0x2060, 0x206F,
-            0x3164, 0xD7FF, 0xE000, 0xFE00, 0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0, 0xFFFB, 0xFFFD, 0xFFFF, 0x10000,
-            0x110BD, 0x110CD, 0x13430, 0x1343F, 0x1BCA0, 0x1D173, 0x1D17A, 0x1F600, 0x1F9FF, 0xE0000, 0xE0001,
-            0xE0FFF, 0xE1000, 0x10FFFF};
+        int[] anchors = {
+            0x7F, 0x80, 0x9F, 0xA0, 0xA9, 0xAD, 0x34F, 0x600, 0x605, 0x61C, 0x6DD, 0x70F, 0x890, 0x8E2, 0x115F, 0x1160,
+            0x17B4, 0x180B, 0x180F, 0x200B, 0x200D, 0x200F, 0x2028, 0x202E, 0x203C, 0x2060, 0x206F, 0x3164, 0xD7FF,
+            0xE000, 0xFE00, 0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0, 0xFFFB, 0xFFFD, 0xFFFF, 0x10000, 0x110BD, 0x110CD, 0x13430,
+            0x1343F, 0x1BCA0, 0x1D173, 0x1D17A, 0x1F600, 0x1F9FF, 0xE0000, 0xE0001, 0xE0FFF, 0xE1000, 0x10FFFF
+        };
         for (int anchor : anchors) {
             for (int cp = anchor - 2; cp <= anchor + 2; cp++) {
                 if (cp >= 0 && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF)) {
@@ -202,8 +245,10 @@ class FastPathTests {
             try {
                 property.check(new Random(seed));
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("property failed for seed " + seed + " (-Dairlock.seed=" + seed
-                        + " -Dairlock.cases=1): " + e.getMessage(), e);
+                throw new AssertionError(
+                        "property failed for seed " + seed + " (-Dairlock.seed=" + seed + " -Dairlock.cases=1): "
+                                + e.getMessage(),
+                        e);
             }
         }
     }

@@ -7,8 +7,7 @@ import java.util.Random;
 /** Test helper: feeds input to the sanitizer whole, byte by byte or in random chunks. */
 final class Feed {
 
-    private Feed() {
-    }
+    private Feed() {}
 
     static String whole(byte[] input, SanitizerPolicy policy) {
         return TerminalSanitizer.sanitize(input, policy).text();

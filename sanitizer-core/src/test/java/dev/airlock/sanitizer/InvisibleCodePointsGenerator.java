@@ -10,8 +10,7 @@ import com.ibm.icu.lang.UProperty;
  */
 final class InvisibleCodePointsGenerator {
 
-    private InvisibleCodePointsGenerator() {
-    }
+    private InvisibleCodePointsGenerator() {}
 
     /** The contract's invisible set, from ICU4J, without ZERO WIDTH JOINER. */
     static boolean isInvisibleByIcu(int cp) {

@@ -20,7 +20,8 @@ class InvisibleCodePointsTests {
             }
         }
         assertThat(differences)
-                .as("table differs from ICU4J (Unicode %s); regenerate with InvisibleCodePointsGenerator",
+                .as(
+                        "table differs from ICU4J (Unicode %s); regenerate with InvisibleCodePointsGenerator",
                         UCharacter.getUnicodeVersion())
                 .isEmpty();
     }

@@ -15,7 +15,8 @@ import java.util.Map;
  */
 class SanitizerFuzzTests {
 
-    private static final SecretRedactor REDACTOR = SecretRedactor.of(Map.of("A", "abab", "B", "ba", "C", "\u00e9\u00e9"));
+    private static final SecretRedactor REDACTOR =
+            SecretRedactor.of(Map.of("A", "abab", "B", "ba", "C", "\u00e9\u00e9"));
 
     @FuzzTest(maxDuration = "60s")
     void sanitizerOutputIsInertAndChunkInvariant(FuzzedDataProvider data) {
@@ -60,7 +61,8 @@ class SanitizerFuzzTests {
         stream.finish();
         String redacted = out.toString(StandardCharsets.UTF_8);
         assertThat(redacted).isEqualTo(REDACTOR.redact(text));
-        String withoutMarkers = redacted.replace("[REDACTED:A]", "\u0000").replace("[REDACTED:B]", "\u0000")
+        String withoutMarkers = redacted.replace("[REDACTED:A]", "\u0000")
+                .replace("[REDACTED:B]", "\u0000")
                 .replace("[REDACTED:C]", "\u0000");
         assertThat(withoutMarkers).doesNotContain("abab", "ba", "\u00e9\u00e9");
     }

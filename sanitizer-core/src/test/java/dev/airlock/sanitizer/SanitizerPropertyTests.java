@@ -42,7 +42,8 @@ class SanitizerPropertyTests {
             byte[] input = HostileBytes.next(random, 40);
             String whole = Feed.whole(input, policy);
             assertThat(Feed.byteByByte(input, policy)).isEqualTo(whole);
-            assertThat(Feed.randomChunks(input, policy, random, 1 + random.nextInt(16))).isEqualTo(whole);
+            assertThat(Feed.randomChunks(input, policy, random, 1 + random.nextInt(16)))
+                    .isEqualTo(whole);
         });
     }
 
@@ -60,9 +61,37 @@ class SanitizerPropertyTests {
 
     @Test
     void fastPathMatchesTheStateMachineOnLongMixedText() {
-        String[] pieces = {"plain words ", "\n", "\t", "\u001b[31m", "\u001b[0m", "\u001b[38;2;1;2;3m", "é", "日本語", "😀",
-            "👨\u200d👩", "\u00a9", "\u2028", "\u200b", "\u001b]0;t\u0007", "\r\n", "\u001b[", "ok", "a", "bc", "def",
-            "é", "ü", "日", "本", "😀", "🎉", "한", "x😀", "ab日"};
+        String[] pieces = {
+            "plain words ",
+            "\n",
+            "\t",
+            "\u001b[31m",
+            "\u001b[0m",
+            "\u001b[38;2;1;2;3m",
+            "é",
+            "日本語",
+            "😀",
+            "👨\u200d👩",
+            "\u00a9",
+            "\u2028",
+            "\u200b",
+            "\u001b]0;t\u0007",
+            "\r\n",
+            "\u001b[",
+            "ok",
+            "a",
+            "bc",
+            "def",
+            "é",
+            "ü",
+            "日",
+            "本",
+            "😀",
+            "🎉",
+            "한",
+            "x😀",
+            "ab日"
+        };
         for (int round = 0; round < 6; round++) {
             long seed = BASE_SEED + round;
             Random random = new Random(seed);
@@ -72,8 +101,11 @@ class SanitizerPropertyTests {
             }
             byte[] input = Feed.utf8(text.toString());
             String whole = Feed.whole(input, SanitizerPolicy.defaults());
-            assertThat(Feed.byteByByte(input, SanitizerPolicy.defaults())).as("seed %d", seed).isEqualTo(whole);
-            assertThat(Feed.randomChunks(input, SanitizerPolicy.defaults(), random, 70_000)).as("seed %d", seed)
+            assertThat(Feed.byteByByte(input, SanitizerPolicy.defaults()))
+                    .as("seed %d", seed)
+                    .isEqualTo(whole);
+            assertThat(Feed.randomChunks(input, SanitizerPolicy.defaults(), random, 70_000))
+                    .as("seed %d", seed)
                     .isEqualTo(whole);
             assertInert(Feed.utf8(whole));
         }
@@ -96,7 +128,8 @@ class SanitizerPropertyTests {
     static void assertInert(byte[] output) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(output))
@@ -112,7 +145,8 @@ class SanitizerPropertyTests {
                 throw new AssertionError(String.format("U+%04X must not survive: %s", cp, AuditView.encode(output)));
             }
             if (cp == InvisibleCodePoints.ZERO_WIDTH_JOINER
-                    && !(i > 0 && i < cps.length - 1
+                    && !(i > 0
+                            && i < cps.length - 1
                             && Character.isExtendedPictographic(cps[i - 1])
                             && Character.isExtendedPictographic(cps[i + 1]))) {
                 throw new AssertionError("joiner outside an emoji sequence: " + AuditView.encode(output));
@@ -130,8 +164,10 @@ class SanitizerPropertyTests {
             try {
                 property.check(new Random(seed));
             } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("property failed for seed " + seed + " (-Dairlock.seed=" + seed
-                        + " -Dairlock.cases=1): " + e.getMessage(), e);
+                throw new AssertionError(
+                        "property failed for seed " + seed + " (-Dairlock.seed=" + seed + " -Dairlock.cases=1): "
+                                + e.getMessage(),
+                        e);
             }
         }
     }

@@ -27,7 +27,8 @@ class SecretRedactorTests {
     @Test
     void replacesEveryOccurrenceAndBackToBackOccurrences() {
         SecretRedactor redactor = SecretRedactor.of(Map.of("K", "abc"));
-        assertThat(redactor.redact("abcabc xabcx abc")).isEqualTo("[REDACTED:K][REDACTED:K] x[REDACTED:K]x [REDACTED:K]");
+        assertThat(redactor.redact("abcabc xabcx abc"))
+                .isEqualTo("[REDACTED:K][REDACTED:K] x[REDACTED:K]x [REDACTED:K]");
     }
 
     @Test
@@ -64,14 +65,18 @@ class SecretRedactorTests {
     @Test
     void rejectsBadNamesAndEmptyValues() {
         assertThatThrownBy(() -> SecretRedactor.of(Map.of("bad name", "x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bad name");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bad name");
         assertThatThrownBy(() -> SecretRedactor.of(Map.of("EMPTY", "")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("EMPTY");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("EMPTY");
     }
 
     @Test
     void neverShowsValuesInToString() {
-        assertThat(SecretRedactor.of(Map.of("TOKEN", "hunter2")).toString()).doesNotContain("hunter2").contains("TOKEN");
+        assertThat(SecretRedactor.of(Map.of("TOKEN", "hunter2")).toString())
+                .doesNotContain("hunter2")
+                .contains("TOKEN");
     }
 
     @Test
@@ -112,8 +117,12 @@ class SecretRedactorTests {
             SecretRedactor redactor = SecretRedactor.of(secrets);
             String text = randomText(random, random.nextInt(40));
             String expected = reference(redactor, secrets, text);
-            assertThat(redactor.redact(text)).as("seed %d, secrets %s, text %s", seed, secrets, text).isEqualTo(expected);
-            assertThat(redactRandomChunks(redactor, text, random)).as("seed %d chunked", seed).isEqualTo(expected);
+            assertThat(redactor.redact(text))
+                    .as("seed %d, secrets %s, text %s", seed, secrets, text)
+                    .isEqualTo(expected);
+            assertThat(redactRandomChunks(redactor, text, random))
+                    .as("seed %d chunked", seed)
+                    .isEqualTo(expected);
         }
     }
 
@@ -153,7 +162,10 @@ class SecretRedactorTests {
             for (String value : nameByValue.keySet()) {
                 if (value.length() > length && value.startsWith(tail)) {
                     out.setLength(out.length() - length);
-                    return out.append("[REDACTED:").append(nameByValue.get(value)).append(']').toString();
+                    return out.append("[REDACTED:")
+                            .append(nameByValue.get(value))
+                            .append(']')
+                            .toString();
                 }
             }
         }

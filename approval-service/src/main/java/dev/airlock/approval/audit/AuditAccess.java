@@ -1,9 +1,9 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.approval.people.Human;
 import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.approval.people.Role;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.problem.Forbidden;
 import java.util.Set;
 import java.util.TreeSet;

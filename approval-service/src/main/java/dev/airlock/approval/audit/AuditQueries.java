@@ -32,8 +32,19 @@ public class AuditQueries {
     public static final int DEFAULT_LIMIT = 50;
 
     /** The columns of a CSV export, in order. */
-    public static final List<String> CSV_COLUMNS = List.of("run_id", "tenant", "agent", "tool", "state", "approval_status",
-            "decisions", "exit_code", "termination", "requested_at", "started_at", "ended_at");
+    public static final List<String> CSV_COLUMNS = List.of(
+            "run_id",
+            "tenant",
+            "agent",
+            "tool",
+            "state",
+            "approval_status",
+            "decisions",
+            "exit_code",
+            "termination",
+            "requested_at",
+            "started_at",
+            "ended_at");
 
     /** The first characters that make a spreadsheet read a cell as a formula. */
     private static final String FORMULA_STARTS = "=+-@\t\r";
@@ -92,10 +103,20 @@ public class AuditQueries {
                 throw InvalidRequest.because("cursor is not one this API returned");
             }
         }
-        return new RunQuery(form.tenant(), instant("from", form.from()), instant("to", form.to()), blankToNull(form.agent()),
-                blankToNull(form.tool()), oneOf("state", form.state(), names(RunState.values())), blankToNull(form.approver()),
-                oneOf("decision", form.decision(), List.of("APPROVE", "DENY")), form.exitCode(),
-                oneOf("termination", form.termination(), names(Termination.values())), text, "oldest".equals(sort), limit,
+        return new RunQuery(
+                form.tenant(),
+                instant("from", form.from()),
+                instant("to", form.to()),
+                blankToNull(form.agent()),
+                blankToNull(form.tool()),
+                oneOf("state", form.state(), names(RunState.values())),
+                blankToNull(form.approver()),
+                oneOf("decision", form.decision(), List.of("APPROVE", "DENY")),
+                form.exitCode(),
+                oneOf("termination", form.termination(), names(Termination.values())),
+                text,
+                "oldest".equals(sort),
+                limit,
                 cursor);
     }
 

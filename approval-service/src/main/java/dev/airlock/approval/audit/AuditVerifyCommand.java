@@ -30,7 +30,9 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
     private PrintStream out = System.out;
     private int exitCode;
 
-    AuditVerifyCommand(AuditLog audit, TenantNames tenantNames,
+    AuditVerifyCommand(
+            AuditLog audit,
+            TenantNames tenantNames,
             @org.springframework.beans.factory.annotation.Value("${" + PROPERTY + "}") String tenants,
             dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
@@ -59,8 +61,9 @@ public class AuditVerifyCommand implements ApplicationRunner, ExitCodeGenerator 
             if (v.intact()) {
                 out.printf("audit chain of %s: intact, %d event(s), head %s%n", tenant, v.verified(), v.head());
             } else {
-                out.printf("audit chain of %s: BROKEN at event %d (%s); %d event(s) verified before it%n", tenant,
-                        v.brokenAt(), v.problem(), v.verified());
+                out.printf(
+                        "audit chain of %s: BROKEN at event %d (%s); %d event(s) verified before it%n",
+                        tenant, v.brokenAt(), v.problem(), v.verified());
                 exitCode = 1;
             }
         }

@@ -14,8 +14,7 @@ public final class HexDump {
     /** Bytes per line. */
     public static final int WIDTH = 16;
 
-    private HexDump() {
-    }
+    private HexDump() {}
 
     /**
      * One line.

@@ -1,15 +1,14 @@
 package dev.airlock.approval.audit;
 
-import dev.airlock.approval.request.FourEyes;
-import dev.airlock.persistence.artifact.GrantStatus;
-import dev.airlock.approval.settings.PeopleSettings;
-
-import dev.airlock.approval.people.Human;
-import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.approval.grant.GrantRefused;
-import dev.airlock.persistence.artifact.RawGrant;
 import dev.airlock.approval.grant.RawAccessGrants;
 import dev.airlock.approval.grant.RawSlice;
+import dev.airlock.approval.people.Human;
+import dev.airlock.approval.request.FourEyes;
+import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.persistence.artifact.GrantStatus;
+import dev.airlock.persistence.artifact.RawGrant;
 import dev.airlock.persistence.run.StreamName;
 import dev.airlock.sanitizer.AuditView;
 import java.time.Clock;
@@ -46,15 +45,21 @@ public class RawAccess {
     public GrantView request(Human human, String tenant, UUID runId, String reason) {
         access.requireAuditor(human, tenant);
         PeopleSettings.RawAccess policy = people.tenant(tenant).rawAccess();
-        return view(grants.request(tenant, runId, human.name(), reason, policy.secondPerson(), policy.grantTtl(),
-                clock.instant()));
+        return view(grants.request(
+                tenant, runId, human.name(), reason, policy.secondPerson(), policy.grantTtl(), clock.instant()));
     }
 
     /** A second person grants or refuses a pending request. */
     public GrantView decide(Human human, UUID grantId, boolean grant, String reason) {
         var tenants = access.grantDeciderTenants(human);
         RawGrant pending = grants.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
-        return view(grants.decide(grantId, tenants, human.name(), grant, reason, people.tenant(pending.tenant()).rawAccess().grantTtl(),
+        return view(grants.decide(
+                grantId,
+                tenants,
+                human.name(),
+                grant,
+                reason,
+                people.tenant(pending.tenant()).rawAccess().grantTtl(),
                 clock.instant()));
     }
 
@@ -70,13 +75,16 @@ public class RawAccess {
 
     /** Whether the person may decide on the grant: a decider of its tenant and not its requester. */
     public boolean mayDecide(Human human, GrantView grant) {
-        return grant.status() == GrantStatus.PENDING && FourEyes.isSecondPerson(human.name(), grant.requester())
+        return grant.status() == GrantStatus.PENDING
+                && FourEyes.isSecondPerson(human.name(), grant.requester())
                 && access.grantDeciderTenants(human).contains(grant.tenant());
     }
 
     /** The newest grants of the person's tenants. */
     public List<GrantView> recent(Human human, int limit) {
-        return grants.recent(access.grantDeciderTenants(human), limit).stream().map(this::view).toList();
+        return grants.recent(access.grantDeciderTenants(human), limit).stream()
+                .map(this::view)
+                .toList();
     }
 
     /** The grants asked for on one run of a tenant the caller has checked. */
@@ -88,35 +96,62 @@ public class RawAccess {
     public HexPage hexdump(Human human, UUID grantId, String stream, long offset) {
         long start = Math.max(0, offset) / HexDump.WIDTH * HexDump.WIDTH;
         RawSlice slice = open(human, grantId, "hexdump", stream, start, PAGE);
-        return new HexPage(grantId.toString(), slice.runId().toString(), slice.stream().key(), start, slice.bytes().length,
-                slice.streamBytes(), next(slice), previous(start), HexDump.lines(slice.bytes(), start), Digest.of(slice));
+        return new HexPage(
+                grantId.toString(),
+                slice.runId().toString(),
+                slice.stream().key(),
+                start,
+                slice.bytes().length,
+                slice.streamBytes(),
+                next(slice),
+                previous(start),
+                HexDump.lines(slice.bytes(), start),
+                Digest.of(slice));
     }
 
     /** One page of a stream in the strict audit view, starting at {@code offset}. */
     public TextPage auditView(Human human, UUID grantId, String stream, long offset) {
         RawSlice slice = open(human, grantId, "audit-view", stream, Math.max(0, offset), PAGE);
-        return new TextPage(grantId.toString(), slice.runId().toString(), slice.stream().key(), slice.offset(),
-                slice.bytes().length, slice.streamBytes(), next(slice), previous(slice.offset()), AuditView.encode(slice.bytes()).replace("\\x0a", "\\x0a\n"),
+        return new TextPage(
+                grantId.toString(),
+                slice.runId().toString(),
+                slice.stream().key(),
+                slice.offset(),
+                slice.bytes().length,
+                slice.streamBytes(),
+                next(slice),
+                previous(slice.offset()),
+                AuditView.encode(slice.bytes()).replace("\\x0a", "\\x0a\n"),
                 Digest.of(slice));
     }
 
     /** A whole stream, for a download served as an attachment. */
     public Download download(Human human, UUID grantId, String stream) {
         RawSlice slice = open(human, grantId, "download", stream, 0, Integer.MAX_VALUE);
-        return new Download("run-" + slice.runId() + "-" + slice.stream().key() + ".bin", slice.bytes(), Digest.of(slice));
+        return new Download(
+                "run-" + slice.runId() + "-" + slice.stream().key() + ".bin", slice.bytes(), Digest.of(slice));
     }
 
     private RawSlice open(Human human, UUID grantId, String use, String stream, long offset, int length) {
         StreamName name = StreamName.fromKey(stream)
                 .orElseThrow(() -> InvalidRequest.because("stream must be stdout or stderr, not '" + stream + "'"));
-        return grants.open(grantId, access.auditorTenants(human), human.name(), use, name, offset, length, clock.instant());
+        return grants.open(
+                grantId, access.auditorTenants(human), human.name(), use, name, offset, length, clock.instant());
     }
-
 
     private GrantView view(RawGrant grant) {
         Instant now = clock.instant();
-        return new GrantView(grant.id().toString(), grant.tenant(), grant.runId().toString(), grant.requester(), grant.reason(),
-                grant.statusAt(now), grant.decidedBy(), grant.decisionReason(), grant.requestedAt(), grant.decidedAt(),
+        return new GrantView(
+                grant.id().toString(),
+                grant.tenant(),
+                grant.runId().toString(),
+                grant.requester(),
+                grant.reason(),
+                grant.statusAt(now),
+                grant.decidedBy(),
+                grant.decisionReason(),
+                grant.requestedAt(),
+                grant.decidedAt(),
                 grant.expiresAt());
     }
 
@@ -148,9 +183,18 @@ public class RawAccess {
      * @param decidedAt      when it was decided, or null
      * @param expiresAt      when it lapses or lapsed
      */
-    public record GrantView(String id, String tenant, String runId, String requester, String reason, GrantStatus status,
-            String decidedBy, String decisionReason, Instant requestedAt, Instant decidedAt, Instant expiresAt) {
-    }
+    public record GrantView(
+            String id,
+            String tenant,
+            String runId,
+            String requester,
+            String reason,
+            GrantStatus status,
+            String decidedBy,
+            String decisionReason,
+            Instant requestedAt,
+            Instant decidedAt,
+            Instant expiresAt) {}
 
     /**
      * The digest check made on every read: the artifact's recorded digest (the envelope's
@@ -181,9 +225,17 @@ public class RawAccess {
      * @param lines          the dump
      * @param digest         the digest check
      */
-    public record HexPage(String grantId, String runId, String stream, long offset, int length, long streamBytes,
-            Long nextOffset, Long previousOffset, List<HexDump.Line> lines, Digest digest) {
-    }
+    public record HexPage(
+            String grantId,
+            String runId,
+            String stream,
+            long offset,
+            int length,
+            long streamBytes,
+            Long nextOffset,
+            Long previousOffset,
+            List<HexDump.Line> lines,
+            Digest digest) {}
 
     /**
      * One page of the strict audit view.
@@ -200,9 +252,17 @@ public class RawAccess {
      *                       {@code \x0a} for reading (the decoder ignores raw line breaks)
      * @param digest         the digest check
      */
-    public record TextPage(String grantId, String runId, String stream, long offset, int length, long streamBytes,
-            Long nextOffset, Long previousOffset, String text, Digest digest) {
-    }
+    public record TextPage(
+            String grantId,
+            String runId,
+            String stream,
+            long offset,
+            int length,
+            long streamBytes,
+            Long nextOffset,
+            Long previousOffset,
+            String text,
+            Digest digest) {}
 
     /**
      * A stream's bytes to serve as an attachment.
@@ -211,6 +271,5 @@ public class RawAccess {
      * @param bytes    the bytes
      * @param digest   the digest check
      */
-    public record Download(String filename, byte[] bytes, Digest digest) {
-    }
+    public record Download(String filename, byte[] bytes, Digest digest) {}
 }

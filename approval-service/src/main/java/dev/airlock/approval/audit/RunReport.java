@@ -17,8 +17,13 @@ import java.util.Map;
  * @param legalHold     the run's legal hold, or null
  * @param grants        raw-access grants asked for on this run
  */
-public record RunReport(String runId, String tenant, Authorization authorization, Observations observations,
-        LegalHold legalHold, List<RawAccess.GrantView> grants) {
+public record RunReport(
+        String runId,
+        String tenant,
+        Authorization authorization,
+        Observations observations,
+        LegalHold legalHold,
+        List<RawAccess.GrantView> grants) {
 
     /**
      * The authorization column.
@@ -31,9 +36,14 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param approval         the approval request, or null when none was required (or it has been purged)
      * @param decisions        every decision on it, in order
      */
-    public record Authorization(String agent, String tool, String arguments, Instant requestedAt, boolean approvalRequired,
-            ApprovalRequest approval, List<Decision> decisions) {
-    }
+    public record Authorization(
+            String agent,
+            String tool,
+            String arguments,
+            Instant requestedAt,
+            boolean approvalRequired,
+            ApprovalRequest approval,
+            List<Decision> decisions) {}
 
     /**
      * The approval request exactly as approvers saw it.
@@ -47,9 +57,15 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param expiresAt         when it would lapse
      * @param closedAt          when it was decided or lapsed, or null
      */
-    public record ApprovalRequest(String status, String action, String digest, int approversRequired, String requester,
-            Instant createdAt, Instant expiresAt, Instant closedAt) {
-    }
+    public record ApprovalRequest(
+            String status,
+            String action,
+            String digest,
+            int approversRequired,
+            String requester,
+            Instant createdAt,
+            Instant expiresAt,
+            Instant closedAt) {}
 
     /**
      * One decision.
@@ -60,8 +76,7 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param digest    the action digest they approved or denied
      * @param decidedAt when
      */
-    public record Decision(String approver, String decision, String reason, String digest, Instant decidedAt) {
-    }
+    public record Decision(String approver, String decision, String reason, String digest, Instant decidedAt) {}
 
     /**
      * The observations column: facts only Airlock writes, and the output as untrusted text.
@@ -74,9 +89,13 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param excerptTruncated  per stream: whether the excerpt is shorter than the transcript
      * @param rawArtifact       the raw artifact's reference and whether its bytes still exist, or null
      */
-    public record Observations(String state, Envelope.ProcessFacts process, Map<String, StreamFacts> streams,
-            Map<String, String> transcriptExcerpt, Map<String, Boolean> excerptTruncated, RawArtifact rawArtifact) {
-    }
+    public record Observations(
+            String state,
+            Envelope.ProcessFacts process,
+            Map<String, StreamFacts> streams,
+            Map<String, String> transcriptExcerpt,
+            Map<String, Boolean> excerptTruncated,
+            RawArtifact rawArtifact) {}
 
     /**
      * What Airlock counted of one stream.
@@ -89,9 +108,14 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param removed       removals by the sanitizer, by kind
      * @param redactions    secrets redacted
      */
-    public record StreamFacts(long observedBytes, long retainedBytes, boolean truncated, boolean eof, String sha256,
-            Map<String, Long> removed, long redactions) {
-    }
+    public record StreamFacts(
+            long observedBytes,
+            long retainedBytes,
+            boolean truncated,
+            boolean eof,
+            String sha256,
+            Map<String, Long> removed,
+            long redactions) {}
 
     /**
      * The raw artifact as far as it can be known without reading it.
@@ -105,9 +129,15 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param purgedAt    when retention removed them, or null
      * @param redactions  how many values of secrets Airlock injected were replaced in the stored bytes
      */
-    public record RawArtifact(String reference, String sha256, long stdoutBytes, long stderrBytes, Instant storedAt,
-            boolean present, Instant purgedAt, long redactions) {
-    }
+    public record RawArtifact(
+            String reference,
+            String sha256,
+            long stdoutBytes,
+            long stderrBytes,
+            Instant storedAt,
+            boolean present,
+            Instant purgedAt,
+            long redactions) {}
 
     /**
      * A legal hold.
@@ -116,6 +146,5 @@ public record RunReport(String runId, String tenant, Authorization authorization
      * @param placedBy who
      * @param placedAt when
      */
-    public record LegalHold(String reason, String placedBy, Instant placedAt) {
-    }
+    public record LegalHold(String reason, String placedBy, Instant placedAt) {}
 }

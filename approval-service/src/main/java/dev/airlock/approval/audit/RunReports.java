@@ -3,10 +3,10 @@ package dev.airlock.approval.audit;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
 import dev.airlock.kernel.problem.RunNotFound;
-import dev.airlock.persistence.envelope.Envelope;
-import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.envelope.Envelope;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.retention.LegalHolds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
@@ -34,7 +34,12 @@ public class RunReports {
     private final LegalHolds holds;
     private final RawAccess raw;
 
-    RunReports(RunRepository runs, RunViews views, ApprovalService approvals, RawArtifactStore artifacts, LegalHolds holds,
+    RunReports(
+            RunRepository runs,
+            RunViews views,
+            ApprovalService approvals,
+            RawArtifactStore artifacts,
+            LegalHolds holds,
             RawAccess raw) {
         this.runs = runs;
         this.views = views;
@@ -50,41 +55,78 @@ public class RunReports {
         RunRecord run = runs.findByIdAndTenantIn(runId, Set.of(tenant)).orElseThrow(() -> RunNotFound.forId(runId));
         Map<StreamName, Envelope.StreamView> observed = views.unfencedStreams(run);
         ApprovalView approval = approvals.find(runId, Set.of(tenant)).orElse(null);
-        RunReport.Authorization authorization = new RunReport.Authorization(run.agent(), run.tool(), run.argumentsJson(),
-                run.createdAt(), run.approvalRequired(), approval == null ? null : request(approval),
-                approval == null ? List.of() : approval.decisions().stream()
-                        .map(d -> new RunReport.Decision(d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
-                        .toList());
+        RunReport.Authorization authorization = new RunReport.Authorization(
+                run.agent(),
+                run.tool(),
+                run.argumentsJson(),
+                run.createdAt(),
+                run.approvalRequired(),
+                approval == null ? null : request(approval),
+                approval == null
+                        ? List.of()
+                        : approval.decisions().stream()
+                                .map(d -> new RunReport.Decision(
+                                        d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
+                                .toList());
         Map<String, RunReport.StreamFacts> streams = new LinkedHashMap<>();
         Map<String, String> excerpts = new LinkedHashMap<>();
         Map<String, Boolean> truncated = new LinkedHashMap<>();
         for (StreamName name : StreamName.values()) {
             stream(name.key(), observed.get(name), run.tool(), streams, excerpts, truncated);
         }
-        RunReport.RawArtifact artifact = artifacts.describe(tenant, runId)
-                .map(a -> new RunReport.RawArtifact(RawArtifactDigest.REFERENCE_PREFIX + a.sha256(), a.sha256(), a.stdoutBytes(),
-                        a.stderrBytes(), a.storedAt(), a.present(), a.purgedAt(), a.redactions()))
+        RunReport.RawArtifact artifact = artifacts
+                .describe(tenant, runId)
+                .map(a -> new RunReport.RawArtifact(
+                        RawArtifactDigest.REFERENCE_PREFIX + a.sha256(),
+                        a.sha256(),
+                        a.stdoutBytes(),
+                        a.stderrBytes(),
+                        a.storedAt(),
+                        a.present(),
+                        a.purgedAt(),
+                        a.redactions()))
                 .orElse(null);
-        RunReport.Observations observations = new RunReport.Observations(run.state().name(), RunViews.process(run), streams,
-                excerpts, truncated, artifact);
+        RunReport.Observations observations = new RunReport.Observations(
+                run.state().name(), RunViews.process(run), streams, excerpts, truncated, artifact);
         RunReport.LegalHold hold = holds.find(tenant, runId)
-                .map(h -> new RunReport.LegalHold(h.reason(), h.placedBy(), h.placedAt())).orElse(null);
+                .map(h -> new RunReport.LegalHold(h.reason(), h.placedBy(), h.placedAt()))
+                .orElse(null);
         return new RunReport(runId.toString(), tenant, authorization, observations, hold, raw.forRun(tenant, runId));
     }
 
     private static RunReport.ApprovalRequest request(ApprovalView approval) {
         var r = approval.request();
-        return new RunReport.ApprovalRequest(r.status().name(), r.action(), r.digest(), r.approversRequired(), r.requester(),
-                r.createdAt(), r.expiresAt(), r.closedAt());
+        return new RunReport.ApprovalRequest(
+                r.status().name(),
+                r.action(),
+                r.digest(),
+                r.approversRequired(),
+                r.requester(),
+                r.createdAt(),
+                r.expiresAt(),
+                r.closedAt());
     }
 
-    private static void stream(String name, Envelope.StreamView view, String tool, Map<String, RunReport.StreamFacts> streams,
-            Map<String, String> excerpts, Map<String, Boolean> truncated) {
+    private static void stream(
+            String name,
+            Envelope.StreamView view,
+            String tool,
+            Map<String, RunReport.StreamFacts> streams,
+            Map<String, String> excerpts,
+            Map<String, Boolean> truncated) {
         if (view == null) {
             return;
         }
-        streams.put(name, new RunReport.StreamFacts(view.observedBytes(), view.retainedBytes(), view.truncated(), view.eof(),
-                view.sha256(), view.removed(), view.redactions()));
+        streams.put(
+                name,
+                new RunReport.StreamFacts(
+                        view.observedBytes(),
+                        view.retainedBytes(),
+                        view.truncated(),
+                        view.eof(),
+                        view.sha256(),
+                        view.removed(),
+                        view.redactions()));
         if (view.text() != null) {
             boolean cut = view.text().length() > EXCERPT_CHARS;
             String excerpt = cut ? cutAt(view.text(), EXCERPT_CHARS) : view.text();

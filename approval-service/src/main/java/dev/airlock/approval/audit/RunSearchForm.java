@@ -19,12 +19,25 @@ package dev.airlock.approval.audit;
  * @param limit       runs per page, 1 to 500 (default 50)
  * @param cursor      the {@code next} cursor of the previous page
  */
-public record RunSearchForm(String tenant, String from, String to, String agent, String tool, String state, String approver,
-        String decision, Integer exitCode, String termination, String q, String sort, Integer limit, String cursor) {
+public record RunSearchForm(
+        String tenant,
+        String from,
+        String to,
+        String agent,
+        String tool,
+        String state,
+        String approver,
+        String decision,
+        Integer exitCode,
+        String termination,
+        String q,
+        String sort,
+        Integer limit,
+        String cursor) {
 
     /** The same form for another tenant. */
     public RunSearchForm withTenant(String other) {
-        return new RunSearchForm(other, from, to, agent, tool, state, approver, decision, exitCode, termination, q, sort, limit,
-                cursor);
+        return new RunSearchForm(
+                other, from, to, agent, tool, state, approver, decision, exitCode, termination, q, sort, limit, cursor);
     }
 }

@@ -5,8 +5,7 @@ import java.time.Duration;
 /** Short human descriptions of durations for the queue ("3 min", "2 h 5 min", "expired"). */
 final class Ages {
 
-    private Ages() {
-    }
+    private Ages() {}
 
     static String describe(Duration duration) {
         if (duration.isNegative()) {

@@ -1,24 +1,23 @@
 package dev.airlock.approval.console;
 
-import dev.airlock.persistence.artifact.GrantStatus;
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.AuditAccess;
 import dev.airlock.approval.audit.AuditQueries;
 import dev.airlock.approval.audit.RawAccess;
 import dev.airlock.approval.audit.RunReport;
 import dev.airlock.approval.audit.RunReports;
 import dev.airlock.approval.audit.RunSearchForm;
-import dev.airlock.approval.people.Human;
-import dev.airlock.kernel.problem.ApiProblem;
 import dev.airlock.approval.grant.GrantRefused;
+import dev.airlock.approval.people.Human;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
+import dev.airlock.kernel.problem.ApiProblem;
+import dev.airlock.persistence.artifact.GrantStatus;
 import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.retention.LegalHolds;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -47,8 +46,14 @@ class AuditConsoleController {
     private final dev.airlock.approval.input.HumanText text;
     private final Clock clock;
 
-    AuditConsoleController(AuditAccess access, AuditQueries queries, RunReports reports, RawAccess raw, LegalHolds holds,
-            dev.airlock.approval.input.HumanText text, Clock clock) {
+    AuditConsoleController(
+            AuditAccess access,
+            AuditQueries queries,
+            RunReports reports,
+            RawAccess raw,
+            LegalHolds holds,
+            dev.airlock.approval.input.HumanText text,
+            Clock clock) {
         this.text = text;
         this.access = access;
         this.queries = queries;
@@ -65,7 +70,9 @@ class AuditConsoleController {
         Set<String> tenants = access.auditorTenants(human);
         model.addAttribute("human", human.name());
         model.addAttribute("tenants", tenants);
-        String tenant = form.tenant() != null ? form.tenant() : tenants.stream().findFirst().orElse(null);
+        String tenant = form.tenant() != null
+                ? form.tenant()
+                : tenants.stream().findFirst().orElse(null);
         RunSearchForm effective = form.withTenant(tenant);
         model.addAttribute("form", effective);
         if (tenant == null) {
@@ -74,7 +81,11 @@ class AuditConsoleController {
         }
         AuditRunSearch.Page page = queries.page(human, effective);
         model.addAttribute("runs", page.runs());
-        model.addAttribute("next", page.next() == null ? null : link("/console/audit", effective, page.next().encode(), null));
+        model.addAttribute(
+                "next",
+                page.next() == null
+                        ? null
+                        : link("/console/audit", effective, page.next().encode(), null));
         model.addAttribute("csv", link("/api/v1/audit/runs/export", effective, null, "csv"));
         model.addAttribute("jsonl", link("/api/v1/audit/runs/export", effective, null, "jsonl"));
         return "audit-search";
@@ -88,8 +99,11 @@ class AuditConsoleController {
         RunReport report = reports.report(tenant, ConsoleController.parse(runId));
         model.addAttribute("human", human.name());
         model.addAttribute("report", report);
-        model.addAttribute("actionLines", report.authorization().approval() == null ? List.of()
-                : report.authorization().approval().action().lines().toList());
+        model.addAttribute(
+                "actionLines",
+                report.authorization().approval() == null
+                        ? List.of()
+                        : report.authorization().approval().action().lines().toList());
         model.addAttribute("grants", rows(human, report.grants()));
         model.addAttribute("mayHold", access.isTenantAdmin(human, tenant));
         return "audit-run";
@@ -102,23 +116,32 @@ class AuditConsoleController {
      * @param mayUse    whether the person may open the raw bytes through it
      * @param mayDecide whether the person may decide on it
      */
-    record GrantRow(RawAccess.GrantView grant, boolean mayUse, boolean mayDecide) {
-    }
+    record GrantRow(RawAccess.GrantView grant, boolean mayUse, boolean mayDecide) {}
 
     private List<GrantRow> rows(Human human, List<RawAccess.GrantView> grants) {
-        return grants.stream().map(g -> new GrantRow(g, g.requester().equals(human.name()) && g.status() == GrantStatus.GRANTED,
-                raw.mayDecide(human, g))).toList();
+        return grants.stream()
+                .map(g -> new GrantRow(
+                        g,
+                        g.requester().equals(human.name()) && g.status() == GrantStatus.GRANTED,
+                        raw.mayDecide(human, g)))
+                .toList();
     }
 
     @PostMapping("/console/audit/runs/{runId}/raw-grants")
-    String requestGrant(Authentication authentication, @PathVariable String runId, @RequestParam String tenant,
-            @RequestParam(required = false) String reason, RedirectAttributes redirect) {
+    String requestGrant(
+            Authentication authentication,
+            @PathVariable String runId,
+            @RequestParam String tenant,
+            @RequestParam(required = false) String reason,
+            RedirectAttributes redirect) {
         UUID id = ConsoleController.parse(runId);
         try {
             RawAccess.GrantView grant = raw.request(Human.of(authentication), tenant, id, reason);
-            redirect.addFlashAttribute("message", grant.status() == GrantStatus.GRANTED
-                    ? "Access granted until " + grant.expiresAt() + "."
-                    : "Your request is recorded; another auditor or a tenant administrator must grant it.");
+            redirect.addFlashAttribute(
+                    "message",
+                    grant.status() == GrantStatus.GRANTED
+                            ? "Access granted until " + grant.expiresAt() + "."
+                            : "Your request is recorded; another auditor or a tenant administrator must grant it.");
         } catch (GrantRefused e) {
             redirect.addFlashAttribute("error", e.getMessage());
         }
@@ -135,16 +158,22 @@ class AuditConsoleController {
     }
 
     @PostMapping("/console/audit/grants/{grantId}/decision")
-    String decide(Authentication authentication, @PathVariable String grantId, @RequestParam String decision,
-            @RequestParam(required = false) String reason, RedirectAttributes redirect) {
+    String decide(
+            Authentication authentication,
+            @PathVariable String grantId,
+            @RequestParam String decision,
+            @RequestParam(required = false) String reason,
+            RedirectAttributes redirect) {
         Human human = Human.of(authentication);
         UUID id = ConsoleController.parse(grantId);
         RawAccess.GrantView grant = raw.get(human, id);
         try {
             RawAccess.GrantView decided = raw.decide(human, id, "GRANT".equals(decision), reason);
-            redirect.addFlashAttribute("message", decided.status() == GrantStatus.GRANTED
-                    ? "Access granted to " + decided.requester() + " until " + decided.expiresAt() + "."
-                    : "Request refused.");
+            redirect.addFlashAttribute(
+                    "message",
+                    decided.status() == GrantStatus.GRANTED
+                            ? "Access granted to " + decided.requester() + " until " + decided.expiresAt() + "."
+                            : "Request refused.");
         } catch (GrantRefused e) {
             redirect.addFlashAttribute("error", e.getMessage());
         }
@@ -153,52 +182,100 @@ class AuditConsoleController {
 
     /** The hex dump viewer: one page of a stream as escaped text. */
     @GetMapping("/console/audit/grants/{grantId}/hexdump")
-    String hexdump(Authentication authentication, @PathVariable String grantId,
-            @RequestParam(defaultValue = "stdout") String stream, @RequestParam(defaultValue = "0") long offset, Model model) {
+    String hexdump(
+            Authentication authentication,
+            @PathVariable String grantId,
+            @RequestParam(defaultValue = "stdout") String stream,
+            @RequestParam(defaultValue = "0") long offset,
+            Model model) {
         Human human = Human.of(authentication);
         UUID id = ConsoleController.parse(grantId);
         RawAccess.GrantView grant = raw.get(human, id);
         RawAccess.HexPage page = raw.hexdump(human, id, stream, offset);
-        viewer(model, human, grant, stream, "hexdump", page.digest(), page.offset(), page.length(), page.streamBytes(),
-                page.previousOffset(), page.nextOffset());
+        viewer(
+                model,
+                human,
+                grant,
+                stream,
+                "hexdump",
+                page.digest(),
+                page.offset(),
+                page.length(),
+                page.streamBytes(),
+                page.previousOffset(),
+                page.nextOffset());
         model.addAttribute("lines", page.lines().stream().map(Object::toString).toList());
         return "audit-viewer";
     }
 
     /** The audit view viewer: one page of a stream in the strict audit view notation. */
     @GetMapping("/console/audit/grants/{grantId}/audit-view")
-    String auditView(Authentication authentication, @PathVariable String grantId,
-            @RequestParam(defaultValue = "stdout") String stream, @RequestParam(defaultValue = "0") long offset, Model model) {
+    String auditView(
+            Authentication authentication,
+            @PathVariable String grantId,
+            @RequestParam(defaultValue = "stdout") String stream,
+            @RequestParam(defaultValue = "0") long offset,
+            Model model) {
         Human human = Human.of(authentication);
         UUID id = ConsoleController.parse(grantId);
         RawAccess.GrantView grant = raw.get(human, id);
         RawAccess.TextPage page = raw.auditView(human, id, stream, offset);
-        viewer(model, human, grant, stream, "audit-view", page.digest(), page.offset(), page.length(), page.streamBytes(),
-                page.previousOffset(), page.nextOffset());
+        viewer(
+                model,
+                human,
+                grant,
+                stream,
+                "audit-view",
+                page.digest(),
+                page.offset(),
+                page.length(),
+                page.streamBytes(),
+                page.previousOffset(),
+                page.nextOffset());
         model.addAttribute("lines", page.text().lines().toList());
         return "audit-viewer";
     }
 
-    private void viewer(Model model, Human human, RawAccess.GrantView grant, String stream, String mode,
-            RawAccess.Digest digest, long offset, int length, long streamBytes, Long previous, Long next) {
+    private void viewer(
+            Model model,
+            Human human,
+            RawAccess.GrantView grant,
+            String stream,
+            String mode,
+            RawAccess.Digest digest,
+            long offset,
+            int length,
+            long streamBytes,
+            Long previous,
+            Long next) {
         String base = "/console/audit/grants/" + grant.id() + "/" + mode + "?stream=" + stream + "&offset=";
         model.addAttribute("human", human.name());
         model.addAttribute("grant", grant);
         model.addAttribute("stream", stream);
         model.addAttribute("mode", mode);
         model.addAttribute("digest", digest);
-        model.addAttribute("range", streamBytes == 0 ? "The stream is empty."
-                : "Bytes " + offset + " to " + (offset + length - 1) + " of " + streamBytes + ".");
+        model.addAttribute(
+                "range",
+                streamBytes == 0
+                        ? "The stream is empty."
+                        : "Bytes " + offset + " to " + (offset + length - 1) + " of " + streamBytes + ".");
         model.addAttribute("previous", previous == null ? null : base + previous);
         model.addAttribute("next", next == null ? null : base + next);
         model.addAttribute("runPage", runPage(grant.tenant(), UUID.fromString(grant.runId())));
-        model.addAttribute("other", "/console/audit/grants/" + grant.id() + "/"
-                + (mode.equals("hexdump") ? "audit-view" : "hexdump") + "?stream=" + stream + "&offset=" + offset);
+        model.addAttribute(
+                "other",
+                "/console/audit/grants/" + grant.id() + "/" + (mode.equals("hexdump") ? "audit-view" : "hexdump")
+                        + "?stream=" + stream + "&offset=" + offset);
     }
 
     @PostMapping("/console/audit/runs/{runId}/legal-hold")
-    String hold(Authentication authentication, @PathVariable String runId, @RequestParam String tenant,
-            @RequestParam String action, @RequestParam(required = false) String reason, RedirectAttributes redirect) {
+    String hold(
+            Authentication authentication,
+            @PathVariable String runId,
+            @RequestParam String tenant,
+            @RequestParam String action,
+            @RequestParam(required = false) String reason,
+            RedirectAttributes redirect) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
         UUID id = ConsoleController.parse(runId);
@@ -209,7 +286,8 @@ class AuditConsoleController {
                 redirect.addFlashAttribute("message", "Legal hold released.");
             } else {
                 holds.place(tenant, id, reason, human.name(), clock.instant());
-                redirect.addFlashAttribute("message", "Legal hold placed: nothing of this run is purged while it holds.");
+                redirect.addFlashAttribute(
+                        "message", "Legal hold placed: nothing of this run is purged while it holds.");
             }
         } catch (IllegalArgumentException | java.util.NoSuchElementException e) {
             redirect.addFlashAttribute("error", e.getMessage());
@@ -234,8 +312,11 @@ class AuditConsoleController {
     }
 
     private static String runPage(String tenant, UUID runId) {
-        return UriComponentsBuilder.fromPath("/console/audit/runs/{id}").queryParam("tenant", tenant)
-                .buildAndExpand(runId).encode().toUriString();
+        return UriComponentsBuilder.fromPath("/console/audit/runs/{id}")
+                .queryParam("tenant", tenant)
+                .buildAndExpand(runId)
+                .encode()
+                .toUriString();
     }
 
     private static String link(String path, RunSearchForm f, String cursor, String format) {

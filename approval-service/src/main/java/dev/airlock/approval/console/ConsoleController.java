@@ -1,22 +1,21 @@
 package dev.airlock.approval.console;
 
-import dev.airlock.approval.request.Approver;
-
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
-import dev.airlock.approval.input.HumanText;
-import dev.airlock.approval.request.ApprovalService;
-import dev.airlock.approval.request.ApprovalView;
-import dev.airlock.approval.request.NotAnApprover;
 import dev.airlock.approval.audit.AuditAccess;
+import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.people.Human;
 import dev.airlock.approval.people.Role;
+import dev.airlock.approval.request.ApprovalService;
+import dev.airlock.approval.request.ApprovalView;
+import dev.airlock.approval.request.Approver;
+import dev.airlock.approval.request.DecisionRefused;
+import dev.airlock.approval.request.NotAnApprover;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.kernel.problem.RunNotFound;
+import dev.airlock.persistence.approval.ApprovalStatus;
+import dev.airlock.persistence.approval.Verdict;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
-import dev.airlock.persistence.approval.ApprovalStatus;
-import dev.airlock.approval.request.DecisionRefused;
-import dev.airlock.persistence.approval.Verdict;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import java.time.Clock;
@@ -26,12 +25,12 @@ import java.util.UUID;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /** The console pages: sign-in, the approval queue and the run page. */
@@ -52,13 +51,21 @@ class ConsoleController {
      * @param id   the registration id
      * @param name its display name
      */
-    record Provider(String id, String name) {
-    }
+    record Provider(String id, String name) {}
 
-    ConsoleController(ApprovalService approvals, RunRepository runs, RunViews views, Clock clock, AuditAccess access,
-            org.springframework.beans.factory.ObjectProvider<org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository> oidc) {
+    ConsoleController(
+            ApprovalService approvals,
+            RunRepository runs,
+            RunViews views,
+            Clock clock,
+            AuditAccess access,
+            org.springframework.beans.factory.ObjectProvider<
+                            org.springframework.security.oauth2.client.registration
+                                    .InMemoryClientRegistrationRepository>
+                    oidc) {
         this.providers = new java.util.ArrayList<>();
-        oidc.ifAvailable(repository -> repository.forEach(r -> providers.add(new Provider(r.getRegistrationId(), r.getClientName()))));
+        oidc.ifAvailable(repository ->
+                repository.forEach(r -> providers.add(new Provider(r.getRegistrationId(), r.getClientName()))));
         this.approvals = approvals;
         this.runs = runs;
         this.views = views;
@@ -82,11 +89,18 @@ class ConsoleController {
     String queue(Authentication authentication, Model model) {
         Human human = Human.of(authentication);
         model.addAttribute("human", human.name());
-        model.addAttribute("pending", approvals.list(human.tenants(), true).stream()
-                .map(r -> new QueueItem(r.runId().toString(), r.tenant(), r.tool(), r.agent(),
-                        Ages.describe(Duration.between(r.createdAt(), clock.instant())),
-                        Ages.describe(Duration.between(clock.instant(), r.expiresAt())), r.approversRequired()))
-                .toList());
+        model.addAttribute(
+                "pending",
+                approvals.list(human.tenants(), true).stream()
+                        .map(r -> new QueueItem(
+                                r.runId().toString(),
+                                r.tenant(),
+                                r.tool(),
+                                r.agent(),
+                                Ages.describe(Duration.between(r.createdAt(), clock.instant())),
+                                Ages.describe(Duration.between(clock.instant(), r.expiresAt())),
+                                r.approversRequired()))
+                        .toList());
         return "queue";
     }
 
@@ -99,8 +113,8 @@ class ConsoleController {
      * @param expiresIn how long until it expires
      * @param approvers approvals needed
      */
-    record QueueItem(String runId, String tenant, String tool, String agent, String age, String expiresIn, int approvers) {
-    }
+    record QueueItem(
+            String runId, String tenant, String tool, String agent, String age, String expiresIn, int approvers) {}
 
     @GetMapping("/console/runs/{runId}")
     String run(Authentication authentication, @PathVariable String runId, Model model) {
@@ -115,19 +129,25 @@ class ConsoleController {
                 && approval.get().request().status() == ApprovalStatus.PENDING
                 && human.tenants(Role.APPROVER).contains(run.tenant())
                 && !human.name().equals(approval.get().request().requester())
-                && approval.get().decisions().stream().noneMatch(d -> d.approver().equals(human.name()));
+                && approval.get().decisions().stream()
+                        .noneMatch(d -> d.approver().equals(human.name()));
         model.addAttribute("human", human.name());
         model.addAttribute("run", envelope);
         model.addAttribute("approval", approval.orElse(null));
-        model.addAttribute("actionLines", approval.map(a -> a.request().actionLines()).orElse(null));
+        model.addAttribute(
+                "actionLines", approval.map(a -> a.request().actionLines()).orElse(null));
         model.addAttribute("mayDecide", mayDecide);
         return "run";
     }
 
     @PostMapping("/console/runs/{runId}/decisions")
-    String decide(Authentication authentication, @PathVariable String runId,
-            @RequestParam(required = false) String decision, @RequestParam(required = false) String reason,
-            @RequestParam(required = false) String digest, RedirectAttributes redirect) {
+    String decide(
+            Authentication authentication,
+            @PathVariable String runId,
+            @RequestParam(required = false) String decision,
+            @RequestParam(required = false) String reason,
+            @RequestParam(required = false) String digest,
+            RedirectAttributes redirect) {
         UUID id = parse(runId);
         Verdict verdict = Verdict.parse(decision).orElse(null);
         if (verdict == null) {
@@ -136,7 +156,8 @@ class ConsoleController {
         }
         try {
             approvals.decide(Approver.of(Human.of(authentication)), id, verdict, reason, digest);
-            redirect.addFlashAttribute("message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
+            redirect.addFlashAttribute(
+                    "message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
         } catch (DecisionRefused | HumanText.TextTooLong e) {
             redirect.addFlashAttribute("error", e.getMessage());
         }

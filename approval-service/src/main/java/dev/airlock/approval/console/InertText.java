@@ -29,6 +29,8 @@ public class InertText {
      * people typed, such as reasons.
      */
     public String text(Object value) {
-        return value == null ? null : TerminalSanitizer.sanitize(String.valueOf(value).getBytes(StandardCharsets.UTF_8));
+        return value == null
+                ? null
+                : TerminalSanitizer.sanitize(String.valueOf(value).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -1,9 +1,9 @@
 package dev.airlock.approval.console;
 
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.people.AccessTokens;
 import dev.airlock.approval.people.TokenScope;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -34,23 +34,29 @@ class TokenController {
         this.tokens = tokens;
         // The form offers whole days within the configured maximum.
         this.maxDays = Math.max(1, properties.tokens().maxTtl().toDays());
-        this.defaultDays = Math.min(maxDays, Math.max(1, properties.tokens().defaultTtl().toDays()));
+        this.defaultDays =
+                Math.min(maxDays, Math.max(1, properties.tokens().defaultTtl().toDays()));
     }
 
     @GetMapping("/console/tokens")
     String list(Authentication authentication, Model model) {
         model.addAttribute("human", authentication.getName());
         model.addAttribute("tokens", tokens.list(authentication));
-        model.addAttribute("scopes", List.of(TokenScope.values()).stream().map(TokenScope::text).toList());
+        model.addAttribute(
+                "scopes",
+                List.of(TokenScope.values()).stream().map(TokenScope::text).toList());
         model.addAttribute("defaultDays", defaultDays);
         model.addAttribute("maxDays", maxDays);
         return "tokens";
     }
 
     @PostMapping("/console/tokens")
-    String create(Authentication authentication, @RequestParam(required = false) String name,
+    String create(
+            Authentication authentication,
+            @RequestParam(required = false) String name,
             @RequestParam(name = "scope", required = false) List<String> scopes,
-            @RequestParam(name = "days", required = false) String days, RedirectAttributes redirect) {
+            @RequestParam(name = "days", required = false) String days,
+            RedirectAttributes redirect) {
         try {
             Set<TokenScope> chosen = EnumSet.noneOf(TokenScope.class);
             for (String scope : scopes == null ? List.<String>of() : scopes) {

@@ -1,12 +1,12 @@
 package dev.airlock.approval.grant;
 
+import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.FourEyes;
 import dev.airlock.persistence.artifact.GrantStatus;
-import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.approval.input.HumanText;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.artifact.RawGrant;
 import dev.airlock.persistence.artifact.RawGrantRecords;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.StreamName;
 import java.time.Duration;
@@ -56,28 +56,71 @@ public class RawAccessGrants {
      * @param ttl          how long a granted access lasts
      */
     @Transactional
-    public RawGrant request(String tenant, UUID runId, String requester, String reason, boolean secondPerson, Duration ttl,
+    public RawGrant request(
+            String tenant,
+            UUID runId,
+            String requester,
+            String reason,
+            boolean secondPerson,
+            Duration ttl,
             Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
         if (dev.airlock.approval.request.Reasons.isEmpty(reason)) {
             throw new GrantRefused(GrantRefused.Reason.REASON_REQUIRED, "Say why you need the raw bytes.");
         }
-        RawArtifactStore.RawArtifactFacts facts = artifacts.describe(tenant, runId)
-                .orElseThrow(() -> new GrantRefused(GrantRefused.Reason.NOT_FOUND, "Run " + runId + " has no raw artifact."));
+        RawArtifactStore.RawArtifactFacts facts = artifacts
+                .describe(tenant, runId)
+                .orElseThrow(() ->
+                        new GrantRefused(GrantRefused.Reason.NOT_FOUND, "Run " + runId + " has no raw artifact."));
         if (!facts.present()) {
-            throw new GrantRefused(GrantRefused.Reason.PURGED, "The raw bytes of run " + runId + " were purged at "
-                    + facts.purgedAt() + "; only their digest and sizes remain.");
+            throw new GrantRefused(
+                    GrantRefused.Reason.PURGED,
+                    "The raw bytes of run " + runId + " were purged at " + facts.purgedAt()
+                            + "; only their digest and sizes remain.");
         }
-        RawGrant grant = new RawGrant(UUID.randomUUID(), tenant, runId, requester, reason.strip(),
-                secondPerson ? GrantStatus.PENDING : GrantStatus.GRANTED, null, null, now, secondPerson ? null : now,
+        RawGrant grant = new RawGrant(
+                UUID.randomUUID(),
+                tenant,
+                runId,
+                requester,
+                reason.strip(),
+                secondPerson ? GrantStatus.PENDING : GrantStatus.GRANTED,
+                null,
+                null,
+                now,
+                secondPerson ? null : now,
                 now.plus(secondPerson ? DECISION_WINDOW : ttl));
         records.insert(grant);
-        audit.append(tenant, AuditEventType.RAW_GRANT_REQUESTED, runId, "human:" + requester,
-                Map.of("grant", grant.id().toString(), "reason", grant.reason(), "secondPerson", Boolean.toString(secondPerson)), now);
+        audit.append(
+                tenant,
+                AuditEventType.RAW_GRANT_REQUESTED,
+                runId,
+                "human:" + requester,
+                Map.of(
+                        "grant",
+                        grant.id().toString(),
+                        "reason",
+                        grant.reason(),
+                        "secondPerson",
+                        Boolean.toString(secondPerson)),
+                now);
         if (!secondPerson) {
-            audit.append(tenant, AuditEventType.RAW_GRANT_DECIDED, runId, "airlock", Map.of("grant", grant.id().toString(),
-                    "decision", "GRANTED", "policy", "single-person", "expiresAt", grant.expiresAt().toString()), now);
+            audit.append(
+                    tenant,
+                    AuditEventType.RAW_GRANT_DECIDED,
+                    runId,
+                    "airlock",
+                    Map.of(
+                            "grant",
+                            grant.id().toString(),
+                            "decision",
+                            "GRANTED",
+                            "policy",
+                            "single-person",
+                            "expiresAt",
+                            grant.expiresAt().toString()),
+                    now);
         }
         return grant;
     }
@@ -91,17 +134,25 @@ public class RawAccessGrants {
      * @param ttl     how long a granted access lasts from now
      */
     @Transactional
-    public RawGrant decide(UUID grantId, Collection<String> tenants, String decider, boolean granted, String reason,
-            Duration ttl, Instant at) {
+    public RawGrant decide(
+            UUID grantId,
+            Collection<String> tenants,
+            String decider,
+            boolean granted,
+            String reason,
+            Duration ttl,
+            Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
         RawGrant grant = records.lock(grantId, tenants).orElseThrow(() -> notFound(grantId));
         if (!FourEyes.isSecondPerson(decider, grant.requester())) {
-            throw new GrantRefused(GrantRefused.Reason.SELF_APPROVAL, "You asked for this grant; someone else must decide on it.");
+            throw new GrantRefused(
+                    GrantRefused.Reason.SELF_APPROVAL, "You asked for this grant; someone else must decide on it.");
         }
         if (grant.status() != GrantStatus.PENDING) {
-            throw new GrantRefused(GrantRefused.Reason.ALREADY_DECIDED, "This request was " + grant.status().name().toLowerCase()
-                    + " by " + grant.decidedBy() + ".");
+            throw new GrantRefused(
+                    GrantRefused.Reason.ALREADY_DECIDED,
+                    "This request was " + grant.status().name().toLowerCase() + " by " + grant.decidedBy() + ".");
         }
         if (!now.isBefore(grant.expiresAt())) {
             throw new GrantRefused(GrantRefused.Reason.EXPIRED, "This request lapsed at " + grant.expiresAt() + ".");
@@ -118,8 +169,18 @@ public class RawAccessGrants {
             details.put("expiresAt", expiresAt.toString());
         }
         audit.append(grant.tenant(), AuditEventType.RAW_GRANT_DECIDED, grant.runId(), "human:" + decider, details, now);
-        return new RawGrant(grant.id(), grant.tenant(), grant.runId(), grant.requester(), grant.reason(), status, decider, why,
-                grant.requestedAt(), now, expiresAt);
+        return new RawGrant(
+                grant.id(),
+                grant.tenant(),
+                grant.runId(),
+                grant.requester(),
+                grant.reason(),
+                status,
+                decider,
+                why,
+                grant.requestedAt(),
+                now,
+                expiresAt);
     }
 
     /** A grant in one of the given tenants. */
@@ -145,34 +206,74 @@ public class RawAccessGrants {
      * @param length how many bytes at most; {@code Integer.MAX_VALUE} for the rest of the stream
      */
     @Transactional
-    public RawSlice open(UUID grantId, Collection<String> tenants, String holder, String use, StreamName stream, long offset,
-            int length, Instant now) {
+    public RawSlice open(
+            UUID grantId,
+            Collection<String> tenants,
+            String holder,
+            String use,
+            StreamName stream,
+            long offset,
+            int length,
+            Instant now) {
         RawGrant grant = records.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
         if (!grant.usableBy(holder, now)) {
             GrantStatus status = grant.statusAt(now);
             throw status == GrantStatus.EXPIRED
-                    ? new GrantRefused(GrantRefused.Reason.EXPIRED, "This grant expired at " + grant.expiresAt() + "; ask again.")
-                    : new GrantRefused(GrantRefused.Reason.NOT_USABLE, grant.requester().equals(holder)
-                            ? "This grant is " + status.name().toLowerCase() + "."
-                            : "This grant belongs to " + grant.requester() + ".");
+                    ? new GrantRefused(
+                            GrantRefused.Reason.EXPIRED, "This grant expired at " + grant.expiresAt() + "; ask again.")
+                    : new GrantRefused(
+                            GrantRefused.Reason.NOT_USABLE,
+                            grant.requester().equals(holder)
+                                    ? "This grant is " + status.name().toLowerCase() + "."
+                                    : "This grant belongs to " + grant.requester() + ".");
         }
         int from = (int) Math.clamp(offset, 0, Integer.MAX_VALUE - 1);
-        RawArtifactStore.StoredBytes read = artifacts.read(grantId, holder, stream, from, length)
-                .orElseThrow(() -> notFound(grantId));
+        RawArtifactStore.StoredBytes read =
+                artifacts.read(grantId, holder, stream, from, length).orElseThrow(() -> notFound(grantId));
         if (read.purgedAt() != null) {
-            throw new GrantRefused(GrantRefused.Reason.PURGED, "The raw bytes of run " + grant.runId() + " were purged at "
-                    + read.purgedAt() + ".");
+            throw new GrantRefused(
+                    GrantRefused.Reason.PURGED,
+                    "The raw bytes of run " + grant.runId() + " were purged at " + read.purgedAt() + ".");
         }
-        audit.append(grant.tenant(), AuditEventType.RAW_GRANT_USED, grant.runId(), "human:" + holder, Map.of("grant", grantId.toString(),
-                "use", use, "stream", stream.key(), "offset", Integer.toString(from), "bytes", Integer.toString(read.bytes().length)),
+        audit.append(
+                grant.tenant(),
+                AuditEventType.RAW_GRANT_USED,
+                grant.runId(),
+                "human:" + holder,
+                Map.of(
+                        "grant",
+                        grantId.toString(),
+                        "use",
+                        use,
+                        "stream",
+                        stream.key(),
+                        "offset",
+                        Integer.toString(from),
+                        "bytes",
+                        Integer.toString(read.bytes().length)),
                 now);
-        RawSlice slice = new RawSlice(grant.runId(), stream, from, read.bytes(), read.streamBytes(), read.recordedSha256(),
+        RawSlice slice = new RawSlice(
+                grant.runId(),
+                stream,
+                from,
+                read.bytes(),
+                read.streamBytes(),
+                read.recordedSha256(),
                 read.actualSha256());
         if (!slice.digestMatches()) {
-            log.error("Raw artifact of run {} (tenant {}) does not match its recorded digest: recorded {}, stored bytes hash to {}",
-                    grant.runId(), grant.tenant(), read.recordedSha256(), read.actualSha256());
-            audit.append(grant.tenant(), AuditEventType.RAW_DIGEST_MISMATCH, grant.runId(), "airlock",
-                    Map.of("recorded", read.recordedSha256(), "actual", read.actualSha256()), now);
+            log.error(
+                    "Raw artifact of run {} (tenant {}) does not match its recorded digest: recorded {}, stored bytes hash to {}",
+                    grant.runId(),
+                    grant.tenant(),
+                    read.recordedSha256(),
+                    read.actualSha256());
+            audit.append(
+                    grant.tenant(),
+                    AuditEventType.RAW_DIGEST_MISMATCH,
+                    grant.runId(),
+                    "airlock",
+                    Map.of("recorded", read.recordedSha256(), "actual", read.actualSha256()),
+                    now);
         }
         return slice;
     }

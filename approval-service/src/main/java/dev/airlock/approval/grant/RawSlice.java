@@ -15,7 +15,13 @@ import java.util.UUID;
  * @param expectedSha256 the digest recorded when the artifact was stored (the envelope's reference)
  * @param actualSha256   the digest of the bytes stored now
  */
-public record RawSlice(UUID runId, StreamName stream, long offset, byte[] bytes, long streamBytes, String expectedSha256,
+public record RawSlice(
+        UUID runId,
+        StreamName stream,
+        long offset,
+        byte[] bytes,
+        long streamBytes,
+        String expectedSha256,
         String actualSha256) {
 
     /** Whether the stored bytes still match the recorded digest. */

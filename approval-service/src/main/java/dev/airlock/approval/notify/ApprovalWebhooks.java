@@ -1,10 +1,9 @@
 package dev.airlock.approval.notify;
 
 import dev.airlock.approval.settings.PeopleSettings;
-
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.event.ApprovalClosed;
 import dev.airlock.persistence.event.ApprovalOpened;
-import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.event.ApprovedRunFinished;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
@@ -45,13 +44,16 @@ class ApprovalWebhooks implements DisposableBean {
     private final PeopleSettings people;
     private final JsonMapper json;
     private final Clock clock;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
-    private final Retry retry = Retry.of("approval-webhooks", RetryConfig.custom()
-            .maxAttempts(5)
-            .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0))
-            .retryExceptions(IOException.class, WebhookRefused.class)
-            .build());
+    private final Retry retry = Retry.of(
+            "approval-webhooks",
+            RetryConfig.custom()
+                    .maxAttempts(5)
+                    .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0))
+                    .retryExceptions(IOException.class, WebhookRefused.class)
+                    .build());
 
     ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock) {
         this.properties = properties;
@@ -62,8 +64,8 @@ class ApprovalWebhooks implements DisposableBean {
 
     @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
     void opened(ApprovalOpened opened) {
-        Map<String, Object> payload = payload("approval.requested", opened.runId().toString(), opened.tenant(), opened.tool(),
-                opened.digest());
+        Map<String, Object> payload = payload(
+                "approval.requested", opened.runId().toString(), opened.tenant(), opened.tool(), opened.digest());
         payload.put("agent", opened.agent());
         payload.put("expiresAt", opened.expiresAt().toString());
         send(opened.tenant(), payload);
@@ -71,8 +73,8 @@ class ApprovalWebhooks implements DisposableBean {
 
     @TransactionalEventListener(phase = TransactionPhase.AFTER_COMMIT)
     void closed(ApprovalClosed closed) {
-        Map<String, Object> payload = payload("approval.decided", closed.runId().toString(), closed.tenant(), closed.tool(),
-                closed.digest());
+        Map<String, Object> payload =
+                payload("approval.decided", closed.runId().toString(), closed.tenant(), closed.tool(), closed.digest());
         payload.put("status", closed.status().name());
         send(closed.tenant(), payload);
     }
@@ -82,11 +84,13 @@ class ApprovalWebhooks implements DisposableBean {
         if (hooks(finished.tenant()).isEmpty()) {
             return;
         }
-        Map<String, Object> payload = payload("run.finished", finished.runId().toString(), finished.tenant(), finished.tool(),
-                finished.digest());
+        Map<String, Object> payload = payload(
+                "run.finished", finished.runId().toString(), finished.tenant(), finished.tool(), finished.digest());
         payload.put("state", finished.state().name());
         payload.put("exitCode", finished.exitCode());
-        payload.put("termination", finished.termination() == null ? null : finished.termination().name());
+        payload.put(
+                "termination",
+                finished.termination() == null ? null : finished.termination().name());
         send(finished.tenant(), payload);
     }
 
@@ -117,20 +121,26 @@ class ApprovalWebhooks implements DisposableBean {
                 try {
                     Retry.decorateCheckedRunnable(retry, () -> post(hook, body)).run();
                 } catch (Throwable e) {
-                    log.warn("Webhook {} did not accept {} for run {} after retries: {}", hook, payload.get("event"),
-                            payload.get("runId"), e.getMessage());
+                    log.warn(
+                            "Webhook {} did not accept {} for run {} after retries: {}",
+                            hook,
+                            payload.get("event"),
+                            payload.get("runId"),
+                            e.getMessage());
                 }
             });
         }
     }
 
     private void post(URI hook, String body) throws IOException, InterruptedException {
-        HttpResponse<Void> response = http.send(HttpRequest.newBuilder(hook)
-                .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json")
-                .header("User-Agent", "airlock")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> response = http.send(
+                HttpRequest.newBuilder(hook)
+                        .timeout(Duration.ofSeconds(10))
+                        .header("Content-Type", "application/json")
+                        .header("User-Agent", "airlock")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
         if (response.statusCode() / 100 != 2) {
             throw new WebhookRefused(response.statusCode());
         }

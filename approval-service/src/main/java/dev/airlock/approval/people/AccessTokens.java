@@ -1,10 +1,9 @@
 package dev.airlock.approval.people;
 
-import dev.airlock.approval.settings.PeopleSettings;
-
 import dev.airlock.approval.input.HumanText;
-import dev.airlock.persistence.run.RunIds;
+import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.kernel.digest.Sha256;
+import dev.airlock.persistence.run.RunIds;
 import dev.airlock.persistence.token.AccessToken;
 import dev.airlock.persistence.token.AccessTokenRepository;
 import java.security.SecureRandom;
@@ -63,8 +62,7 @@ public class AccessTokens {
      * @param scopes    what it may do
      * @param expiresAt when it stops working
      */
-    public record Created(String token, String name, Set<String> scopes, Instant expiresAt) {
-    }
+    public record Created(String token, String name, Set<String> scopes, Instant expiresAt) {}
 
     /**
      * Creates a token for the signed-in person.
@@ -81,20 +79,31 @@ public class AccessTokens {
         }
         Duration lifetime = ttl == null ? settings.defaultTtl() : ttl;
         if (lifetime.isNegative() || lifetime.isZero() || lifetime.compareTo(settings.maxTtl()) > 0) {
-            throw new IllegalArgumentException("A token may last at most " + settings.maxTtl().toDays() + " days.");
+            throw new IllegalArgumentException(
+                    "A token may last at most " + settings.maxTtl().toDays() + " days.");
         }
         String identity = Identities.of(owner);
-        Set<String> kept = Identities.isConfigured(identity) ? null : owner.getAuthorities().stream()
-                .map(GrantedAuthority::getAuthority)
-                .filter(a -> a.contains(":") || a.equals(HumanDirectory.PLATFORM_ADMIN))
-                .collect(Collectors.toSet());
+        Set<String> kept = Identities.isConfigured(identity)
+                ? null
+                : owner.getAuthorities().stream()
+                        .map(GrantedAuthority::getAuthority)
+                        .filter(a -> a.contains(":") || a.equals(HumanDirectory.PLATFORM_ADMIN))
+                        .collect(Collectors.toSet());
         byte[] secret = new byte[32];
         RANDOM.nextBytes(secret);
         String token = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
         Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
         Set<String> scopeNames = scopes.stream().map(TokenScope::text).collect(Collectors.toSet());
-        AccessToken saved = tokens.save(new AccessToken(RunIds.next(clock), identity, owner.getName(), label, Sha256.hex(token),
-                scopeNames, kept, now, now.plus(lifetime)));
+        AccessToken saved = tokens.save(new AccessToken(
+                RunIds.next(clock),
+                identity,
+                owner.getName(),
+                label,
+                Sha256.hex(token),
+                scopeNames,
+                kept,
+                now,
+                now.plus(lifetime)));
         return new Created(token, label, scopeNames, saved.expiresAt());
     }
 
@@ -107,10 +116,12 @@ public class AccessTokens {
     /** Revokes one of the signed-in person's tokens; it stops working at once. */
     @Transactional
     public boolean revoke(Authentication owner, UUID id) {
-        return tokens.findByIdAndIdentity(id, Identities.of(owner)).map(t -> {
-            t.revoke(clock.instant());
-            return true;
-        }).orElse(false);
+        return tokens.findByIdAndIdentity(id, Identities.of(owner))
+                .map(t -> {
+                    t.revoke(clock.instant());
+                    return true;
+                })
+                .orElse(false);
     }
 
     /** The person a presented token acts for, if it is valid, unrevoked and unexpired; records the use. */
@@ -124,7 +135,9 @@ public class AccessTokens {
                 .filter(token -> token.usableAt(now))
                 .flatMap(token -> authorities(token).map(authorities -> {
                     token.used(now);
-                    Set<TokenScope> scopes = token.scopes().stream().map(TokenScope::parse).flatMap(Optional::stream)
+                    Set<TokenScope> scopes = token.scopes().stream()
+                            .map(TokenScope::parse)
+                            .flatMap(Optional::stream)
                             .collect(Collectors.toSet());
                     return new TokenPrincipal(token.identity(), token.owner(), scopes, authorities);
                 }));
@@ -135,8 +148,10 @@ public class AccessTokens {
             return Optional.ofNullable(token.authorities());
         }
         try {
-            return Optional.of(people.loadUserByUsername(Identities.configuredName(token.identity())).getAuthorities().stream()
-                    .map(GrantedAuthority::getAuthority).collect(Collectors.toSet()));
+            return Optional.of(
+                    people.loadUserByUsername(Identities.configuredName(token.identity())).getAuthorities().stream()
+                            .map(GrantedAuthority::getAuthority)
+                            .collect(Collectors.toSet()));
         } catch (UsernameNotFoundException e) {
             return Optional.empty();
         }

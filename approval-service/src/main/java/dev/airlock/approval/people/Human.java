@@ -17,14 +17,19 @@ public record Human(String name, Set<String> authorities) {
 
     /** The person behind a console session. */
     public static Human of(Authentication authentication) {
-        return new Human(authentication.getName(), authentication.getAuthorities().stream()
-                .map(GrantedAuthority::getAuthority).collect(Collectors.toUnmodifiableSet()));
+        return new Human(
+                authentication.getName(),
+                authentication.getAuthorities().stream()
+                        .map(GrantedAuthority::getAuthority)
+                        .collect(Collectors.toUnmodifiableSet()));
     }
 
     /** The tenants where the person holds {@code role}. */
     public Set<String> tenants(Role role) {
         String prefix = role.name() + ":";
-        return authorities.stream().filter(a -> a.startsWith(prefix)).map(a -> a.substring(prefix.length()))
+        return authorities.stream()
+                .filter(a -> a.startsWith(prefix))
+                .map(a -> a.substring(prefix.length()))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 

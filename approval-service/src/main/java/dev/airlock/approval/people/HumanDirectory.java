@@ -1,8 +1,8 @@
 package dev.airlock.approval.people;
 
 import dev.airlock.approval.settings.PeopleSettings;
-import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.TenantNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -52,9 +52,11 @@ public final class HumanDirectory implements UserDetailsService {
                 }
                 for (String role : roles) {
                     try {
-                        authorities.add(new SimpleGrantedAuthority(Role.valueOf(role.toUpperCase(Locale.ROOT)) + ":" + tenant));
+                        authorities.add(
+                                new SimpleGrantedAuthority(Role.valueOf(role.toUpperCase(Locale.ROOT)) + ":" + tenant));
                     } catch (IllegalArgumentException e) {
-                        throw new InvalidConfigurationException(key + ".roles." + tenant,
+                        throw new InvalidConfigurationException(
+                                key + ".roles." + tenant,
                                 "unknown role '" + role + "'; roles are APPROVER, AUDITOR, TENANT_ADMIN");
                     }
                 }
@@ -62,24 +64,37 @@ public final class HumanDirectory implements UserDetailsService {
             if (user.platformAdmin()) {
                 authorities.add(new SimpleGrantedAuthority(PLATFORM_ADMIN));
             }
-            users.put(name, User.withUsername(name).password(user.password()).authorities(authorities).build());
+            users.put(
+                    name,
+                    User.withUsername(name)
+                            .password(user.password())
+                            .authorities(authorities)
+                            .build());
         });
         return new HumanDirectory(users);
     }
 
     /** The password encoders accepted in configuration: hashing ones only, never plain text or fast digests. */
-    static final Set<String> HASHING_ENCODERS = Set.of("bcrypt", "argon2", "argon2@SpringSecurity_v5_8", "scrypt",
-            "scrypt@SpringSecurity_v5_8", "pbkdf2", "pbkdf2@SpringSecurity_v5_8");
+    static final Set<String> HASHING_ENCODERS = Set.of(
+            "bcrypt",
+            "argon2",
+            "argon2@SpringSecurity_v5_8",
+            "scrypt",
+            "scrypt@SpringSecurity_v5_8",
+            "pbkdf2",
+            "pbkdf2@SpringSecurity_v5_8");
 
     private static void checkPasswordHash(String key, String password) {
         Matcher m = password == null ? null : DELEGATING.matcher(password);
         if (m == null || !m.matches()) {
-            throw new InvalidConfigurationException(key,
-                    "must be a hash in Spring Security's delegating format, such as {bcrypt}$2a$10$...");
+            throw new InvalidConfigurationException(
+                    key, "must be a hash in Spring Security's delegating format, such as {bcrypt}$2a$10$...");
         }
         if (!HASHING_ENCODERS.contains(m.group(1))) {
-            throw new InvalidConfigurationException(key, "{" + m.group(1) + "} is not accepted: use a password hash "
-                    + "made by bcrypt, argon2, scrypt or pbkdf2 (for example {bcrypt}$2a$10$...), never plain text or a fast digest");
+            throw new InvalidConfigurationException(
+                    key,
+                    "{" + m.group(1) + "} is not accepted: use a password hash "
+                            + "made by bcrypt, argon2, scrypt or pbkdf2 (for example {bcrypt}$2a$10$...), never plain text or a fast digest");
         }
     }
 

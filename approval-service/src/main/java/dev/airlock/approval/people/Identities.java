@@ -13,8 +13,7 @@ import org.springframework.security.oauth2.core.oidc.user.OidcUser;
  */
 public final class Identities {
 
-    private Identities() {
-    }
+    private Identities() {}
 
     /**
      * The identity behind {@code authentication}.
@@ -22,7 +21,8 @@ public final class Identities {
      * @throws IllegalStateException for a kind of sign-in that has no stable identity
      */
     public static String of(Authentication authentication) {
-        if (authentication instanceof OAuth2AuthenticationToken oauth && oauth.getPrincipal() instanceof OidcUser user) {
+        if (authentication instanceof OAuth2AuthenticationToken oauth
+                && oauth.getPrincipal() instanceof OidcUser user) {
             return "oidc:" + oauth.getAuthorizedClientRegistrationId() + ":" + user.getSubject();
         }
         if (authentication.getPrincipal() instanceof TokenPrincipal token) {
@@ -32,7 +32,8 @@ public final class Identities {
                 && authentication.getPrincipal() instanceof UserDetails user) {
             return "password:" + user.getUsername();
         }
-        throw new IllegalStateException("no stable identity for a " + authentication.getClass().getSimpleName());
+        throw new IllegalStateException(
+                "no stable identity for a " + authentication.getClass().getSimpleName());
     }
 
     /** Whether the identity is a configured person's, whose roles can be looked up at any time. */

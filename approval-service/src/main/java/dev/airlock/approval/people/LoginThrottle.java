@@ -1,9 +1,10 @@
 package dev.airlock.approval.people;
 
-import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.kernel.config.TenantNames;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.login.SignInAttempts;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -11,7 +12,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.airlock.persistence.login.SignInAttempts;
 import org.springframework.stereotype.Service;
 
 /**
@@ -39,9 +39,15 @@ public class LoginThrottle {
     private final dev.airlock.persistence.scope.Scopes scopes;
     private final org.springframework.transaction.support.TransactionTemplate transactions;
 
-    LoginThrottle(SignInAttempts attempts, AuditLog audit, PeopleSettings properties, TenantNames tenantNames,
-            HumanDirectory people, Clock clock,
-            dev.airlock.persistence.scope.Scopes scopes, org.springframework.transaction.support.TransactionTemplate transactions) {
+    LoginThrottle(
+            SignInAttempts attempts,
+            AuditLog audit,
+            PeopleSettings properties,
+            TenantNames tenantNames,
+            HumanDirectory people,
+            Clock clock,
+            dev.airlock.persistence.scope.Scopes scopes,
+            org.springframework.transaction.support.TransactionTemplate transactions) {
         this.scopes = scopes;
         this.transactions = transactions;
         this.people = people;
@@ -67,7 +73,8 @@ public class LoginThrottle {
 
     private void record(String username, String address) {
         Instant now = clock.instant();
-        SignInAttempts.Counts counts = attempts.fail(bounded(username), bounded(address), now, now.minus(settings.window()));
+        SignInAttempts.Counts counts =
+                attempts.fail(bounded(username), bounded(address), now, now.minus(settings.window()));
         if (counts.byUser() >= settings.maxFailures()) {
             lock(userSubject(username), "user", username, counts.byUser(), now);
         }
@@ -89,8 +96,8 @@ public class LoginThrottle {
         // A user name that is nobody's may be a password typed in the wrong field: never write it down.
         String shown = kind.equals("user") && !people.knows(who) ? "(an unknown user name)" : bounded(who);
         log.warn("Sign-in locked out for {} {} after {} failed attempts, until {}", kind, shown, failures, until);
-        Map<String, String> details = new TreeMap<>(Map.of(kind, shown, "failures", Long.toString(failures),
-                "until", until.toString()));
+        Map<String, String> details =
+                new TreeMap<>(Map.of(kind, shown, "failures", Long.toString(failures), "until", until.toString()));
         for (String tenant : tenants) {
             audit.append(tenant, AuditEventType.LOGIN_LOCKED, null, "airlock", details, now);
         }

@@ -49,7 +49,8 @@ public final class OidcRoles implements GrantedAuthoritiesMapper {
                 }
                 int colon = text.indexOf(':');
                 try {
-                    Role parsed = Role.valueOf(colon < 0 ? "?" : text.substring(0, colon).toUpperCase(Locale.ROOT));
+                    Role parsed = Role.valueOf(
+                            colon < 0 ? "?" : text.substring(0, colon).toUpperCase(Locale.ROOT));
                     String tenant = text.substring(colon + 1);
                     if (tenants.contains(tenant)) {
                         mapped.add(new SimpleGrantedAuthority(parsed + ":" + tenant));

@@ -48,7 +48,8 @@ public enum TokenScope {
         if (path.startsWith("/api/v1/audit/")) {
             if (path.contains("/raw-grants")) {
                 return method.equals("GET") || method.equals("HEAD") || method.equals("POST")
-                        ? Optional.of(RAW_ACCESS) : Optional.empty();
+                        ? Optional.of(RAW_ACCESS)
+                        : Optional.empty();
             }
             if (path.endsWith("/legal-hold")) {
                 return Optional.empty();

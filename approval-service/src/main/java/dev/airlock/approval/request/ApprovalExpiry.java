@@ -2,7 +2,6 @@ package dev.airlock.approval.request;
 
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
-import dev.airlock.approval.request.ApprovalService;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -29,10 +28,12 @@ class ApprovalExpiry {
     ApprovalExpiry(ApprovalService approvals, MeterRegistry meters, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.approvals = approvals;
-        this.expired = Counter.builder("airlock.approvals.expired").description("Approval requests expired")
+        this.expired = Counter.builder("airlock.approvals.expired")
+                .description("Approval requests expired")
                 .register(meters);
         this.failures = Counter.builder("airlock.approvals.expiry.failures")
-                .description("Approval requests the expiry job could not expire").register(meters);
+                .description("Approval requests the expiry job could not expire")
+                .register(meters);
     }
 
     @Scheduled(fixedDelayString = "${airlock.approvals.expiry-interval:PT5S}")

@@ -1,12 +1,12 @@
 package dev.airlock.approval.request;
 
+import dev.airlock.persistence.approval.ApprovalSettlement;
 import dev.airlock.persistence.event.ApprovalClosed;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import dev.airlock.persistence.approval.ApprovalSettlement;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionPhase;
 import org.springframework.transaction.event.TransactionalEventListener;
@@ -50,14 +50,20 @@ class ApprovalOutcomes {
         runs.flush();
         String state = settlement.settle(closed.runId(), clock.instant()).orElse(null);
         if (state == null) {
-            // Only an expiry finds its run ended another way (an old cancelled run): closing the request is all there is to do.
-            log.info("Run {}: approval request {} after the run had already ended {}", run.id(), closed.status(), run.state());
+            // Only an expiry finds its run ended another way (an old cancelled run): closing the request is all there
+            // is to do.
+            log.info(
+                    "Run {}: approval request {} after the run had already ended {}",
+                    run.id(),
+                    closed.status(),
+                    run.state());
             return;
         }
         if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.APPROVED) {
             settlement.announceApproved(closed.tenant());
         }
-        metrics.closed(closed.tenant(), closed.status().name(), java.time.Duration.between(run.createdAt(), clock.instant()));
+        metrics.closed(
+                closed.tenant(), closed.status().name(), java.time.Duration.between(run.createdAt(), clock.instant()));
         log.info("Run {}: approval {}", closed.runId(), closed.status());
     }
 }

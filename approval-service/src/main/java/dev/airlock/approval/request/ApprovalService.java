@@ -1,8 +1,5 @@
 package dev.airlock.approval.request;
 
-import dev.airlock.persistence.event.ApprovalClosed;
-
-import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.approval.input.HumanText;
 import dev.airlock.persistence.approval.ApprovalDecision;
 import dev.airlock.persistence.approval.ApprovalDecisionRepository;
@@ -10,7 +7,9 @@ import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.approval.Verdict;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.event.ApprovalClosed;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,8 +42,14 @@ public class ApprovalService {
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    ApprovalService(ApprovalRequestRepository requests, ApprovalDecisionRepository decisions,
-            ApplicationEventPublisher events, AuditLog audit, HumanText text, TransactionTemplate transactions, Clock clock) {
+    ApprovalService(
+            ApprovalRequestRepository requests,
+            ApprovalDecisionRepository decisions,
+            ApplicationEventPublisher events,
+            AuditLog audit,
+            HumanText text,
+            TransactionTemplate transactions,
+            Clock clock) {
         this.requests = requests;
         this.decisions = decisions;
         this.events = events;
@@ -65,20 +70,33 @@ public class ApprovalService {
     @Transactional
     public ApprovalView decide(Approver approver, UUID runId, Verdict verdict, String reason, String digest) {
         text.check("reason", reason);
-        ApprovalRequest request = requests.lockForDecision(runId, approver.tenants())
-                .orElseThrow(() -> new NotAnApprover(runId));
+        ApprovalRequest request =
+                requests.lockForDecision(runId, approver.tenants()).orElseThrow(() -> new NotAnApprover(runId));
         List<ApprovalDecision> earlier = decisions.findByRunIdOrderByDecidedAtAsc(runId);
-        ApprovalDecision decision = DecisionRules.decide(request, approver.name(), verdict, reason, digest, earlier, clock.instant());
+        ApprovalDecision decision =
+                DecisionRules.decide(request, approver.name(), verdict, reason, digest, earlier, clock.instant());
         decisions.save(decision);
         requests.save(request);
-        java.util.Map<String, String> details = new java.util.TreeMap<>(java.util.Map.of("decision", verdict.name(),
-                "digest", digest, "status", request.status().name()));
+        java.util.Map<String, String> details = new java.util.TreeMap<>(java.util.Map.of(
+                "decision",
+                verdict.name(),
+                "digest",
+                digest,
+                "status",
+                request.status().name()));
         if (decision.reason() != null) {
             details.put("reason", decision.reason());
         }
-        audit.append(request.tenant(), AuditEventType.APPROVAL_DECIDED, runId, "human:" + approver.name(), details, decision.decidedAt());
+        audit.append(
+                request.tenant(),
+                AuditEventType.APPROVAL_DECIDED,
+                runId,
+                "human:" + approver.name(),
+                details,
+                decision.decidedAt());
         if (request.status() != ApprovalStatus.PENDING) {
-            events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(), request.status()));
+            events.publishEvent(
+                    new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(), request.status()));
         }
         List<ApprovalDecision> all = new ArrayList<>(earlier);
         all.add(decision);
@@ -113,10 +131,15 @@ public class ApprovalService {
             return false;
         }
         requests.save(request);
-        audit.append(request.tenant(), AuditEventType.APPROVAL_EXPIRED, runId, "airlock", java.util.Map.of("digest", request.digest()),
+        audit.append(
+                request.tenant(),
+                AuditEventType.APPROVAL_EXPIRED,
+                runId,
+                "airlock",
+                java.util.Map.of("digest", request.digest()),
                 clock.instant());
-        events.publishEvent(new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(),
-                ApprovalStatus.EXPIRED));
+        events.publishEvent(
+                new ApprovalClosed(runId, request.tenant(), request.tool(), request.digest(), ApprovalStatus.EXPIRED));
         return true;
     }
 
@@ -126,8 +149,7 @@ public class ApprovalService {
      * @param expired requests expired
      * @param failed  requests that could not be expired (logged; tried again on the next pass)
      */
-    public record ExpiryReport(int expired, int failed) {
-    }
+    public record ExpiryReport(int expired, int failed) {}
 
     /** The request of a run in one of {@code tenants}, with its decisions. */
     @Transactional(readOnly = true)

@@ -18,7 +18,8 @@ import java.util.UUID;
 public record ApprovalView(Request request, List<Decision> decisions) {
 
     static ApprovalView of(ApprovalRequest request, List<ApprovalDecision> decisions) {
-        return new ApprovalView(Request.of(request), decisions.stream().map(Decision::of).toList());
+        return new ApprovalView(
+                Request.of(request), decisions.stream().map(Decision::of).toList());
     }
 
     /**
@@ -38,13 +39,36 @@ public record ApprovalView(Request request, List<Decision> decisions) {
      * @param expiresAt             when it expires
      * @param closedAt              when it closed, or null while pending
      */
-    public record Request(UUID runId, String tenant, String tool, String agent, String requester, String action, String digest,
-            int approversRequired, boolean approveReasonRequired, ApprovalStatus status, Instant createdAt, Instant expiresAt,
+    public record Request(
+            UUID runId,
+            String tenant,
+            String tool,
+            String agent,
+            String requester,
+            String action,
+            String digest,
+            int approversRequired,
+            boolean approveReasonRequired,
+            ApprovalStatus status,
+            Instant createdAt,
+            Instant expiresAt,
             Instant closedAt) {
 
         static Request of(ApprovalRequest r) {
-            return new Request(r.runId(), r.tenant(), r.tool(), r.agent(), r.requester(), r.action(), r.digest(),
-                    r.approversRequired(), r.approveReasonRequired(), r.status(), r.createdAt(), r.expiresAt(), r.closedAt());
+            return new Request(
+                    r.runId(),
+                    r.tenant(),
+                    r.tool(),
+                    r.agent(),
+                    r.requester(),
+                    r.action(),
+                    r.digest(),
+                    r.approversRequired(),
+                    r.approveReasonRequired(),
+                    r.status(),
+                    r.createdAt(),
+                    r.expiresAt(),
+                    r.closedAt());
         }
 
         /** The action, one item per line, as the console and the approver API show it. */

@@ -2,7 +2,6 @@ package dev.airlock.approval.request;
 
 import dev.airlock.approval.people.Human;
 import dev.airlock.approval.people.Role;
-
 import java.util.Set;
 
 /**

@@ -16,8 +16,7 @@ import java.util.Collection;
  */
 public final class DecisionRules {
 
-    private DecisionRules() {
-    }
+    private DecisionRules() {}
 
     /**
      * Records one human's decision on {@code request} and returns it; the request's status moves when
@@ -27,38 +26,54 @@ public final class DecisionRules {
      * @throws DecisionRefused when the request is closed or expired, the digest is not the
      *                         request's, the approver already decided, or a DENY has no reason
      */
-    public static ApprovalDecision decide(ApprovalRequest request, String approver, Verdict verdict, String reason,
-            String seenDigest, Collection<ApprovalDecision> earlier, Instant now) {
+    public static ApprovalDecision decide(
+            ApprovalRequest request,
+            String approver,
+            Verdict verdict,
+            String reason,
+            String seenDigest,
+            Collection<ApprovalDecision> earlier,
+            Instant now) {
         if (request.status() != ApprovalStatus.PENDING) {
-            throw new DecisionRefused(DecisionRefused.Reason.NOT_PENDING, request.status() == ApprovalStatus.CANCELLED
-                    ? "The request is closed: the agent cancelled the run before it was decided."
-                    : "The request is already " + request.status() + ".");
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.NOT_PENDING,
+                    request.status() == ApprovalStatus.CANCELLED
+                            ? "The request is closed: the agent cancelled the run before it was decided."
+                            : "The request is already " + request.status() + ".");
         }
         if (!now.isBefore(request.expiresAt())) {
-            throw new DecisionRefused(DecisionRefused.Reason.EXPIRED, "The request expired at " + request.expiresAt() + ".");
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.EXPIRED, "The request expired at " + request.expiresAt() + ".");
         }
         if (!request.digest().equals(seenDigest)) {
             // Never name the current digest: a careless caller would resend it without looking again.
-            throw new DecisionRefused(DecisionRefused.Reason.DIGEST_MISMATCH,
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.DIGEST_MISMATCH,
                     "The action changed since you reviewed it (or the digest you sent is not the one shown): "
                             + "review the action again before deciding.");
         }
         if (!FourEyes.isSecondPerson(approver, request.requester())) {
-            throw new DecisionRefused(DecisionRefused.Reason.SELF_APPROVAL,
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.SELF_APPROVAL,
                     approver + " owns the agent that requested this run and cannot decide on it.");
         }
         if (earlier.stream().anyMatch(d -> d.approver().equals(approver))) {
-            throw new DecisionRefused(DecisionRefused.Reason.ALREADY_DECIDED, approver + " has already decided on this run.");
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.ALREADY_DECIDED, approver + " has already decided on this run.");
         }
         if ((verdict == Verdict.DENY || request.approveReasonRequired()) && Reasons.isEmpty(reason)) {
-            throw new DecisionRefused(DecisionRefused.Reason.REASON_REQUIRED,
-                    verdict == Verdict.DENY ? "A denial needs a reason." : "This tool's policy needs a reason to approve.");
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.REASON_REQUIRED,
+                    verdict == Verdict.DENY
+                            ? "A denial needs a reason."
+                            : "This tool's policy needs a reason to approve.");
         }
-        ApprovalDecision decision = new ApprovalDecision(request.runId(), approver, verdict,
-                reason == null ? null : reason.strip(), request.digest(), now);
+        ApprovalDecision decision = new ApprovalDecision(
+                request.runId(), approver, verdict, reason == null ? null : reason.strip(), request.digest(), now);
         if (verdict == Verdict.DENY) {
             request.close(ApprovalStatus.DENIED, now);
-        } else if (earlier.stream().filter(d -> d.decision() == Verdict.APPROVE).count() + 1 >= request.approversRequired()) {
+        } else if (earlier.stream().filter(d -> d.decision() == Verdict.APPROVE).count() + 1
+                >= request.approversRequired()) {
             request.close(ApprovalStatus.APPROVED, now);
         }
         return decision;

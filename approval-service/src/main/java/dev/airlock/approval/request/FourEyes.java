@@ -7,8 +7,7 @@ package dev.airlock.approval.request;
  */
 public final class FourEyes {
 
-    private FourEyes() {
-    }
+    private FourEyes() {}
 
     /** Whether {@code person} is someone other than {@code requester}, and so may decide. */
     public static boolean isSecondPerson(String person, String requester) {

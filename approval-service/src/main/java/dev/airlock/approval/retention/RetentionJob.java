@@ -1,8 +1,8 @@
 package dev.airlock.approval.retention;
 
+import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
-import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.retention.PurgeCounts;
 import dev.airlock.persistence.retention.RetentionCutoffs;
@@ -35,7 +35,11 @@ public class RetentionJob {
     private final Clock clock;
     private final dev.airlock.persistence.scope.Scopes scopes;
 
-    RetentionJob(PeopleSettings properties, TenantNames tenants, RetentionPurge purge, Clock clock,
+    RetentionJob(
+            PeopleSettings properties,
+            TenantNames tenants,
+            RetentionPurge purge,
+            Clock clock,
             dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.properties = properties;
@@ -44,7 +48,9 @@ public class RetentionJob {
         this.clock = clock;
     }
 
-    @Scheduled(fixedDelayString = "${airlock.purge.interval:PT1H}", initialDelayString = "${airlock.purge.initial-delay:PT1M}")
+    @Scheduled(
+            fixedDelayString = "${airlock.purge.interval:PT1H}",
+            initialDelayString = "${airlock.purge.initial-delay:PT1M}")
     void scheduled() {
         if (properties.purge().enabled()) {
             purgeAll();
@@ -75,8 +81,8 @@ public class RetentionJob {
         }
         Instant now = clock.instant();
         PeopleSettings.Retention r = properties.tenant(tenant).retention();
-        RetentionCutoffs cutoffs = new RetentionCutoffs(now.minus(r.raw()), now.minus(r.transcripts()),
-                now.minus(r.approvals()), now.minus(r.auditEvents()));
+        RetentionCutoffs cutoffs = new RetentionCutoffs(
+                now.minus(r.raw()), now.minus(r.transcripts()), now.minus(r.approvals()), now.minus(r.auditEvents()));
         Optional<PurgeCounts> counts = scopes.consoleJobs().call(() -> purge.purge(tenant, cutoffs, now));
         if (counts.isEmpty()) {
             log.debug("Retention purge of tenant {} skipped: another replica holds it", tenant);

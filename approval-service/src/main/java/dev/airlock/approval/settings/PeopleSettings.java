@@ -3,11 +3,11 @@ package dev.airlock.approval.settings;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
-import org.hibernate.validator.constraints.time.DurationMax;
-import org.hibernate.validator.constraints.time.DurationMin;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -43,7 +43,8 @@ public record PeopleSettings(
         Map<String, @Valid Tenant> tenants) {
 
     /** A tenant that configures nothing of the people's side: every setting at its default. */
-    private static final Tenant DEFAULT_TENANT = new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
+    private static final Tenant DEFAULT_TENANT =
+            new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
 
     public PeopleSettings {
         users = users == null ? Map.of() : Map.copyOf(users);
@@ -63,17 +64,20 @@ public record PeopleSettings(
      * @param retention     how long each kind of record is kept
      * @param rawAccess     the grant policy for raw artifacts
      */
-    public record Tenant(@DefaultValue @Valid Notifications notifications, @DefaultValue @Valid Retention retention,
+    public record Tenant(
+            @DefaultValue @Valid Notifications notifications,
+            @DefaultValue @Valid Retention retention,
             @DefaultValue @Valid RawAccess rawAccess) {
 
         /** Stops the start, naming the key, when a webhook of the tenant at {@code key} is no http(s) URL. */
         void check(String key) {
             for (int i = 0; i < notifications.webhooks().size(); i++) {
                 java.net.URI hook = notifications.webhooks().get(i);
-                if (hook == null || hook.getHost() == null
+                if (hook == null
+                        || hook.getHost() == null
                         || !("https".equals(hook.getScheme()) || "http".equals(hook.getScheme()))) {
-                    throw new InvalidConfigurationException(key + ".notifications.webhooks[" + i + "]",
-                            "must be an absolute http or https URL");
+                    throw new InvalidConfigurationException(
+                            key + ".notifications.webhooks[" + i + "]", "must be an absolute http or https URL");
                 }
             }
         }
@@ -86,7 +90,10 @@ public record PeopleSettings(
      * @param roles          roles per tenant: APPROVER, AUDITOR, TENANT_ADMIN
      * @param platformAdmin  whether the person administers the whole platform
      */
-    public record User(String password, Map<String, List<String>> roles, @DefaultValue("false") boolean platformAdmin) {
+    public record User(
+            String password,
+            Map<String, List<String>> roles,
+            @DefaultValue("false") boolean platformAdmin) {
 
         public User {
             roles = roles == null ? Map.of() : roles;
@@ -99,8 +106,7 @@ public record PeopleSettings(
      *
      * @param rolesClaim the ID-token or user-info claim listing the person's roles as {@code ROLE:tenant}
      */
-    public record Oidc(@DefaultValue("airlock_roles") String rolesClaim) {
-    }
+    public record Oidc(@DefaultValue("airlock_roles") String rolesClaim) {}
 
     /**
      * The scheduled retention purge, which removes what each tenant's {@link Retention} lets go.
@@ -109,10 +115,14 @@ public record PeopleSettings(
      * @param interval     the time between the end of one purge and the start of the next
      * @param initialDelay the time from start-up to the first purge
      */
-    public record Purge(@DefaultValue("true") boolean enabled,
-            @DefaultValue("PT1H") @DurationMin(millis = 1, message = "must be a positive duration") Duration interval,
-            @DefaultValue("PT1M") @DurationMin(nanos = 0, message = "must not be negative") Duration initialDelay) {
-    }
+    public record Purge(
+            @DefaultValue("true") boolean enabled,
+
+            @DefaultValue("PT1H") @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration interval,
+
+            @DefaultValue("PT1M") @DurationMin(nanos = 0, message = "must not be negative")
+            Duration initialDelay) {}
 
     /**
      * Approval requests and what people type into them.
@@ -120,17 +130,19 @@ public record PeopleSettings(
      * @param expiryInterval how often pending requests are checked for expiry
      * @param maxTextLength  the longest reason (or other free text) a person may enter, in characters
      */
-    public record Approvals(@DefaultValue("PT5S") @DurationMin(millis = 1, message = "must be a positive duration")
-            Duration expiryInterval, @DefaultValue("2000") @Min(value = 1, message = "must be at least 1") int maxTextLength) {
-    }
+    public record Approvals(
+            @DefaultValue("PT5S") @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration expiryInterval,
+
+            @DefaultValue("2000") @Min(value = 1, message = "must be at least 1")
+            int maxTextLength) {}
 
     /**
      * The audit chain verification command.
      *
      * @param verify the tenants to verify ({@code *} for all); set only to run the command
      */
-    public record Audit(String verify) {
-    }
+    public record Audit(String verify) {}
 
     /**
      * Throttling of password guessing on the console's sign-in form.
@@ -140,11 +152,18 @@ public record PeopleSettings(
      * @param window                how far back failed attempts count
      * @param lockout               how long every further attempt is refused after a lock-out
      */
-    public record Login(@DefaultValue("5") @Min(value = 1, message = "must be at least 1") int maxFailures,
-            @DefaultValue("20") @Min(value = 1, message = "must be at least 1") int maxFailuresPerAddress,
-            @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration") Duration window,
-            @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration") Duration lockout) {
-    }
+    public record Login(
+            @DefaultValue("5") @Min(value = 1, message = "must be at least 1")
+            int maxFailures,
+
+            @DefaultValue("20") @Min(value = 1, message = "must be at least 1")
+            int maxFailuresPerAddress,
+
+            @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration window,
+
+            @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration lockout) {}
 
     /**
      * Personal access tokens.
@@ -153,7 +172,8 @@ public record PeopleSettings(
      *                   {@code maxTtl} if that is shorter
      * @param maxTtl     the longest lifetime a token may be given
      */
-    public record Tokens(Duration defaultTtl, @DefaultValue("P90D") Duration maxTtl) {
+    public record Tokens(
+            Duration defaultTtl, @DefaultValue("P90D") Duration maxTtl) {
 
         /** The default lifetime when none is configured (unless the maximum is shorter). */
         public static final Duration USUAL_TTL = Duration.ofDays(30);
@@ -166,8 +186,8 @@ public record PeopleSettings(
                 defaultTtl = maxTtl.compareTo(USUAL_TTL) < 0 ? maxTtl : USUAL_TTL;
             }
             if (defaultTtl.isNegative() || defaultTtl.isZero() || maxTtl.compareTo(defaultTtl) < 0) {
-                throw new InvalidConfigurationException("airlock.tokens.default-ttl",
-                        "must be positive and no longer than airlock.tokens.max-ttl");
+                throw new InvalidConfigurationException(
+                        "airlock.tokens.default-ttl", "must be positive and no longer than airlock.tokens.max-ttl");
             }
         }
     }
@@ -181,10 +201,17 @@ public record PeopleSettings(
      * @param auditEvents audit events, oldest first
      */
     public record Retention(
-            @DefaultValue("P7D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration raw,
-            @DefaultValue("P90D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration transcripts,
-            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration approvals,
-            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD) Duration auditEvents) {
+            @DefaultValue("P7D") @DurationMin(millis = 1, message = POSITIVE_PERIOD)
+            Duration raw,
+
+            @DefaultValue("P90D") @DurationMin(millis = 1, message = POSITIVE_PERIOD)
+            Duration transcripts,
+
+            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD)
+            Duration approvals,
+
+            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD)
+            Duration auditEvents) {
 
         static final String POSITIVE_PERIOD = "must be a positive duration such as P7D";
     }
@@ -195,8 +222,12 @@ public record PeopleSettings(
      * @param secondPerson whether a grant needs a second person (AUDITOR or TENANT_ADMIN, not the requester)
      * @param grantTtl     how long a granted access lasts
      */
-    public record RawAccess(@DefaultValue("true") boolean secondPerson,
-            @DefaultValue("PT15M") @DurationMin(millis = 1, message = GRANT_TTL) @DurationMax(days = 1, message = GRANT_TTL)
+    public record RawAccess(
+            @DefaultValue("true") boolean secondPerson,
+
+            @DefaultValue("PT15M")
+            @DurationMin(millis = 1, message = GRANT_TTL)
+            @DurationMax(days = 1, message = GRANT_TTL)
             Duration grantTtl) {
 
         static final String GRANT_TTL = "must be positive and at most P1D";

@@ -26,7 +26,8 @@ class PeopleTenantDescriber implements TenantDescriber {
         description.put("retention", config.retention().toString());
         description.put("rawAccess", config.rawAccess().toString());
         var webhooks = config.notifications().webhooks();
-        description.put("webhooks", webhooks.size() + (webhooks.isEmpty() ? "" : "/" + Sha256.hex(webhooks.toString())));
+        description.put(
+                "webhooks", webhooks.size() + (webhooks.isEmpty() ? "" : "/" + Sha256.hex(webhooks.toString())));
         return description;
     }
 }

@@ -25,7 +25,8 @@ class RefusalProblems {
 
     @ExceptionHandler(DecisionRefused.class)
     ResponseEntity<ProblemDetail> decisionRefused(DecisionRefused refused) {
-        ProblemDetail problem = problem(HttpStatus.CONFLICT, "decision-refused", "Decision refused", refused.getMessage());
+        ProblemDetail problem =
+                problem(HttpStatus.CONFLICT, "decision-refused", "Decision refused", refused.getMessage());
         problem.setProperty("reason", refused.reason().name());
         return ResponseEntity.status(HttpStatus.CONFLICT).body(problem);
     }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.persistence.audit.RunSummary;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -78,11 +78,22 @@ class AuditQueriesTests {
 
     @Test
     void writesALineInTheHeaderOrder() {
-        RunSummary run = new RunSummary(UUID.fromString("01a22a17-664e-75ad-ad5c-fd1aedd07994"), "acme", "build-bot", "deploy",
-                "COMPLETED", "APPROVED", "alice:APPROVE,bob:APPROVE", 0, "EXITED", Instant.parse("2026-11-30T01:00:00Z"),
-                Instant.parse("2026-11-30T01:00:01Z"), null);
-        assertThat(AuditQueries.csv(run)).isEqualTo("01a22a17-664e-75ad-ad5c-fd1aedd07994,acme,build-bot,deploy,COMPLETED,APPROVED,"
-                + "\"alice:APPROVE,bob:APPROVE\",0,EXITED,2026-11-30T01:00:00Z,2026-11-30T01:00:01Z,");
+        RunSummary run = new RunSummary(
+                UUID.fromString("01a22a17-664e-75ad-ad5c-fd1aedd07994"),
+                "acme",
+                "build-bot",
+                "deploy",
+                "COMPLETED",
+                "APPROVED",
+                "alice:APPROVE,bob:APPROVE",
+                0,
+                "EXITED",
+                Instant.parse("2026-11-30T01:00:00Z"),
+                Instant.parse("2026-11-30T01:00:01Z"),
+                null);
+        assertThat(AuditQueries.csv(run))
+                .isEqualTo("01a22a17-664e-75ad-ad5c-fd1aedd07994,acme,build-bot,deploy,COMPLETED,APPROVED,"
+                        + "\"alice:APPROVE,bob:APPROVE\",0,EXITED,2026-11-30T01:00:00Z,2026-11-30T01:00:01Z,");
         assertThat(AuditQueries.csv(run).split(",", -1)).hasSize(AuditQueries.CSV_COLUMNS.size() + 1);
     }
 }

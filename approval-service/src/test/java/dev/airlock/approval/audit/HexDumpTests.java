@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The hex dump, line by line: exact input to exact output. */
 class HexDumpTests {
@@ -30,7 +30,9 @@ class HexDumpTests {
         byte[] bytes = "0123456789abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
         List<HexDump.Line> lines = HexDump.lines(bytes, 32);
         assertThat(lines).extracting(HexDump.Line::offset).containsExactly("00000020", "00000030", "00000040");
-        assertThat(lines).extracting(HexDump.Line::ascii).containsExactly("0123456789abcdef", "ghijklmnopqrstuv", "wxyz");
+        assertThat(lines)
+                .extracting(HexDump.Line::ascii)
+                .containsExactly("0123456789abcdef", "ghijklmnopqrstuv", "wxyz");
         assertThat(HexDump.lines(new byte[0], 0)).isEmpty();
     }
 

@@ -27,12 +27,23 @@ class ApprovalRequestTests {
     }
 
     private static ApprovalRequest request(int approvers, boolean approveReasonRequired) {
-        return new ApprovalRequest(UUID.randomUUID(), "acme", "deploy", "build-bot", "carol", "tool: deploy\n", DIGEST,
-                approvers, approveReasonRequired, NOW, NOW.plus(Duration.ofHours(1)));
+        return new ApprovalRequest(
+                UUID.randomUUID(),
+                "acme",
+                "deploy",
+                "build-bot",
+                "carol",
+                "tool: deploy\n",
+                DIGEST,
+                approvers,
+                approveReasonRequired,
+                NOW,
+                NOW.plus(Duration.ofHours(1)));
     }
 
     private ApprovalDecision decide(ApprovalRequest request, String who, Verdict verdict, String reason) {
-        ApprovalDecision decision = DecisionRules.decide(request, who, verdict, reason, DIGEST, decisions, NOW.plusSeconds(60));
+        ApprovalDecision decision =
+                DecisionRules.decide(request, who, verdict, reason, DIGEST, decisions, NOW.plusSeconds(60));
         decisions.add(decision);
         return decision;
     }
@@ -55,7 +66,8 @@ class ApprovalRequestTests {
         assertThat(request.status()).isEqualTo(ApprovalStatus.DENIED);
         assertThatThrownBy(() -> decide(request, "dave", Verdict.APPROVE, null))
                 .isInstanceOf(DecisionRefused.class)
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
+                .satisfies(
+                        e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
     }
 
     @Test
@@ -63,36 +75,42 @@ class ApprovalRequestTests {
         ApprovalRequest request = request(2);
         decide(request, "alice", Verdict.APPROVE, null);
         assertThatThrownBy(() -> decide(request, "alice", Verdict.APPROVE, null))
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.ALREADY_DECIDED));
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.ALREADY_DECIDED));
         assertThat(request.status()).isEqualTo(ApprovalStatus.PENDING);
     }
 
     @Test
     void refusesADecisionOnAnotherDigest() {
         ApprovalRequest request = request(1);
-        assertThatThrownBy(() -> DecisionRules.decide(request, "alice", Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH));
+        assertThatThrownBy(() ->
+                        DecisionRules.decide(request, "alice", Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH));
     }
 
     @Test
     void refusesTheOwnerOfTheRequestingAgent() {
         ApprovalRequest request = request(1);
         assertThatThrownBy(() -> decide(request, "carol", Verdict.APPROVE, null))
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.SELF_APPROVAL));
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.SELF_APPROVAL));
     }
 
     @Test
     void requiresAReasonToDeny() {
         ApprovalRequest request = request(1);
         assertThatThrownBy(() -> decide(request, "alice", Verdict.DENY, " "))
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
     }
 
     @Test
     void requiresAReasonToApproveWhenThePolicySaysSo() {
         ApprovalRequest request = request(1, true);
         assertThatThrownBy(() -> decide(request, "alice", Verdict.APPROVE, null))
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.REASON_REQUIRED));
         decide(request, "alice", Verdict.APPROVE, "change ticket 42");
         assertThat(request.status()).isEqualTo(ApprovalStatus.APPROVED);
     }
@@ -103,14 +121,17 @@ class ApprovalRequestTests {
         assertThat(request.expire(NOW.plusSeconds(3599))).isFalse();
         assertThat(request.expire(NOW.plusSeconds(3600))).isTrue();
         assertThat(request.status()).isEqualTo(ApprovalStatus.EXPIRED);
-        assertThatThrownBy(() -> DecisionRules.decide(request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
-                .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
+        assertThatThrownBy(() -> DecisionRules.decide(
+                        request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
+                .satisfies(
+                        e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
     }
 
     @Test
     void refusesADecisionAfterTheDeadlineEvenBeforeTheExpiryJob() {
         ApprovalRequest request = request(1);
-        assertThatThrownBy(() -> DecisionRules.decide(request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
+        assertThatThrownBy(() -> DecisionRules.decide(
+                        request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
                 .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.EXPIRED));
     }
 }

@@ -40,12 +40,23 @@ final class BubblewrapCommand {
      * Files and directories of the host's {@code /etc} a run sees read-only, where they exist:
      * name resolution, TLS trust, time zone, the dynamic linker's cache and Debian's alternatives.
      */
-    static final List<String> ETC = List.of("hosts", "resolv.conf", "nsswitch.conf", "host.conf", "gai.conf", "protocols",
-            "services", "localtime", "ssl/certs", "ssl/openssl.cnf", "pki/tls/certs", "pki/ca-trust/extracted", "alternatives",
+    static final List<String> ETC = List.of(
+            "hosts",
+            "resolv.conf",
+            "nsswitch.conf",
+            "host.conf",
+            "gai.conf",
+            "protocols",
+            "services",
+            "localtime",
+            "ssl/certs",
+            "ssl/openssl.cnf",
+            "pki/tls/certs",
+            "pki/ca-trust/extracted",
+            "alternatives",
             "ld.so.cache");
 
-    private BubblewrapCommand() {
-    }
+    private BubblewrapCommand() {}
 
     /**
      * What the command line needs to know of the host.
@@ -62,8 +73,16 @@ final class BubblewrapCommand {
      * @param rootDirs   top-level directories of the host to mount read-only, such as {@code lib64} where
      *                   it is not a link into {@code /usr}
      */
-    record Host(Path bwrap, Path setpriv, int hostUid, int hostGid, Path prlimit, Path choom, Path etc,
-            SortedMap<String, String> rootLinks, List<String> rootDirs) {
+    record Host(
+            Path bwrap,
+            Path setpriv,
+            int hostUid,
+            int hostGid,
+            Path prlimit,
+            Path choom,
+            Path etc,
+            SortedMap<String, String> rootLinks,
+            List<String> rootDirs) {
 
         Host {
             rootLinks = new TreeMap<>(rootLinks);
@@ -86,7 +105,13 @@ final class BubblewrapCommand {
      * @param block      what the sandbox's init reads before it starts the command ({@code --block-fd}),
      *                   so that the run is placed in its cgroup first; -1 when runs have no cgroup
      */
-    record Descriptors(int passwd, int group, List<Integer> readOnly, List<Integer> writable, int workingDir, int status,
+    record Descriptors(
+            int passwd,
+            int group,
+            List<Integer> readOnly,
+            List<Integer> writable,
+            int workingDir,
+            int status,
             int block) {
 
         Descriptors {
@@ -102,21 +127,37 @@ final class BubblewrapCommand {
      * not on the command line (where every host user could read it in {@code /proc}): bubblewrap
      * passes its own, which the caller sets.
      */
-    static List<String> argv(Host host, SandboxPolicy policy, Descriptors fds, Path workingDir, String program,
-            List<String> args) {
+    static List<String> argv(
+            Host host, SandboxPolicy policy, Descriptors fds, Path workingDir, String program, List<String> args) {
         List<String> argv = new ArrayList<>();
         if (host.setpriv() != null) {
-            argv.addAll(List.of(host.setpriv().toString(), "--reuid=" + host.hostUid(), "--regid=" + host.hostGid(),
-                    "--clear-groups", "--no-new-privs", "--"));
+            argv.addAll(List.of(
+                    host.setpriv().toString(),
+                    "--reuid=" + host.hostUid(),
+                    "--regid=" + host.hostGid(),
+                    "--clear-groups",
+                    "--no-new-privs",
+                    "--"));
         }
         argv.add(host.bwrap().toString());
         argv.addAll(List.of("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"));
         if (!policy.network()) {
             argv.add("--unshare-net");
         }
-        argv.addAll(List.of("--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                "--uid", Integer.toString(SANDBOX_ID), "--gid", Integer.toString(SANDBOX_ID), "--hostname", HOSTNAME,
-                "--json-status-fd", Integer.toString(fds.status())));
+        argv.addAll(List.of(
+                "--disable-userns",
+                "--die-with-parent",
+                "--new-session",
+                "--cap-drop",
+                "ALL",
+                "--uid",
+                Integer.toString(SANDBOX_ID),
+                "--gid",
+                Integer.toString(SANDBOX_ID),
+                "--hostname",
+                HOSTNAME,
+                "--json-status-fd",
+                Integer.toString(fds.status())));
         if (fds.block() >= 0) {
             argv.addAll(List.of("--block-fd", Integer.toString(fds.block())));
         }
@@ -136,10 +177,16 @@ final class BubblewrapCommand {
         String tmpSize = Long.toString(policy.tmpSizeBytes());
         argv.addAll(List.of("--size", tmpSize, "--tmpfs", "/dev/shm", "--size", tmpSize, "--tmpfs", "/tmp"));
         for (int i = 0; i < policy.readOnlyPaths().size(); i++) {
-            argv.addAll(List.of("--ro-bind-fd", Integer.toString(fds.readOnly().get(i)), policy.readOnlyPaths().get(i)));
+            argv.addAll(List.of(
+                    "--ro-bind-fd",
+                    Integer.toString(fds.readOnly().get(i)),
+                    policy.readOnlyPaths().get(i)));
         }
         for (int i = 0; i < policy.writablePaths().size(); i++) {
-            argv.addAll(List.of("--bind-fd", Integer.toString(fds.writable().get(i)), policy.writablePaths().get(i)));
+            argv.addAll(List.of(
+                    "--bind-fd",
+                    Integer.toString(fds.writable().get(i)),
+                    policy.writablePaths().get(i)));
         }
         String dir = workingDir.toString();
         argv.addAll(List.of("--bind-fd", Integer.toString(fds.workingDir()), dir, "--chdir", dir));
@@ -149,10 +196,16 @@ final class BubblewrapCommand {
             // Without a cgroup of its own, each process is bounded by its address space instead of the run as a whole.
             argv.add("--as=" + policy.maxMemoryBytes());
         }
-        argv.addAll(List.of("--fsize=" + policy.maxFileSizeBytes(),
+        argv.addAll(List.of(
+                "--fsize=" + policy.maxFileSizeBytes(),
                 "--nofile=" + policy.maxOpenFiles(),
                 "--core=0",
-                "--", host.choom().toString(), "-n", Integer.toString(OOM_SCORE_ADJ), "--", program));
+                "--",
+                host.choom().toString(),
+                "-n",
+                Integer.toString(OOM_SCORE_ADJ),
+                "--",
+                program));
         argv.addAll(args);
         return List.copyOf(argv);
     }

@@ -42,6 +42,8 @@ record BubblewrapStatus(long childPid, boolean commandStarted) {
 
     static BubblewrapStatus parse(String report) {
         Matcher pid = CHILD_PID.matcher(report);
-        return new BubblewrapStatus(pid.find() ? Long.parseLong(pid.group(1)) : -1, EXIT_CODE.matcher(report).find());
+        return new BubblewrapStatus(
+                pid.find() ? Long.parseLong(pid.group(1)) : -1,
+                EXIT_CODE.matcher(report).find());
     }
 }

@@ -1,7 +1,6 @@
 package dev.airlock.gateway.capture;
 
 import dev.airlock.gateway.settings.AgentSettings;
-
 import java.nio.file.Path;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -15,7 +14,8 @@ class CaptureConfiguration {
     /** Checked when it is made: with {@code bubblewrap} and no working bwrap the gateway does not start. */
     @Bean(destroyMethod = "close")
     Sandbox sandbox(AgentSettings properties) {
-        Path root = properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
+        Path root =
+                properties.sandbox().workDir() != null ? properties.sandbox().workDir() : WorkArea.defaultRoot();
         WorkArea work = WorkArea.open(root);
         try {
             return Sandbox.of(properties.sandbox(), properties.capture().path(), work);

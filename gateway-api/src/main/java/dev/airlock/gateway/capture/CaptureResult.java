@@ -16,12 +16,26 @@ import java.time.Instant;
  * @param stdout       standard output
  * @param stderr       standard error
  */
-public record CaptureResult(Instant startedAt, Instant endedAt, Integer exitCode, Termination termination,
-        String failure, SandboxKind sandbox, StreamResult stdout, StreamResult stderr) {
+public record CaptureResult(
+        Instant startedAt,
+        Instant endedAt,
+        Integer exitCode,
+        Termination termination,
+        String failure,
+        SandboxKind sandbox,
+        StreamResult stdout,
+        StreamResult stderr) {
 
     /** The result of a run whose process could not be started. */
     public static CaptureResult spawnFailed(Instant startedAt, Instant endedAt, String failure) {
-        return new CaptureResult(startedAt, endedAt, null, Termination.SPAWN_FAILED, failure, null, StreamResult.empty(),
+        return new CaptureResult(
+                startedAt,
+                endedAt,
+                null,
+                Termination.SPAWN_FAILED,
+                failure,
+                null,
+                StreamResult.empty(),
                 StreamResult.empty());
     }
 }

@@ -27,6 +27,7 @@ final class LibC {
     private static final String UNSUPPORTED;
     /** Open flags, which differ between architectures. */
     static final int O_RDONLY = 0;
+
     static final int O_WRONLY = 1;
     static final int O_CLOEXEC = 0x80000;
     static final int O_PATH = 0x200000;
@@ -40,10 +41,12 @@ final class LibC {
     static final int SIGKILL = 9;
     /** {@code waitid}: by pid; for an ended child; leave it waitable. */
     private static final int P_PID = 1;
+
     private static final int WEXITED = 4;
     private static final int WNOWAIT = 0x01000000;
     /** {@code siginfo_t}: 128 bytes; {@code si_code} at 8 and {@code si_status} at 24 on 64-bit Linux. */
     private static final int SIGINFO_SIZE = 128;
+
     private static final int SI_CODE = 8;
     private static final int SI_STATUS = 24;
     private static final int CLD_EXITED = 1;
@@ -73,8 +76,9 @@ final class LibC {
             try {
                 calls = Native.load("c", Calls.class);
                 NativeLibrary library = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
-                for (String symbol : new String[] {"posix_spawn_file_actions_addclosefrom_np",
-                        "posix_spawn_file_actions_addchdir_np", "statx"}) {
+                for (String symbol : new String[] {
+                    "posix_spawn_file_actions_addclosefrom_np", "posix_spawn_file_actions_addchdir_np", "statx"
+                }) {
                     library.getFunction(symbol);
                 }
             } catch (UnsatisfiedLinkError e) {
@@ -91,8 +95,7 @@ final class LibC {
         UNSUPPORTED = unsupported;
     }
 
-    private LibC() {
-    }
+    private LibC() {}
 
     /** Thrown when the calls cannot be used on this system; the message says why. */
     static final class Unsupported extends RuntimeException {
@@ -192,7 +195,10 @@ final class LibC {
         } catch (LastErrorException e) {
             throw new Failure("statx", e.getErrorCode());
         }
-        return new Stat(buffer.getShort(28) & 0xffff, buffer.getInt(20), buffer.getLong(32),
+        return new Stat(
+                buffer.getShort(28) & 0xffff,
+                buffer.getInt(20),
+                buffer.getLong(32),
                 ((long) buffer.getInt(136) << 32) | (buffer.getInt(140) & 0xffffffffL));
     }
 
@@ -256,15 +262,18 @@ final class LibC {
             try {
                 for (int target = 0; target < descriptors.length; target++) {
                     if (descriptors[target] < 0) {
-                        check("posix_spawn_file_actions_addopen", c.posix_spawn_file_actions_addopen(actions, target,
-                                "/dev/null", O_RDONLY, 0));
+                        check(
+                                "posix_spawn_file_actions_addopen",
+                                c.posix_spawn_file_actions_addopen(actions, target, "/dev/null", O_RDONLY, 0));
                     } else {
-                        check("posix_spawn_file_actions_adddup2", c.posix_spawn_file_actions_adddup2(actions,
-                                descriptors[target], target));
+                        check(
+                                "posix_spawn_file_actions_adddup2",
+                                c.posix_spawn_file_actions_adddup2(actions, descriptors[target], target));
                     }
                 }
-                check("posix_spawn_file_actions_addclosefrom_np", c.posix_spawn_file_actions_addclosefrom_np(actions,
-                        descriptors.length));
+                check(
+                        "posix_spawn_file_actions_addclosefrom_np",
+                        c.posix_spawn_file_actions_addclosefrom_np(actions, descriptors.length));
                 check("posix_spawn_file_actions_addchdir_np", c.posix_spawn_file_actions_addchdir_np(actions, "/"));
                 c.sigemptyset(signals);
                 check("posix_spawnattr_setsigmask", c.posix_spawnattr_setsigmask(attributes, signals));
@@ -272,8 +281,9 @@ final class LibC {
                 check("posix_spawnattr_setsigdefault", c.posix_spawnattr_setsigdefault(attributes, signals));
                 check("posix_spawnattr_setflags", c.posix_spawnattr_setflags(attributes, SPAWN_FLAGS));
                 IntByReference pid = new IntByReference();
-                check("posix_spawn " + path, c.posix_spawn(pid, path, actions, attributes, new StringArray(argv),
-                        new StringArray(envp)));
+                check(
+                        "posix_spawn " + path,
+                        c.posix_spawn(pid, path, actions, attributes, new StringArray(argv), new StringArray(envp)));
                 return pid.getValue();
             } finally {
                 c.posix_spawnattr_destroy(attributes);
@@ -375,7 +385,12 @@ final class LibC {
 
         int kill(int pid, int signal) throws LastErrorException;
 
-        int posix_spawn(IntByReference pid, String path, Pointer fileActions, Pointer attributes, StringArray argv,
+        int posix_spawn(
+                IntByReference pid,
+                String path,
+                Pointer fileActions,
+                Pointer attributes,
+                StringArray argv,
                 StringArray envp);
 
         int posix_spawn_file_actions_init(Pointer actions);

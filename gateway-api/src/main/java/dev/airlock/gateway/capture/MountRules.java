@@ -41,8 +41,7 @@ public final class MountRules {
      * @param path     the absolute, normalized host path
      * @param writable whether runs may write below it (a writable path or a working directory)
      */
-    public record Mount(String key, String owner, Path path, boolean writable) {
-    }
+    public record Mount(String key, String owner, Path path, boolean writable) {}
 
     /**
      * A path no mount may reach.
@@ -53,8 +52,7 @@ public final class MountRules {
      * @param what     what it holds, for the message
      * @param readable whether read-only mounts may reach it (the system's files, which every sandbox reads anyway)
      */
-    public record Reserved(String key, String owner, Path path, String what, boolean readable) {
-    }
+    public record Reserved(String key, String owner, Path path, String what, boolean readable) {}
 
     /**
      * The rules over {@code mounts}, with Airlock's work root and data directory, every file a
@@ -65,14 +63,16 @@ public final class MountRules {
      */
     public static MountRules of(List<Mount> mounts, Path workRoot, Path dataDir, List<Reserved> secretFiles) {
         List<Reserved> reserved = new ArrayList<>(secretFiles);
-        reserved.add(new Reserved("airlock.sandbox.work-dir", null, real(workRoot), "every run's working directory", false));
+        reserved.add(
+                new Reserved("airlock.sandbox.work-dir", null, real(workRoot), "every run's working directory", false));
         reserved.add(new Reserved("airlock.data-dir", null, real(dataDir), "the gateway's data", false));
         for (String system : SYSTEM) {
-            reserved.add(new Reserved("(the sandbox's system)", null, Path.of(system), "mounted into every sandbox by name", true));
+            reserved.add(new Reserved(
+                    "(the sandbox's system)", null, Path.of(system), "mounted into every sandbox by name", true));
         }
         for (String etc : BubblewrapCommand.ETC) {
-            reserved.add(new Reserved("(the sandbox's /etc)", null, Path.of("/etc", etc), "mounted into every sandbox by name",
-                    true));
+            reserved.add(new Reserved(
+                    "(the sandbox's /etc)", null, Path.of("/etc", etc), "mounted into every sandbox by name", true));
         }
         MountRules rules = new MountRules(mounts, reserved);
         for (Mount mount : mounts) {
@@ -107,11 +107,17 @@ public final class MountRules {
     public static List<Mount> mountsOf(String owner, SandboxPolicy policy, Path workingDir) {
         List<Mount> mounts = new ArrayList<>();
         for (int i = 0; i < policy.readOnlyPaths().size(); i++) {
-            mounts.add(new Mount(owner + ".sandbox.read-only-paths[" + i + "]", owner, Path.of(policy.readOnlyPaths().get(i)),
+            mounts.add(new Mount(
+                    owner + ".sandbox.read-only-paths[" + i + "]",
+                    owner,
+                    Path.of(policy.readOnlyPaths().get(i)),
                     false));
         }
         for (int i = 0; i < policy.writablePaths().size(); i++) {
-            mounts.add(new Mount(owner + ".sandbox.writable-paths[" + i + "]", owner, Path.of(policy.writablePaths().get(i)),
+            mounts.add(new Mount(
+                    owner + ".sandbox.writable-paths[" + i + "]",
+                    owner,
+                    Path.of(policy.writablePaths().get(i)),
                     true));
         }
         if (workingDir != null) {
@@ -123,15 +129,18 @@ public final class MountRules {
     /** The files of one tool's {@code file:} secrets, reserved for it. */
     public static List<Reserved> secretFilesOf(String owner, Map<String, String> secrets) {
         List<Reserved> files = new ArrayList<>();
-        secrets.forEach((variable, source) -> SecretReference.parse(source).file().ifPresent(file ->
-                files.add(new Reserved(owner + ".secrets." + variable, owner, real(file), "the file a secret is read from",
-                        false))));
+        secrets.forEach((variable, source) -> SecretReference.parse(source)
+                .file()
+                .ifPresent(file -> files.add(new Reserved(
+                        owner + ".secrets." + variable, owner, real(file), "the file a secret is read from", false))));
         return files;
     }
 
     private String problem(Mount mount, List<Mount> among) {
         for (Mount writable : among) {
-            if (writable.writable() && !mount.path().equals(writable.path()) && mount.path().startsWith(writable.path())) {
+            if (writable.writable()
+                    && !mount.path().equals(writable.path())
+                    && mount.path().startsWith(writable.path())) {
                 return mount.path() + " lies inside " + writable.path() + ", which runs may write to (" + writable.key()
                         + "): such a run could replace it with a link to anything on the host. Mount a path outside every"
                         + " writable path and working directory";
@@ -139,10 +148,12 @@ public final class MountRules {
         }
         for (Reserved own : reserved) {
             boolean overlaps = mount.path().startsWith(own.path()) || own.path().startsWith(mount.path());
-            boolean allowed = !mount.writable() && (own.readable() || own.owner() != null && own.owner().equals(mount.owner()));
+            boolean allowed = !mount.writable()
+                    && (own.readable() || own.owner() != null && own.owner().equals(mount.owner()));
             if (overlaps && !allowed) {
-                return mount.path() + " would " + (mount.writable() ? "let runs change " : "show runs ") + own.path() + " ("
-                        + own.what() + ", " + own.key() + "); mount a path that neither contains it nor lies within it";
+                return mount.path() + " would " + (mount.writable() ? "let runs change " : "show runs ") + own.path()
+                        + " (" + own.what() + ", " + own.key()
+                        + "); mount a path that neither contains it nor lies within it";
             }
         }
         return null;
@@ -155,7 +166,9 @@ public final class MountRules {
             return absolute.toRealPath();
         } catch (IOException e) {
             Path parent = absolute.getParent();
-            return parent == null || parent.equals(absolute) ? absolute : real(parent).resolve(absolute.getFileName());
+            return parent == null || parent.equals(absolute)
+                    ? absolute
+                    : real(parent).resolve(absolute.getFileName());
         }
     }
 }

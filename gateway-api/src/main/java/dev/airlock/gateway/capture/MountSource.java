@@ -53,21 +53,30 @@ final class MountSource implements AutoCloseable {
                 try {
                     next = LibC.openat(dir, name, LibC.O_PATH | LibC.O_NOFOLLOW | LibC.O_CLOEXEC);
                 } catch (LibC.Failure e) {
-                    throw refused(path, walked, e.errno() == 2 ? "does not exist" : "cannot be opened (" + e.getMessage() + ")");
+                    throw refused(
+                            path,
+                            walked,
+                            e.errno() == 2 ? "does not exist" : "cannot be opened (" + e.getMessage() + ")");
                 }
                 LibC.close(dir);
                 dir = next;
                 LibC.Stat stat = LibC.stat(dir);
                 boolean last = i == target.getNameCount() - 1;
                 if (stat.symbolicLink()) {
-                    throw refused(path, walked, "is a symbolic link; sandboxes never mount through links: configure the real path");
+                    throw refused(
+                            path,
+                            walked,
+                            "is a symbolic link; sandboxes never mount through links: configure the real path");
                 }
                 if ((!last || kind == Kind.DIRECTORY) && !stat.directory()) {
                     throw refused(path, walked, "is not a directory");
                 }
                 if (!last && strangerUid >= 0 && stat.uid() == strangerUid) {
-                    throw refused(path, walked, "is owned by the sandbox's host user " + strangerUid
-                            + ", which could replace what lies below it");
+                    throw refused(
+                            path,
+                            walked,
+                            "is owned by the sandbox's host user " + strangerUid
+                                    + ", which could replace what lies below it");
                 }
             }
             MountSource source = new MountSource(path, dir);
@@ -97,7 +106,8 @@ final class MountSource implements AutoCloseable {
     }
 
     private static Sandbox.SpawnRefused refused(String path, Path component, String why) {
-        String where = component.toString().equals(path) ? "sandbox path " + path : "sandbox path " + path + ": " + component;
+        String where =
+                component.toString().equals(path) ? "sandbox path " + path : "sandbox path " + path + ": " + component;
         return new Sandbox.SpawnRefused(where + " " + why);
     }
 }

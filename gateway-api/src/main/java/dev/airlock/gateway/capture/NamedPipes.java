@@ -25,8 +25,14 @@ record NamedPipes(Path stdout, Path stderr) implements AutoCloseable {
     /** Makes the two named pipes of a run in {@code dir}, a directory only the gateway's user can enter. */
     static NamedPipes create(Path dir, UUID runId) throws IOException {
         NamedPipes pipes = new NamedPipes(dir.resolve(runId + ".stdout"), dir.resolve(runId + ".stderr"));
-        Process mkfifo = Spawner.start(new ProcessBuilder("mkfifo", "-m", "600", pipes.stdout().toString(),
-                pipes.stderr().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD));
+        Process mkfifo = Spawner.start(new ProcessBuilder(
+                        "mkfifo",
+                        "-m",
+                        "600",
+                        pipes.stdout().toString(),
+                        pipes.stderr().toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD));
         try {
             if (!mkfifo.waitFor(10, TimeUnit.SECONDS) || mkfifo.exitValue() != 0) {
                 mkfifo.destroyForcibly();
@@ -56,7 +62,8 @@ record NamedPipes(Path stdout, Path stderr) implements AutoCloseable {
     void release() {
         for (Path pipe : new Path[] {stdout, stderr}) {
             try {
-                FileChannel.open(pipe, StandardOpenOption.READ, StandardOpenOption.WRITE).close();
+                FileChannel.open(pipe, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                        .close();
             } catch (IOException ignored) {
                 // Gone already: nobody can be waiting on it.
             }

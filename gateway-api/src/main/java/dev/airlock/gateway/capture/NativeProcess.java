@@ -30,8 +30,8 @@ final class NativeProcess implements Child {
     private final List<OutputStream> inputs;
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
 
-    private NativeProcess(int pid, InputStream stdout, InputStream stderr, List<InputStream> outputs,
-            List<OutputStream> inputs) {
+    private NativeProcess(
+            int pid, InputStream stdout, InputStream stderr, List<InputStream> outputs, List<OutputStream> inputs) {
         this.pid = pid;
         this.stdout = stdout;
         this.stderr = stderr;
@@ -46,8 +46,9 @@ final class NativeProcess implements Child {
      * {@code inputs} pipes whose write ends are {@link #input(int)}. {@code inherited} stay open
      * here for the caller to close.
      */
-    static NativeProcess start(List<String> argv, Map<String, String> environment, List<Integer> inherited, int outputs,
-            int inputs) throws IOException {
+    static NativeProcess start(
+            List<String> argv, Map<String, String> environment, List<Integer> inherited, int outputs, int inputs)
+            throws IOException {
         List<int[]> opened = new ArrayList<>();
         List<Closeable> streams = new ArrayList<>();
         try {
@@ -56,8 +57,10 @@ final class NativeProcess implements Child {
                 opened.add(pipe);
                 // A stream of our own on our end, opened while we hold the other end too (opening a pipe with no
                 // writer, or no reader, would wait for one); the original descriptors are closed below.
-                streams.add(i < 2 + outputs ? new FileInputStream("/proc/self/fd/" + pipe[0])
-                        : new FileOutputStream("/proc/self/fd/" + pipe[1]));
+                streams.add(
+                        i < 2 + outputs
+                                ? new FileInputStream("/proc/self/fd/" + pipe[0])
+                                : new FileOutputStream("/proc/self/fd/" + pipe[1]));
             }
             int[] table = new int[3 + inherited.size() + outputs + inputs];
             table[0] = -1;
@@ -72,11 +75,20 @@ final class NativeProcess implements Child {
             for (int i = 0; i < inputs; i++) {
                 table[3 + inherited.size() + outputs + i] = opened.get(2 + outputs + i)[0];
             }
-            String[] env = environment.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toArray(String[]::new);
+            String[] env = environment.entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue())
+                    .toArray(String[]::new);
             int pid = Spawner.call(() -> LibC.spawn(argv.get(0), argv.toArray(String[]::new), env, table));
-            NativeProcess process = new NativeProcess(pid, (InputStream) streams.get(0), (InputStream) streams.get(1),
-                    streams.subList(2, 2 + outputs).stream().map(InputStream.class::cast).toList(),
-                    streams.subList(2 + outputs, streams.size()).stream().map(OutputStream.class::cast).toList());
+            NativeProcess process = new NativeProcess(
+                    pid,
+                    (InputStream) streams.get(0),
+                    (InputStream) streams.get(1),
+                    streams.subList(2, 2 + outputs).stream()
+                            .map(InputStream.class::cast)
+                            .toList(),
+                    streams.subList(2 + outputs, streams.size()).stream()
+                            .map(OutputStream.class::cast)
+                            .toList());
             streams.clear();
             try {
                 process.reap();
@@ -102,7 +114,8 @@ final class NativeProcess implements Child {
     private void reap() {
         Thread.ofPlatform().daemon().name("airlock-reaper-" + pid).start(() -> {
             try {
-                // Seen ended but not reaped yet, so the pid cannot be reused while the process is still taken for alive.
+                // Seen ended but not reaped yet, so the pid cannot be reused while the process is still taken for
+                // alive.
                 int code = LibC.awaitExit(pid);
                 exit.complete(code);
                 LibC.reap(pid);

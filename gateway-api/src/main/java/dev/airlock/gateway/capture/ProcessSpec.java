@@ -21,8 +21,17 @@ import java.util.UUID;
  * @param redactor          the secrets injected into the environment, to redact from transcripts
  * @param sandbox           what the run may reach and use when it runs in a sandbox
  */
-public record ProcessSpec(UUID runId, String source, List<String> argv, Path workingDir, Map<String, String> environment,
-        Duration timeout, long maxRetainedBytes, long maxObservedBytes, SecretRedactor redactor, SandboxPolicy sandbox) {
+public record ProcessSpec(
+        UUID runId,
+        String source,
+        List<String> argv,
+        Path workingDir,
+        Map<String, String> environment,
+        Duration timeout,
+        long maxRetainedBytes,
+        long maxObservedBytes,
+        SecretRedactor redactor,
+        SandboxPolicy sandbox) {
 
     /** The environment variable that marks every process of a run. */
     public static final String RUN_ID_VARIABLE = "AIRLOCK_RUN_ID";

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 public final class ProcessSupervisor {
 
     private static final Logger log = LoggerFactory.getLogger(ProcessSupervisor.class);
-    private static final File NO_INPUT = new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
+    private static final File NO_INPUT =
+            new File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
     /** How long bubblewrap may take to report its sandbox's init, before a run is placed in its cgroup. */
     private static final Duration PLACEMENT_WAIT = Duration.ofSeconds(15);
@@ -51,7 +52,14 @@ public final class ProcessSupervisor {
     public CaptureResult run(ProcessSpec spec, Cancellation cancellation) {
         Instant startedAt = clock.instant();
         if (cancellation.requested()) {
-            return new CaptureResult(startedAt, startedAt, null, Termination.CANCELLED, null, null, StreamResult.empty(),
+            return new CaptureResult(
+                    startedAt,
+                    startedAt,
+                    null,
+                    Termination.CANCELLED,
+                    null,
+                    null,
+                    StreamResult.empty(),
                     StreamResult.empty());
         }
         Path scratch = null;
@@ -61,13 +69,15 @@ public final class ProcessSupervisor {
                 scratch = sandbox.newWorkingDirectory(spec.runId());
                 workingDir = scratch;
             } else if (sandbox.kind() == SandboxKind.NONE && !Files.isDirectory(workingDir)) {
-                return CaptureResult.spawnFailed(startedAt, clock.instant(), "the working directory " + workingDir
-                        + " does not exist");
+                return CaptureResult.spawnFailed(
+                        startedAt, clock.instant(), "the working directory " + workingDir + " does not exist");
             }
-            return sandbox.kind() == SandboxKind.BUBBLEWRAP ? superviseSandboxed(spec, cancellation, workingDir, startedAt)
+            return sandbox.kind() == SandboxKind.BUBBLEWRAP
+                    ? superviseSandboxed(spec, cancellation, workingDir, startedAt)
                     : superviseUnsandboxed(spec, cancellation, workingDir, startedAt);
         } catch (IOException e) {
-            return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot prepare the working directory: " + e.getMessage());
+            return CaptureResult.spawnFailed(
+                    startedAt, clock.instant(), "cannot prepare the working directory: " + e.getMessage());
         } finally {
             if (scratch != null) {
                 removeWhenGone(spec, scratch);
@@ -81,24 +91,29 @@ public final class ProcessSupervisor {
      */
     private static void removeWhenGone(ProcessSpec spec, Path scratch) {
         try {
-            if (ProcessTree.awaitGone(ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()), KILL_WAIT)) {
+            if (ProcessTree.awaitGone(
+                    ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()), KILL_WAIT)) {
                 Sandbox.removeWorkingDirectory(scratch);
                 return;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        log.warn("Run {}: a process of the run may still be alive; its working directory {} stays until the next start",
-                spec.runId(), scratch);
+        log.warn(
+                "Run {}: a process of the run may still be alive; its working directory {} stays until the next start",
+                spec.runId(),
+                scratch);
     }
 
-    private CaptureResult superviseSandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
+    private CaptureResult superviseSandboxed(
+            ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
         RunCgroups.RunCgroup cgroup = null;
         if (sandbox.cgroups() != null) {
             try {
                 cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
             } catch (IOException e) {
-                return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot make the run's cgroup: " + e.getMessage());
+                return CaptureResult.spawnFailed(
+                        startedAt, clock.instant(), "cannot make the run's cgroup: " + e.getMessage());
             }
         }
         try {
@@ -110,11 +125,16 @@ public final class ProcessSupervisor {
         }
     }
 
-    private CaptureResult superviseSandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt,
+    private CaptureResult superviseSandboxed(
+            ProcessSpec spec,
+            Cancellation cancellation,
+            Path workingDir,
+            Instant startedAt,
             RunCgroups.RunCgroup cgroup) {
         NativeProcess process;
         try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
-            process = NativeProcess.start(prepared.argv(), prepared.environment(), prepared.inherited(), 1, prepared.blocks());
+            process = NativeProcess.start(
+                    prepared.argv(), prepared.environment(), prepared.inherited(), 1, prepared.blocks());
         } catch (Sandbox.SpawnRefused e) {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), e.getMessage());
         } catch (IOException e) {
@@ -132,7 +152,11 @@ public final class ProcessSupervisor {
         }
     }
 
-    private CaptureResult supervise(ProcessSpec spec, Cancellation cancellation, Instant startedAt, RunCgroups.RunCgroup cgroup,
+    private CaptureResult supervise(
+            ProcessSpec spec,
+            Cancellation cancellation,
+            Instant startedAt,
+            RunCgroups.RunCgroup cgroup,
             NativeProcess process) {
         Supervision run = new Supervision(spec, cancellation, startedAt);
         run.capture(process::stdout, process::stderr);
@@ -150,12 +174,22 @@ public final class ProcessSupervisor {
         BubblewrapStatus status = readStatus(process);
         if (result.termination() == Termination.EXITED && !status.commandStarted()) {
             // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
-            return CaptureResult.spawnFailed(startedAt, result.endedAt(), "the sandbox could not be set up: "
-                    + firstLine(result.stderr().text()));
+            return CaptureResult.spawnFailed(
+                    startedAt,
+                    result.endedAt(),
+                    "the sandbox could not be set up: "
+                            + firstLine(result.stderr().text()));
         }
         if (cgroup != null && result.termination() == Termination.EXITED && cgroup.killedForMemory()) {
-            return new CaptureResult(result.startedAt(), result.endedAt(), null, Termination.MEMORY_LIMIT, null,
-                    result.sandbox(), result.stdout(), result.stderr());
+            return new CaptureResult(
+                    result.startedAt(),
+                    result.endedAt(),
+                    null,
+                    Termination.MEMORY_LIMIT,
+                    null,
+                    result.sandbox(),
+                    result.stdout(),
+                    result.stderr());
         }
         return result;
     }
@@ -167,8 +201,8 @@ public final class ProcessSupervisor {
     private static String placeInCgroup(NativeProcess process, RunCgroups.RunCgroup cgroup) {
         try {
             // Read on a platform thread of its own, bounded: a blocked pipe read would hold a virtual thread's carrier.
-            java.util.concurrent.FutureTask<Long> read = new java.util.concurrent.FutureTask<>(
-                    () -> BubblewrapStatus.readChildPid(process.output(0)));
+            java.util.concurrent.FutureTask<Long> read =
+                    new java.util.concurrent.FutureTask<>(() -> BubblewrapStatus.readChildPid(process.output(0)));
             Thread.ofPlatform().daemon().name("sandbox-status-" + process.pid()).start(read);
             long init;
             try {
@@ -205,8 +239,8 @@ public final class ProcessSupervisor {
         return line.length() > 300 ? line.substring(0, 300) + "…" : line;
     }
 
-    private CaptureResult superviseUnsandboxed(ProcessSpec spec, Cancellation cancellation, Path workingDir,
-            Instant startedAt) {
+    private CaptureResult superviseUnsandboxed(
+            ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
         Sandbox.Launch launch = sandbox.launchUnsandboxed(spec, workingDir);
         ProcessBuilder builder = new ProcessBuilder(launch.argv())
                 .directory(launch.directory().toFile())
@@ -217,20 +251,24 @@ public final class ProcessSupervisor {
         try {
             pipes = NamedPipes.create(sandbox.work().directory(), spec.runId());
         } catch (IOException e) {
-            return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot prepare the output pipes: " + e.getMessage());
+            return CaptureResult.spawnFailed(
+                    startedAt, clock.instant(), "cannot prepare the output pipes: " + e.getMessage());
         }
         try (pipes) {
             Supervision run = new Supervision(spec, cancellation, startedAt);
             // The captures wait on the named pipes until the JDK opens them for the child.
-            builder.redirectOutput(pipes.stdout().toFile()).redirectError(pipes.stderr().toFile());
+            builder.redirectOutput(pipes.stdout().toFile())
+                    .redirectError(pipes.stderr().toFile());
             run.capture(pipes.stdoutSource(), pipes.stderrSource());
             Process process;
             try {
                 process = Spawner.start(builder);
             } catch (IOException e) {
                 pipes.release();
-                return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start '" + spec.argv().get(0) + "': "
-                        + rootMessage(e));
+                return CaptureResult.spawnFailed(
+                        startedAt,
+                        clock.instant(),
+                        "cannot start '" + spec.argv().get(0) + "': " + rootMessage(e));
             }
             run.started(Child.of(process));
             return run.await();
@@ -263,9 +301,17 @@ public final class ProcessSupervisor {
          * on virtual threads would hold every carrier of a small machine while the tool prints nothing.
          */
         void capture(StreamCapture.Source out, StreamCapture.Source err) {
-            stdout = new StreamCapture(out, spec.maxRetainedBytes(), spec.maxObservedBytes(), spec.redactor(),
+            stdout = new StreamCapture(
+                    out,
+                    spec.maxRetainedBytes(),
+                    spec.maxObservedBytes(),
+                    spec.redactor(),
                     () -> stop(Termination.OUTPUT_LIMIT));
-            stderr = new StreamCapture(err, spec.maxRetainedBytes(), spec.maxObservedBytes(), spec.redactor(),
+            stderr = new StreamCapture(
+                    err,
+                    spec.maxRetainedBytes(),
+                    spec.maxObservedBytes(),
+                    spec.redactor(),
                     () -> stop(Termination.OUTPUT_LIMIT));
             Thread.ofPlatform().daemon().name("capture-stdout-" + spec.runId()).start(stdout);
             Thread.ofPlatform().daemon().name("capture-stderr-" + spec.runId()).start(stderr);
@@ -314,13 +360,20 @@ public final class ProcessSupervisor {
                 awaitGone(spec, killed);
                 Termination termination = stopped.get() == null ? Termination.EXITED : stopped.get();
                 Integer exitCode = termination == Termination.EXITED && !process.isAlive() ? exitCode(process) : null;
-                return new CaptureResult(startedAt, endedAt, exitCode, termination, null, sandbox.kind(), stdout.seal(),
-                        stderr.seal());
+                return new CaptureResult(
+                        startedAt, endedAt, exitCode, termination, null, sandbox.kind(), stdout.seal(), stderr.seal());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 stop(Termination.CANCELLED);
-                return new CaptureResult(startedAt, clock.instant(), null, Termination.CANCELLED, null, sandbox.kind(),
-                        stdout.seal(), stderr.seal());
+                return new CaptureResult(
+                        startedAt,
+                        clock.instant(),
+                        null,
+                        Termination.CANCELLED,
+                        null,
+                        sandbox.kind(),
+                        stdout.seal(),
+                        stderr.seal());
             } finally {
                 awaitGone(spec, sandboxInit);
                 awaitGone(spec, ProcessTree.killMarked(marker));
@@ -339,7 +392,9 @@ public final class ProcessSupervisor {
             }
             List<ProcessTree.Member> leftovers = ProcessTree.killMarked(marker);
             killed.addAll(leftovers);
-            log.info("Run {}: a stream stayed open after the process ended; killed {} leftover process(es)", spec.runId(),
+            log.info(
+                    "Run {}: a stream stayed open after the process ended; killed {} leftover process(es)",
+                    spec.runId(),
                     leftovers.size());
             if (stdout.awaitEnd(millis) && stderr.awaitEnd(millis)) {
                 return;

@@ -23,8 +23,7 @@ final class ProcessTree {
 
     private static final Path PROC = Path.of("/proc");
 
-    private ProcessTree() {
-    }
+    private ProcessTree() {}
 
     /**
      * One process as it was when it was signalled.
@@ -32,8 +31,7 @@ final class ProcessTree {
      * @param pid       its pid
      * @param startTime its start time from {@code /proc/<pid>/stat}, to tell it from a later process with its pid
      */
-    record Member(long pid, long startTime) {
-    }
+    record Member(long pid, long startTime) {}
 
     /**
      * Kills the process {@code pid} and everything below it, then whatever else carries
@@ -91,7 +89,9 @@ final class ProcessTree {
      * to appear at most {@code timeout}; empty if the parent ended first.
      */
     static List<Member> firstChild(Child parent, Duration timeout) throws InterruptedException {
-        Path children = PROC.resolve(Long.toString(parent.pid())).resolve("task").resolve(Long.toString(parent.pid()))
+        Path children = PROC.resolve(Long.toString(parent.pid()))
+                .resolve("task")
+                .resolve(Long.toString(parent.pid()))
                 .resolve("children");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -140,7 +140,9 @@ final class ProcessTree {
 
     private static boolean running(Member member) {
         String[] fields = stat(member.pid());
-        return fields != null && Long.parseLong(fields[19]) == member.startTime() && !fields[0].equals("Z")
+        return fields != null
+                && Long.parseLong(fields[19]) == member.startTime()
+                && !fields[0].equals("Z")
                 && !fields[0].equals("X");
     }
 
@@ -175,12 +177,13 @@ final class ProcessTree {
         return false;
     }
 
-    private record Ranked(ProcessHandle handle, int depth) {
-    }
+    private record Ranked(ProcessHandle handle, int depth) {}
 
     private static int depth(ProcessHandle handle) {
         int depth = 0;
-        for (ProcessHandle p = handle; p.parent().isPresent() && depth < 1000; p = p.parent().get()) {
+        for (ProcessHandle p = handle;
+                p.parent().isPresent() && depth < 1000;
+                p = p.parent().get()) {
             depth++;
         }
         return depth;

@@ -43,8 +43,10 @@ final class RunCgroups {
     static RunCgroups delegated(Path root) {
         Path absolute = root.toAbsolutePath().normalize();
         if (!onCgroup2(absolute)) {
-            throw new InvalidConfigurationException(KEY, absolute + " is not on a cgroup v2 file system (see docs/sandbox.md,"
-                    + " \"Memory: a cgroup per run\")");
+            throw new InvalidConfigurationException(
+                    KEY,
+                    absolute + " is not on a cgroup v2 file system (see docs/sandbox.md,"
+                            + " \"Memory: a cgroup per run\")");
         }
         return prepared(absolute);
     }
@@ -52,21 +54,28 @@ final class RunCgroups {
     /** {@link #delegated} without the file-system check, for a tree whose files stand in for the kernel's. */
     static RunCgroups prepared(Path root) {
         try {
-            Set<String> offered = Set.of(read(root.resolve("cgroup.controllers")).split("\\s+"));
+            Set<String> offered =
+                    Set.of(read(root.resolve("cgroup.controllers")).split("\\s+"));
             for (String controller : CONTROLLERS) {
                 if (!offered.contains(controller)) {
-                    throw new InvalidConfigurationException(KEY, root + " does not offer the " + controller
-                            + " controller (cgroup.controllers: " + String.join(" ", offered) + "); delegate it from the parent");
+                    throw new InvalidConfigurationException(
+                            KEY,
+                            root + " does not offer the " + controller + " controller (cgroup.controllers: "
+                                    + String.join(" ", offered) + "); delegate it from the parent");
                 }
             }
             if (!read(root.resolve("cgroup.procs")).isBlank()) {
-                throw new InvalidConfigurationException(KEY, root + " holds processes of its own; a cgroup that hands "
-                        + "controllers to its children may not: move the gateway into a sibling or child cgroup first");
+                throw new InvalidConfigurationException(
+                        KEY,
+                        root + " holds processes of its own; a cgroup that hands "
+                                + "controllers to its children may not: move the gateway into a sibling or child cgroup first");
             }
-            Set<String> enabled = Set.of(read(root.resolve("cgroup.subtree_control")).split("\\s+"));
+            Set<String> enabled =
+                    Set.of(read(root.resolve("cgroup.subtree_control")).split("\\s+"));
             for (String controller : CONTROLLERS) {
                 if (!enabled.contains(controller)) {
-                    Files.writeString(root.resolve("cgroup.subtree_control"), "+" + controller, StandardCharsets.US_ASCII);
+                    Files.writeString(
+                            root.resolve("cgroup.subtree_control"), "+" + controller, StandardCharsets.US_ASCII);
                 }
             }
             return new RunCgroups(root);
@@ -110,7 +119,8 @@ final class RunCgroups {
             try {
                 for (String line : read(dir.resolve("memory.events")).split("\n")) {
                     String[] field = line.strip().split("\\s+");
-                    if (field.length == 2 && (field[0].equals("oom_kill") || field[0].equals("oom_group_kill"))
+                    if (field.length == 2
+                            && (field[0].equals("oom_kill") || field[0].equals("oom_group_kill"))
                             && !field[1].equals("0")) {
                         return true;
                     }

@@ -1,7 +1,6 @@
 package dev.airlock.gateway.capture;
 
 import dev.airlock.gateway.settings.AgentSettings;
-
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.sanitizer.SecretRedactor;
@@ -32,9 +31,10 @@ import org.slf4j.LoggerFactory;
 public final class Sandbox implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
-    private static final String PACKAGE_HINT = "Install the package 'bubblewrap' (apt-get install bubblewrap) and allow "
-            + "unprivileged user namespaces, point airlock.sandbox.bwrap-path at a working bwrap, or set "
-            + "airlock.sandbox.mode=none to run tools without a sandbox (see docs/sandbox.md)";
+    private static final String PACKAGE_HINT =
+            "Install the package 'bubblewrap' (apt-get install bubblewrap) and allow "
+                    + "unprivileged user namespaces, point airlock.sandbox.bwrap-path at a working bwrap, or set "
+                    + "airlock.sandbox.mode=none to run tools without a sandbox (see docs/sandbox.md)";
     private static final String DEFAULT_EXEC_PATH = "/bin:/usr/bin";
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
     private static final List<String> ROOT_ENTRIES = List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
@@ -65,41 +65,48 @@ public final class Sandbox implements AutoCloseable {
      * @throws InvalidConfigurationException if bubblewrap is asked for and cannot run a sandbox here
      */
     public static Sandbox of(AgentSettings.Sandbox settings, String childPath, WorkArea work) {
-        return of(settings, childPath, work, settings.cgroup() == null ? null : RunCgroups.delegated(settings.cgroup()));
+        return of(
+                settings, childPath, work, settings.cgroup() == null ? null : RunCgroups.delegated(settings.cgroup()));
     }
 
     /** As {@link #of(AgentSettings.Sandbox, String, WorkArea)}, with runs placed in cgroups below {@code cgroups} (or not, if null). */
     static Sandbox of(AgentSettings.Sandbox settings, String childPath, WorkArea work, RunCgroups cgroups) {
         if (settings.mode() == dev.airlock.kernel.config.SandboxMode.NONE && cgroups != null) {
-            throw new InvalidConfigurationException(RunCgroups.KEY, "runs are placed in cgroups only in their sandbox; "
-                    + "unset it or set airlock.sandbox.mode to bubblewrap");
+            throw new InvalidConfigurationException(
+                    RunCgroups.KEY,
+                    "runs are placed in cgroups only in their sandbox; "
+                            + "unset it or set airlock.sandbox.mode to bubblewrap");
         }
         if (settings.mode() == dev.airlock.kernel.config.SandboxMode.NONE) {
-            log.warn("airlock.sandbox.mode is 'none': tools run as the gateway's own user, see its files, processes, "
-                    + "environment and network, and have no resource limits. Every envelope says \"sandbox\": \"none\".");
+            log.warn(
+                    "airlock.sandbox.mode is 'none': tools run as the gateway's own user, see its files, processes, "
+                            + "environment and network, and have no resource limits. Every envelope says \"sandbox\": \"none\".");
             return none(work);
         }
         try {
             LibC.requireSupported();
         } catch (LibC.Unsupported e) {
-            throw new InvalidConfigurationException("airlock.sandbox.mode", "cannot start sandboxes here: " + e.getMessage()
-                    + ". " + PACKAGE_HINT);
+            throw new InvalidConfigurationException(
+                    "airlock.sandbox.mode", "cannot start sandboxes here: " + e.getMessage() + ". " + PACKAGE_HINT);
         }
         Path bwrap = bwrap(settings.bwrapPath());
         boolean root = WorkArea.currentUid() == 0;
         Path setpriv = null;
         if (root) {
             if (settings.hostUid() <= 0) {
-                throw new InvalidConfigurationException("airlock.sandbox.host-uid", "must be an unprivileged user id, not "
-                        + settings.hostUid());
+                throw new InvalidConfigurationException(
+                        "airlock.sandbox.host-uid", "must be an unprivileged user id, not " + settings.hostUid());
             }
             if (settings.hostGid() <= 0) {
-                throw new InvalidConfigurationException("airlock.sandbox.host-gid", "must be an unprivileged group id, not "
-                        + settings.hostGid());
+                throw new InvalidConfigurationException(
+                        "airlock.sandbox.host-gid", "must be an unprivileged group id, not " + settings.hostGid());
             }
-            setpriv = onPath("setpriv", System.getenv("PATH")).orElseThrow(() -> new InvalidConfigurationException(
-                    "airlock.sandbox.mode", "the gateway runs as root, so runs are started as an unprivileged user through "
-                            + "setpriv (package util-linux), which is not on the gateway's PATH. " + PACKAGE_HINT));
+            setpriv = onPath("setpriv", System.getenv("PATH"))
+                    .orElseThrow(() -> new InvalidConfigurationException(
+                            "airlock.sandbox.mode",
+                            "the gateway runs as root, so runs are started as an unprivileged user through "
+                                    + "setpriv (package util-linux), which is not on the gateway's PATH. "
+                                    + PACKAGE_HINT));
         }
         if (root) {
             requirePassable(work.directory().getParent(), settings.hostUid());
@@ -107,12 +114,28 @@ public final class Sandbox implements AutoCloseable {
         Path prlimit = inSandbox("prlimit", childPath);
         Path choom = inSandbox("choom", childPath);
         Path etc = generatedEtc(work);
-        Sandbox sandbox = new Sandbox(SandboxKind.BUBBLEWRAP, new BubblewrapCommand.Host(bwrap, setpriv, settings.hostUid(),
-                settings.hostGid(), prlimit, choom, etc, rootLinks(), rootDirs()), work, cgroups);
+        Sandbox sandbox = new Sandbox(
+                SandboxKind.BUBBLEWRAP,
+                new BubblewrapCommand.Host(
+                        bwrap,
+                        setpriv,
+                        settings.hostUid(),
+                        settings.hostGid(),
+                        prlimit,
+                        choom,
+                        etc,
+                        rootLinks(),
+                        rootDirs()),
+                work,
+                cgroups);
         sandbox.probe(childPath, settings.bwrapPath() != null);
-        log.info("Sandbox: bubblewrap ({}){}", bwrap, root
-                ? ", runs start as host user " + settings.hostUid() + ":" + settings.hostGid() + " because the gateway runs as root"
-                : "");
+        log.info(
+                "Sandbox: bubblewrap ({}){}",
+                bwrap,
+                root
+                        ? ", runs start as host user " + settings.hostUid() + ":" + settings.hostGid()
+                                + " because the gateway runs as root"
+                        : "");
         return sandbox;
     }
 
@@ -187,16 +210,25 @@ public final class Sandbox implements AutoCloseable {
                 writable.add(open(opened, path, MountSource.Kind.ANY, stranger));
             }
             int dir = open(opened, workingDir.toString(), MountSource.Kind.DIRECTORY, stranger);
-            String program = program(spec.argv().get(0), environment.getOrDefault("PATH", DEFAULT_EXEC_PATH), policy,
-                    workingDir);
+            String program = program(
+                    spec.argv().get(0), environment.getOrDefault("PATH", DEFAULT_EXEC_PATH), policy, workingDir);
             // The status pipe follows the inherited descriptors, then the block pipe when runs have cgroups.
             int status = FIRST_INHERITED + opened.size();
-            BubblewrapCommand.Descriptors fds = new BubblewrapCommand.Descriptors(passwd, group, readOnly, writable, dir,
-                    status, cgroups == null ? -1 : status + 1);
-            List<String> argv = BubblewrapCommand.argv(host, policy, fds, workingDir, program,
+            BubblewrapCommand.Descriptors fds = new BubblewrapCommand.Descriptors(
+                    passwd, group, readOnly, writable, dir, status, cgroups == null ? -1 : status + 1);
+            List<String> argv = BubblewrapCommand.argv(
+                    host,
+                    policy,
+                    fds,
+                    workingDir,
+                    program,
                     spec.argv().subList(1, spec.argv().size()));
-            Prepared prepared = new Prepared(argv, environment, opened.stream().map(MountSource::fd).toList(),
-                    List.copyOf(opened), cgroups == null ? 0 : 1);
+            Prepared prepared = new Prepared(
+                    argv,
+                    environment,
+                    opened.stream().map(MountSource::fd).toList(),
+                    List.copyOf(opened),
+                    cgroups == null ? 0 : 1);
             opened.clear();
             return prepared;
         } finally {
@@ -208,7 +240,8 @@ public final class Sandbox implements AutoCloseable {
     private static final int FIRST_INHERITED = 3;
 
     /** Opens {@code path} and returns the number it will have in the child (they are numbered in the order opened). */
-    private static int open(List<MountSource> opened, String path, MountSource.Kind kind, int stranger) throws SpawnRefused {
+    private static int open(List<MountSource> opened, String path, MountSource.Kind kind, int stranger)
+            throws SpawnRefused {
         opened.add(MountSource.open(path, kind, stranger));
         return FIRST_INHERITED + opened.size() - 1;
     }
@@ -236,7 +269,8 @@ public final class Sandbox implements AutoCloseable {
             }
         }
         for (Path candidate : candidates) {
-            if (BubblewrapCommand.visible(host, policy, workingDir, candidate) && Files.isRegularFile(candidate)
+            if (BubblewrapCommand.visible(host, policy, workingDir, candidate)
+                    && Files.isRegularFile(candidate)
                     && Files.isExecutable(candidate)) {
                 return candidate.toString();
             }
@@ -251,8 +285,16 @@ public final class Sandbox implements AutoCloseable {
         Path dir = null;
         try {
             dir = newWorkingDirectory(id);
-            ProcessSpec spec = new ProcessSpec(id, "sandbox-check", List.of("true"), dir,
-                    Map.of("PATH", childPath), Duration.ofSeconds(5), 0, 0, SecretRedactor.of(Map.of()),
+            ProcessSpec spec = new ProcessSpec(
+                    id,
+                    "sandbox-check",
+                    List.of("true"),
+                    dir,
+                    Map.of("PATH", childPath),
+                    Duration.ofSeconds(5),
+                    0,
+                    0,
+                    SecretRedactor.of(Map.of()),
                     SandboxPolicy.DEFAULTS);
             NativeProcess process;
             int blocks;
@@ -265,25 +307,31 @@ public final class Sandbox implements AutoCloseable {
                 process.input(0).close();
             }
             byte[] output;
-            try (InputStream err = process.stderr(); InputStream out = process.stdout()) {
+            try (InputStream err = process.stderr();
+                    InputStream out = process.stdout()) {
                 output = err.readNBytes(4096);
             }
             if (!process.waitFor(PROBE_TIMEOUT.toMillis())) {
                 ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + id);
-                throw new InvalidConfigurationException(key, "bubblewrap at " + host.bwrap() + " did not finish a trivial run in "
-                        + PROBE_TIMEOUT.toSeconds() + " s. " + PACKAGE_HINT);
+                throw new InvalidConfigurationException(
+                        key,
+                        "bubblewrap at " + host.bwrap() + " did not finish a trivial run in "
+                                + PROBE_TIMEOUT.toSeconds() + " s. " + PACKAGE_HINT);
             }
             BubblewrapStatus status = BubblewrapStatus.read(process.output(0));
             process.closeStreams();
             if (process.exitValue() != 0 || !status.commandStarted()) {
-                throw new InvalidConfigurationException(key, "bubblewrap at " + host.bwrap() + " cannot run a sandbox here (exit "
-                        + process.exitValue() + ": " + printable(output) + "). " + PACKAGE_HINT);
+                throw new InvalidConfigurationException(
+                        key,
+                        "bubblewrap at " + host.bwrap() + " cannot run a sandbox here (exit " + process.exitValue()
+                                + ": " + printable(output) + "). " + PACKAGE_HINT);
             }
         } catch (SpawnRefused e) {
-            throw new InvalidConfigurationException(key, "cannot check the sandbox: " + e.getMessage() + ". " + PACKAGE_HINT);
+            throw new InvalidConfigurationException(
+                    key, "cannot check the sandbox: " + e.getMessage() + ". " + PACKAGE_HINT);
         } catch (IOException e) {
-            throw new InvalidConfigurationException(key, "cannot start bubblewrap at " + host.bwrap() + ": " + e.getMessage()
-                    + ". " + PACKAGE_HINT);
+            throw new InvalidConfigurationException(
+                    key, "cannot start bubblewrap at " + host.bwrap() + ": " + e.getMessage() + ". " + PACKAGE_HINT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InvalidConfigurationException(key, "interrupted while checking the sandbox");
@@ -304,15 +352,24 @@ public final class Sandbox implements AutoCloseable {
             try {
                 var attributes = Files.readAttributes(dir, java.nio.file.attribute.PosixFileAttributes.class);
                 int owner = (Integer) Files.getAttribute(dir, "unix:uid");
-                boolean passable = attributes.permissions().contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)
-                        || owner == hostUid && attributes.permissions().contains(java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+                boolean passable =
+                        attributes.permissions().contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)
+                                || owner == hostUid
+                                        && attributes
+                                                .permissions()
+                                                .contains(java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
                 if (!passable) {
-                    throw new InvalidConfigurationException("airlock.sandbox.work-dir", "the sandbox's host user " + hostUid
-                            + " cannot pass through " + dir + " (mode " + PosixFilePermissions.toString(attributes.permissions())
-                            + ") on the way to the work area " + workRoot + "; put the work area where it can, or allow o+x");
+                    throw new InvalidConfigurationException(
+                            "airlock.sandbox.work-dir",
+                            "the sandbox's host user " + hostUid
+                                    + " cannot pass through " + dir + " (mode "
+                                    + PosixFilePermissions.toString(attributes.permissions())
+                                    + ") on the way to the work area " + workRoot
+                                    + "; put the work area where it can, or allow o+x");
                 }
             } catch (IOException e) {
-                throw new InvalidConfigurationException("airlock.sandbox.work-dir", "cannot check " + dir + ": " + e.getMessage());
+                throw new InvalidConfigurationException(
+                        "airlock.sandbox.work-dir", "cannot check " + dir + ": " + e.getMessage());
             }
         }
     }
@@ -320,20 +377,25 @@ public final class Sandbox implements AutoCloseable {
     private static Path bwrap(Path configured) {
         if (configured != null) {
             if (!Files.isRegularFile(configured) || !Files.isExecutable(configured)) {
-                throw new InvalidConfigurationException("airlock.sandbox.bwrap-path", "'" + configured
-                        + "' is not an executable file. " + PACKAGE_HINT);
+                throw new InvalidConfigurationException(
+                        "airlock.sandbox.bwrap-path",
+                        "'" + configured + "' is not an executable file. " + PACKAGE_HINT);
             }
             return configured.toAbsolutePath();
         }
-        return onPath("bwrap", System.getenv("PATH")).orElseThrow(() -> new InvalidConfigurationException(
-                "airlock.sandbox.mode", "bubblewrap ('bwrap') is not on the gateway's PATH. " + PACKAGE_HINT));
+        return onPath("bwrap", System.getenv("PATH"))
+                .orElseThrow(() -> new InvalidConfigurationException(
+                        "airlock.sandbox.mode", "bubblewrap ('bwrap') is not on the gateway's PATH. " + PACKAGE_HINT));
     }
 
     /** A util-linux program the sandbox runs before the tool: on the run's PATH and under /usr, where the sandbox sees it. */
     private static Path inSandbox(String name, String childPath) {
-        return onPath(name, childPath).filter(p -> p.startsWith("/usr")).orElseThrow(() ->
-                new InvalidConfigurationException("airlock.sandbox.mode", name + " (package util-linux) is not under /usr on "
-                        + "airlock.capture.path (" + childPath + "); the sandbox needs it to set up each run. " + PACKAGE_HINT));
+        return onPath(name, childPath)
+                .filter(p -> p.startsWith("/usr"))
+                .orElseThrow(() -> new InvalidConfigurationException(
+                        "airlock.sandbox.mode",
+                        name + " (package util-linux) is not under /usr on " + "airlock.capture.path (" + childPath
+                                + "); the sandbox needs it to set up each run. " + PACKAGE_HINT));
     }
 
     private static Optional<Path> onPath(String name, String path) {
@@ -356,12 +418,14 @@ public final class Sandbox implements AutoCloseable {
         try {
             Path dir = work.newDirectory("etc");
             int id = BubblewrapCommand.SANDBOX_ID;
-            write(dir.resolve("passwd"), "nobody:x:" + id + ":" + id + ":Airlock sandbox:/nonexistent:/usr/sbin/nologin\n");
+            write(
+                    dir.resolve("passwd"),
+                    "nobody:x:" + id + ":" + id + ":Airlock sandbox:/nonexistent:/usr/sbin/nologin\n");
             write(dir.resolve("group"), "nogroup:x:" + id + ":\n");
             return dir;
         } catch (IOException e) {
-            throw new InvalidConfigurationException("airlock.sandbox.mode", "cannot write the sandbox's passwd and group: "
-                    + e.getMessage());
+            throw new InvalidConfigurationException(
+                    "airlock.sandbox.mode", "cannot write the sandbox's passwd and group: " + e.getMessage());
         }
     }
 
@@ -429,8 +493,13 @@ public final class Sandbox implements AutoCloseable {
      * @param sources     what those descriptors are, closed by {@link #close()}
      * @param blocks      1 if bubblewrap waits on a block pipe (after the status pipe) before it starts the command, else 0
      */
-    record Prepared(List<String> argv, Map<String, String> environment, List<Integer> inherited, List<MountSource> sources,
-            int blocks) implements AutoCloseable {
+    record Prepared(
+            List<String> argv,
+            Map<String, String> environment,
+            List<Integer> inherited,
+            List<MountSource> sources,
+            int blocks)
+            implements AutoCloseable {
 
         Prepared {
             argv = List.copyOf(argv);

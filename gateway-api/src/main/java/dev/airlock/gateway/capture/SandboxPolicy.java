@@ -17,12 +17,19 @@ import java.util.List;
  * @param maxOpenFiles      open files of each process (RLIMIT_NOFILE)
  * @param tmpSizeBytes      the size of the run's private {@code /tmp} and of its {@code /dev/shm}
  */
-public record SandboxPolicy(boolean network, List<String> readOnlyPaths, List<String> writablePaths, int maxProcesses,
-        long maxMemoryBytes, long maxFileSizeBytes, int maxOpenFiles, long tmpSizeBytes) {
+public record SandboxPolicy(
+        boolean network,
+        List<String> readOnlyPaths,
+        List<String> writablePaths,
+        int maxProcesses,
+        long maxMemoryBytes,
+        long maxFileSizeBytes,
+        int maxOpenFiles,
+        long tmpSizeBytes) {
 
     /** The settings of a tool that configures none; the same as the configuration's defaults. */
-    public static final SandboxPolicy DEFAULTS = new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024,
-            256L << 20);
+    public static final SandboxPolicy DEFAULTS =
+            new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024, 256L << 20);
 
     public SandboxPolicy {
         readOnlyPaths = List.copyOf(readOnlyPaths);

@@ -76,8 +76,10 @@ public record SecretReference(Kind kind, String target) {
     /** The value, read now. */
     public String read(SecretSource environment) throws SecretUnavailable {
         return switch (kind) {
-            case ENV -> environment.find(target)
-                    .orElseThrow(() -> new SecretUnavailable("gateway variable " + target + " is not set"));
+            case ENV ->
+                environment
+                        .find(target)
+                        .orElseThrow(() -> new SecretUnavailable("gateway variable " + target + " is not set"));
             case FILE -> readFile(Path.of(target));
         };
     }
@@ -101,7 +103,8 @@ public record SecretReference(Kind kind, String target) {
         } catch (AccessDeniedException e) {
             throw new SecretUnavailable("file " + target + " cannot be read: permission denied");
         } catch (IOException e) {
-            throw new SecretUnavailable("file " + target + " cannot be read (" + e.getClass().getSimpleName() + ")");
+            throw new SecretUnavailable(
+                    "file " + target + " cannot be read (" + e.getClass().getSimpleName() + ")");
         }
         if (bytes.length > MAX_FILE_BYTES) {
             Arrays.fill(bytes, (byte) 0);
@@ -125,7 +128,8 @@ public record SecretReference(Kind kind, String target) {
             }
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(value))

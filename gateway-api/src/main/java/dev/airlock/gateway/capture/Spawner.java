@@ -17,8 +17,7 @@ final class Spawner {
     private static final ExecutorService THREAD = Executors.newSingleThreadExecutor(
             Thread.ofPlatform().name("airlock-spawner").daemon().factory());
 
-    private Spawner() {
-    }
+    private Spawner() {}
 
     /** A call that starts a process. */
     @FunctionalInterface

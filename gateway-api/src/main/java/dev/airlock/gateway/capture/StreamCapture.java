@@ -132,8 +132,16 @@ final class StreamCapture implements Runnable {
         sanitizer.finish();
         redacting.finish();
         rawRedacting.finish();
-        return new StreamResult(observed, retained, retained < observed, eof, Sha256.hex(digest),
-                text.toString(StandardCharsets.UTF_8), sanitizer.report(), redacting.redactions(), raw.toByteArray(),
+        return new StreamResult(
+                observed,
+                retained,
+                retained < observed,
+                eof,
+                Sha256.hex(digest),
+                text.toString(StandardCharsets.UTF_8),
+                sanitizer.report(),
+                redacting.redactions(),
+                raw.toByteArray(),
                 rawRedacting.redactions());
     }
 }

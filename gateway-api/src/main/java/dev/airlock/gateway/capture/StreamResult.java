@@ -17,12 +17,30 @@ import dev.airlock.sanitizer.RemovalReport;
  *                       {@code [REDACTED:<name>]}
  * @param rawRedactions  how many secret values were replaced in {@code raw}
  */
-public record StreamResult(long observedBytes, long retainedBytes, boolean truncated, boolean eof, String sha256,
-        String text, RemovalReport removed, long redactions, byte[] raw, long rawRedactions) {
+public record StreamResult(
+        long observedBytes,
+        long retainedBytes,
+        boolean truncated,
+        boolean eof,
+        String sha256,
+        String text,
+        RemovalReport removed,
+        long redactions,
+        byte[] raw,
+        long rawRedactions) {
 
     /** The result for a stream that never existed (the process did not start). */
     public static StreamResult empty() {
-        return new StreamResult(0, 0, false, false,
-                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "", RemovalReport.EMPTY, 0, new byte[0], 0);
+        return new StreamResult(
+                0,
+                0,
+                false,
+                false,
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                "",
+                RemovalReport.EMPTY,
+                0,
+                new byte[0],
+                0);
     }
 }

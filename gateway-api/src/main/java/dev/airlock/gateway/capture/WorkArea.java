@@ -85,25 +85,31 @@ public final class WorkArea implements AutoCloseable {
                     // Another replica made it at the same moment; checked below like any existing one.
                 }
             }
-            PosixFileAttributes attributes = Files.readAttributes(absolute, PosixFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
+            PosixFileAttributes attributes =
+                    Files.readAttributes(absolute, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             int owner = (Integer) Files.getAttribute(absolute, "unix:uid", LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isDirectory() || owner != currentUid()) {
-                throw new InvalidConfigurationException(KEY, absolute + " must be a directory (not a link) owned by the "
-                        + "gateway's user " + currentUid());
+                throw new InvalidConfigurationException(
+                        KEY,
+                        absolute + " must be a directory (not a link) owned by the " + "gateway's user "
+                                + currentUid());
             }
             if (!PASS_THROUGH.containsAll(attributes.permissions())) {
-                throw new InvalidConfigurationException(KEY, absolute + " must be writable and readable by the gateway's user "
-                        + "only (mode 0711 or 0700), not " + PosixFilePermissions.toString(attributes.permissions()));
+                throw new InvalidConfigurationException(
+                        KEY,
+                        absolute + " must be writable and readable by the gateway's user "
+                                + "only (mode 0711 or 0700), not "
+                                + PosixFilePermissions.toString(attributes.permissions()));
             }
             Files.setPosixFilePermissions(absolute, PASS_THROUGH);
             removeDeadReplicas(absolute);
             // Locked before it takes its name, so that no replica starting at the same moment sees it unlocked.
             String id = UUID.randomUUID().toString();
-            Path staging = Files.createDirectory(absolute.resolve(STAGING + id), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            Path staging = Files.createDirectory(
+                    absolute.resolve(STAGING + id), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
             Files.setPosixFilePermissions(staging, PASS_THROUGH);
-            FileChannel channel = FileChannel.open(staging.resolve("lock"), StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
+            FileChannel channel =
+                    FileChannel.open(staging.resolve("lock"), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 channel.close();
@@ -145,7 +151,8 @@ public final class WorkArea implements AutoCloseable {
         int removed = 0;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, PREFIX + "*")) {
             for (Path entry : entries) {
-                if (LIVE.contains(entry) || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                if (LIVE.contains(entry)
+                        || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
                         || (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS) != currentUid()
                         || !unlocked(entry.resolve("lock"))) {
                     continue;
@@ -160,7 +167,9 @@ public final class WorkArea implements AutoCloseable {
             for (Path entry : entries) {
                 if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
                         && (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS) == currentUid()
-                        && Files.getLastModifiedTime(entry, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(old)) {
+                        && Files.getLastModifiedTime(entry, LinkOption.NOFOLLOW_LINKS)
+                                .toInstant()
+                                .isBefore(old)) {
                     deleteTree(entry);
                     removed++;
                 }
@@ -227,10 +236,12 @@ public final class WorkArea implements AutoCloseable {
         }
         for (Path entry : dir) {
             Path name = entry.getFileName();
-            BasicFileAttributes attributes = dir.getFileAttributeView(name, BasicFileAttributeView.class,
-                    LinkOption.NOFOLLOW_LINKS).readAttributes();
+            BasicFileAttributes attributes = dir.getFileAttributeView(
+                            name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .readAttributes();
             if (attributes.isDirectory()) {
-                dir.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setPermissions(OWNER_ONLY);
+                dir.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .setPermissions(OWNER_ONLY);
                 try (SecureDirectoryStream<Path> child = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
                     empty(child, depth + 1);
                 }
@@ -245,8 +256,8 @@ public final class WorkArea implements AutoCloseable {
         try {
             return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         } catch (IOException | UnsupportedOperationException e) {
-            throw new InvalidConfigurationException("airlock.sandbox.mode", "the gateway needs Linux with /proc ("
-                    + e.getMessage() + ")");
+            throw new InvalidConfigurationException(
+                    "airlock.sandbox.mode", "the gateway needs Linux with /proc (" + e.getMessage() + ")");
         }
     }
 }

@@ -18,7 +18,8 @@ class DemoBanner {
     @EventListener
     void ready(ApplicationReadyEvent event) {
         int port = event.getApplicationContext() instanceof WebServerApplicationContext web
-                ? web.getWebServer().getPort() : 8080;
+                ? web.getWebServer().getPort()
+                : 8080;
         String base = "http://localhost:" + port;
         // Built with replace, not as a log pattern: the JSON's braces would pass for placeholders.
         log.info("""

@@ -25,8 +25,7 @@ public final class BoundedJson {
 
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate Object property \"(.{0,100})");
 
-    private BoundedJson() {
-    }
+    private BoundedJson() {}
 
     /** A JSON factory that reads at most {@code maxDocumentBytes} in one document, within the bounds above. */
     public static JsonFactory factory(long maxDocumentBytes) {
@@ -37,7 +36,9 @@ public final class BoundedJson {
                 .maxNumberLength(MAX_NUMBER_LENGTH)
                 .maxNameLength(MAX_NAME_LENGTH)
                 .build();
-        return JsonFactory.builder().streamReadConstraints(constraints).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        return JsonFactory.builder()
+                .streamReadConstraints(constraints)
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build();
     }
 

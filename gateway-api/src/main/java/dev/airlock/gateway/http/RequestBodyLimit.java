@@ -47,7 +47,11 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
             return;
         }
         if (path(request).startsWith("/api/") && hasBody(request) && !json(request.getContentType())) {
-            refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type",
+            refuse(
+                    response,
+                    HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported-media-type",
+                    "Unsupported media type",
                     "The API reads JSON bodies only (Content-Type: application/json).");
             return;
         }
@@ -77,7 +81,11 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
     /** Answers 413 with a problem body. */
     static void tooLarge(HttpServletResponse response, long maxBytes) throws IOException {
         response.setHeader("Connection", "close");
-        refuse(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "body-too-large", "Request body too large",
+        refuse(
+                response,
+                HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+                "body-too-large",
+                "Request body too large",
                 "The request body is larger than " + maxBytes + " bytes.");
     }
 
@@ -86,8 +94,9 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         response.setStatus(status);
         response.setContentType(dev.airlock.kernel.problem.ProblemJson.MEDIA_TYPE);
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write("{\"type\":\"urn:airlock:problem:" + type + "\",\"title\":\"" + title + "\",\"status\":"
-                + status + ",\"detail\":\"" + detail + "\"}");
+        response.getWriter()
+                .write("{\"type\":\"urn:airlock:problem:" + type + "\",\"title\":\"" + title + "\",\"status\":" + status
+                        + ",\"detail\":\"" + detail + "\"}");
     }
 
     /** Thrown to whatever reads past the limit of a body without a declared length. */

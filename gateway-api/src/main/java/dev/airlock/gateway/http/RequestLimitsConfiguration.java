@@ -28,7 +28,8 @@ class RequestLimitsConfiguration {
     /** Forwarded headers from the configured proxies only; form bodies bounded like every other body. */
     @Bean
     TomcatEdge tomcatEdge(AirlockProperties properties) {
-        return TomcatEdge.of(properties.http().trustedProxies()).boundingForms(properties.http().maxRequestBody().toBytes());
+        return TomcatEdge.of(properties.http().trustedProxies())
+                .boundingForms(properties.http().maxRequestBody().toBytes());
     }
 
     /**
@@ -40,7 +41,9 @@ class RequestLimitsConfiguration {
     io.swagger.v3.oas.models.OpenAPI openApi(AirlockProperties properties) {
         java.net.URI publicUrl = properties.http().publicUrl();
         return new io.swagger.v3.oas.models.OpenAPI()
-                .info(new io.swagger.v3.oas.models.info.Info().title("Airlock").version("v1")
+                .info(new io.swagger.v3.oas.models.info.Info()
+                        .title("Airlock")
+                        .version("v1")
                         .description("The agent API: tools, runs and their envelopes. See docs/agent-api.md."))
                 .servers(List.of(new io.swagger.v3.oas.models.servers.Server()
                         .url(publicUrl == null ? "/" : publicUrl.toString().replaceAll("/+$", ""))));
@@ -63,9 +66,10 @@ class RequestLimitsConfiguration {
      */
     @Bean
     @Order(Ordered.LOWEST_PRECEDENCE)
-    ServerHttpMessageConvertersCustomizer boundedJsonConverter(List<JsonMapperBuilderCustomizer> customizers,
-            AirlockProperties properties) {
-        JsonMapper.Builder builder = JsonMapper.builder(BoundedJson.factory(properties.http().maxRequestBody().toBytes()));
+    ServerHttpMessageConvertersCustomizer boundedJsonConverter(
+            List<JsonMapperBuilderCustomizer> customizers, AirlockProperties properties) {
+        JsonMapper.Builder builder = JsonMapper.builder(
+                BoundedJson.factory(properties.http().maxRequestBody().toBytes()));
         customizers.stream().sorted(AnnotationAwareOrderComparator.INSTANCE).forEach(c -> c.customize(builder));
         JacksonJsonHttpMessageConverter converter = new JacksonJsonHttpMessageConverter(builder.build());
         return converters -> converters.withJsonConverter(converter);

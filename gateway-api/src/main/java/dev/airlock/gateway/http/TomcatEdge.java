@@ -48,15 +48,15 @@ public final class TomcatEdge implements WebServerFactoryCustomizer<TomcatServle
             String entry = configured.get(i) == null ? "" : configured.get(i).strip();
             String address = entry.contains("/") ? entry.substring(0, entry.indexOf('/')) : entry;
             if (!LITERAL.matcher(address).matches()) {
-                throw new InvalidConfigurationException(KEY + "[" + i + "]", "'" + entry
-                        + "' is not an IP address or a range such as 10.0.0.0/24");
+                throw new InvalidConfigurationException(
+                        KEY + "[" + i + "]", "'" + entry + "' is not an IP address or a range such as 10.0.0.0/24");
             }
             String range = entry.contains("/") ? entry : entry + (address.contains(":") ? "/128" : "/32");
             try {
                 NetMaskSet.parse(range);
             } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationException(KEY + "[" + i + "]", "'" + entry
-                        + "' is not an IP address or a range such as 10.0.0.0/24");
+                throw new InvalidConfigurationException(
+                        KEY + "[" + i + "]", "'" + entry + "' is not an IP address or a range such as 10.0.0.0/24");
             }
             ranges.add(range);
         }
@@ -74,7 +74,9 @@ public final class TomcatEdge implements WebServerFactoryCustomizer<TomcatServle
         if (maxFormBytes >= 0) {
             factory.addConnectorCustomizers(connector -> connector.setMaxPostSize(maxFormBytes));
         }
-        factory.getEngineValves().stream().filter(RemoteIpValve.class::isInstance).map(RemoteIpValve.class::cast)
+        factory.getEngineValves().stream()
+                .filter(RemoteIpValve.class::isInstance)
+                .map(RemoteIpValve.class::cast)
                 .forEach(valve -> {
                     valve.setInternalProxies(ranges);
                     valve.setTrustedProxies("");

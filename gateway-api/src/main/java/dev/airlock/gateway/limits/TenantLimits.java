@@ -1,8 +1,7 @@
 package dev.airlock.gateway.limits;
 
-import dev.airlock.gateway.settings.AgentSettings;
-
 import dev.airlock.gateway.problem.TooManyRequests;
+import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
@@ -39,16 +38,22 @@ public class TenantLimits {
      * @throws TooManyRequests with the seconds to wait when the agent is over its rate
      */
     public void admitRequest(AgentIdentity agent) {
-        RateLimiter limiter = rateLimiters.computeIfAbsent(agent, a -> RateLimiter.of("runs-" + a.tenant() + "-" + a.agent(),
-                RateLimiterConfig.custom()
-                        .limitForPeriod(limits(a.tenant()).runsPerMinutePerAgent())
-                        .limitRefreshPeriod(Duration.ofMinutes(1))
-                        .timeoutDuration(Duration.ZERO)
-                        .build()));
+        RateLimiter limiter = rateLimiters.computeIfAbsent(
+                agent,
+                a -> RateLimiter.of(
+                        "runs-" + a.tenant() + "-" + a.agent(),
+                        RateLimiterConfig.custom()
+                                .limitForPeriod(limits(a.tenant()).runsPerMinutePerAgent())
+                                .limitRefreshPeriod(Duration.ofMinutes(1))
+                                .timeoutDuration(Duration.ZERO)
+                                .build()));
         if (!limiter.acquirePermission()) {
             long nanos = limiter instanceof AtomicRateLimiter atomic
-                    ? atomic.getDetailedMetrics().getNanosToWait() : TimeUnit.MINUTES.toNanos(1);
-            throw TooManyRequests.rateLimited(agent.agent(), limits(agent.tenant()).runsPerMinutePerAgent(),
+                    ? atomic.getDetailedMetrics().getNanosToWait()
+                    : TimeUnit.MINUTES.toNanos(1);
+            throw TooManyRequests.rateLimited(
+                    agent.agent(),
+                    limits(agent.tenant()).runsPerMinutePerAgent(),
                     Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanos) + 1));
         }
     }
@@ -65,7 +70,9 @@ public class TenantLimits {
      * @throws TooManyRequests when the tenant already runs as many as it may
      */
     public Permit execute(String tenant) {
-        return tryExecute(tenant).orElseThrow(() -> TooManyRequests.tenantBusy(tenant, limits(tenant).concurrentRuns()));
+        return tryExecute(tenant)
+                .orElseThrow(
+                        () -> TooManyRequests.tenantBusy(tenant, limits(tenant).concurrentRuns()));
     }
 
     /**
@@ -83,7 +90,8 @@ public class TenantLimits {
     }
 
     private Bulkhead waitPlaces(String tenant) {
-        return waits.computeIfAbsent(tenant, t -> bulkhead("waits-" + t, limits(t).concurrentWaits()));
+        return waits.computeIfAbsent(
+                tenant, t -> bulkhead("waits-" + t, limits(t).concurrentWaits()));
     }
 
     /** How many more runs of {@code tenant} may start now. */
@@ -92,12 +100,18 @@ public class TenantLimits {
     }
 
     private Bulkhead bulkhead(String tenant) {
-        return bulkheads.computeIfAbsent(tenant, t -> bulkhead("runs-" + t, limits(t).concurrentRuns()));
+        return bulkheads.computeIfAbsent(
+                tenant, t -> bulkhead("runs-" + t, limits(t).concurrentRuns()));
     }
 
     /** At most {@code size} holders at once; a caller past that is refused, never queued. */
     private static Bulkhead bulkhead(String name, int size) {
-        return Bulkhead.of(name, BulkheadConfig.custom().maxConcurrentCalls(size).maxWaitDuration(Duration.ZERO).build());
+        return Bulkhead.of(
+                name,
+                BulkheadConfig.custom()
+                        .maxConcurrentCalls(size)
+                        .maxWaitDuration(Duration.ZERO)
+                        .build());
     }
 
     private AgentSettings.Limits limits(String tenant) {

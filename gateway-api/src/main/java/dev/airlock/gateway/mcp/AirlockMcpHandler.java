@@ -54,7 +54,8 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
     private final List<String> protocolVersions;
     private final String version;
 
-    AirlockMcpHandler(McpJsonMapper mapper, McpToolList tools, ToolCalls calls, List<String> protocolVersions, String version) {
+    AirlockMcpHandler(
+            McpJsonMapper mapper, McpToolList tools, ToolCalls calls, List<String> protocolVersions, String version) {
         this.mapper = mapper;
         this.tools = tools;
         this.calls = calls;
@@ -66,7 +67,8 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
     static McpTransportContext context(jakarta.servlet.http.HttpServletRequest request) {
         Map<String, Object> values = new HashMap<>();
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        if (authentication != null && authentication.isAuthenticated()
+        if (authentication != null
+                && authentication.isAuthenticated()
                 && authentication.getPrincipal() instanceof AgentIdentity agent) {
             values.put(AGENT, agent);
         }
@@ -93,8 +95,10 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
             return JSONRPCResponse.error(request.id(), e.getJsonRpcError());
         } catch (RuntimeException e) {
             log.error("Could not answer MCP {} request {}", printable(request.method()), request.id(), e);
-            return JSONRPCResponse.error(request.id(), new JSONRPCResponse.JSONRPCError(ErrorCodes.INTERNAL_ERROR,
-                    "Airlock could not complete the request; the error is logged."));
+            return JSONRPCResponse.error(
+                    request.id(),
+                    new JSONRPCResponse.JSONRPCError(
+                            ErrorCodes.INTERNAL_ERROR, "Airlock could not complete the request; the error is logged."));
         }
     }
 
@@ -128,16 +132,19 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
         }
         String latest = protocolVersions.getLast();
         String negotiated = protocolVersions.contains(request.protocolVersion()) ? request.protocolVersion() : latest;
-        return McpSchema.InitializeResult.builder(negotiated,
+        return McpSchema.InitializeResult.builder(
+                        negotiated,
                         McpSchema.ServerCapabilities.builder().tools(false).build(),
-                        McpSchema.Implementation.builder("airlock", version).title("Airlock").build())
+                        McpSchema.Implementation.builder("airlock", version)
+                                .title("Airlock")
+                                .build())
                 .instructions(INSTRUCTIONS)
                 .build();
     }
 
     private McpSchema.ListToolsResult listTools(AgentIdentity agent, Object params) {
-        McpSchema.PaginatedRequest request = params == null ? new McpSchema.PaginatedRequest()
-                : convert(params, McpSchema.PaginatedRequest.class);
+        McpSchema.PaginatedRequest request =
+                params == null ? new McpSchema.PaginatedRequest() : convert(params, McpSchema.PaginatedRequest.class);
         if (request.cursor() != null) {
             // Every tool fits on one page, so no cursor was ever handed out.
             throw error(ErrorCodes.INVALID_PARAMS, "Invalid cursor");
@@ -145,7 +152,8 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
         return McpSchema.ListToolsResult.builder(tools.tools(agent.tenant())).build();
     }
 
-    private McpSchema.CallToolResult callTool(AgentIdentity agent, McpTransportContext context, McpSchema.JSONRPCRequest request) {
+    private McpSchema.CallToolResult callTool(
+            AgentIdentity agent, McpTransportContext context, McpSchema.JSONRPCRequest request) {
         McpSchema.CallToolRequest call = convert(request.params(), McpSchema.CallToolRequest.class);
         if (call.name() == null || tools.find(agent.tenant(), call.name()).isEmpty()) {
             throw error(ErrorCodes.INVALID_PARAMS, "Unknown tool: " + printable(call.name()));
@@ -155,7 +163,8 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
         if (token != null && context.get(PROGRESS) instanceof ProgressSink sink) {
             progress = message -> sink.send(token, message);
         }
-        return calls.call(agent, call.name(), call.arguments(), new InFlightCalls.Key(agent, idText(request.id())), progress);
+        return calls.call(
+                agent, call.name(), call.arguments(), new InFlightCalls.Key(agent, idText(request.id())), progress);
     }
 
     private void cancelled(AgentIdentity agent, Object params) {

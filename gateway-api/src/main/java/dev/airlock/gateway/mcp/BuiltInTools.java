@@ -24,7 +24,8 @@ final class BuiltInTools {
     static final String OUTPUT = ToolCompiler.RESERVED_PREFIX + "output";
     static final String CANCEL = ToolCompiler.RESERVED_PREFIX + "cancel";
 
-    private static final Pattern RUN_ID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final Pattern RUN_ID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private final long maxWaitSeconds;
 
@@ -39,34 +40,76 @@ final class BuiltInTools {
     /** The built-in tools as {@code tools/list} shows them. */
     List<McpSchema.Tool> tools(Map<String, Object> envelope, Map<String, Object> excerpt) {
         return List.of(
-                McpSchema.Tool.builder(STATUS, object(orderedOf("runId", runId(), "wait", integer(
-                                "seconds to wait for the run to end before answering (at most " + maxWaitSeconds + ")", 0L,
-                                maxWaitSeconds, maxWaitSeconds)), List.of("runId")))
-                        .description("Returns the envelope of one of your runs: its state, approval, exit status and output."
-                                + " Waits up to `wait` seconds (default and at most " + maxWaitSeconds + ") for the run to"
-                                + " end. Use it with the run id of a call that answered while waiting for approval or still"
-                                + " running; call it again while the state is PENDING_APPROVAL, APPROVED or RUNNING.")
+                McpSchema.Tool.builder(
+                                STATUS,
+                                object(
+                                        orderedOf(
+                                                "runId",
+                                                runId(),
+                                                "wait",
+                                                integer(
+                                                        "seconds to wait for the run to end before answering (at most "
+                                                                + maxWaitSeconds + ")",
+                                                        0L,
+                                                        maxWaitSeconds,
+                                                        maxWaitSeconds)),
+                                        List.of("runId")))
+                        .description(
+                                "Returns the envelope of one of your runs: its state, approval, exit status and output."
+                                        + " Waits up to `wait` seconds (default and at most " + maxWaitSeconds
+                                        + ") for the run to"
+                                        + " end. Use it with the run id of a call that answered while waiting for approval or still"
+                                        + " running; call it again while the state is PENDING_APPROVAL, APPROVED or RUNNING.")
                         .outputSchema(envelope)
                         .annotations(new McpSchema.ToolAnnotations(null, true, null, null, false, null))
                         .build(),
-                McpSchema.Tool.builder(OUTPUT, object(orderedOf("runId", runId(),
-                                "stream", Map.of("type", "string", "enum", List.of("stdout", "stderr"),
-                                        "description", "which stream"),
-                                "from", integer("first line (1-based), default 1", 1L, null, null),
-                                "to", integer("last line, inclusive; default from + " + (OutputExcerpt.MAX_LINES - 1)
-                                        + ", or the last line with grep", 1L, null, null),
-                                "grep", Map.of("type", "string", "minLength", 1, "maxLength", OutputExcerpt.MAX_GREP,
-                                        "description", "only lines containing this text (plain text, not a pattern)")),
-                                List.of("runId", "stream")))
-                        .description("Returns lines of the sanitized output of one of your runs, by line range or search"
-                                + " term, at most " + OutputExcerpt.MAX_LINES + " lines at a time, fenced as data. Use it"
-                                + " for output a call cut short.")
+                McpSchema.Tool.builder(
+                                OUTPUT,
+                                object(
+                                        orderedOf(
+                                                "runId",
+                                                runId(),
+                                                "stream",
+                                                Map.of(
+                                                        "type",
+                                                        "string",
+                                                        "enum",
+                                                        List.of("stdout", "stderr"),
+                                                        "description",
+                                                        "which stream"),
+                                                "from",
+                                                integer("first line (1-based), default 1", 1L, null, null),
+                                                "to",
+                                                integer(
+                                                        "last line, inclusive; default from + "
+                                                                + (OutputExcerpt.MAX_LINES - 1)
+                                                                + ", or the last line with grep",
+                                                        1L,
+                                                        null,
+                                                        null),
+                                                "grep",
+                                                Map.of(
+                                                        "type",
+                                                        "string",
+                                                        "minLength",
+                                                        1,
+                                                        "maxLength",
+                                                        OutputExcerpt.MAX_GREP,
+                                                        "description",
+                                                        "only lines containing this text (plain text, not a pattern)")),
+                                        List.of("runId", "stream")))
+                        .description(
+                                "Returns lines of the sanitized output of one of your runs, by line range or search"
+                                        + " term, at most " + OutputExcerpt.MAX_LINES
+                                        + " lines at a time, fenced as data. Use it"
+                                        + " for output a call cut short.")
                         .outputSchema(excerpt)
                         .annotations(new McpSchema.ToolAnnotations(null, true, null, null, false, null))
                         .build(),
                 McpSchema.Tool.builder(CANCEL, object(Map.of("runId", runId()), List.of("runId")))
-                        .description("Cancels one of your runs that has not ended: a run waiting for approval is withdrawn,"
-                                + " a running one has its processes killed. Returns the run's envelope.")
+                        .description(
+                                "Cancels one of your runs that has not ended: a run waiting for approval is withdrawn,"
+                                        + " a running one has its processes killed. Returns the run's envelope.")
                         .outputSchema(envelope)
                         .annotations(new McpSchema.ToolAnnotations(null, false, true, true, false, null))
                         .build());
@@ -82,8 +125,7 @@ final class BuiltInTools {
      * @param to     airlock_output: last line, or null
      * @param grep   airlock_output: search term, or null
      */
-    record Arguments(UUID runId, Duration waitFor, StreamName stream, Integer from, Integer to, String grep) {
-    }
+    record Arguments(UUID runId, Duration waitFor, StreamName stream, Integer from, Integer to, String grep) {}
 
     /** The arguments of {@code tool}, or every error in them. */
     Arguments check(String tool, Map<String, Object> arguments, List<String> errors) {
@@ -138,7 +180,8 @@ final class BuiltInTools {
         return new Arguments(runId, wait, stream, from, to, grep);
     }
 
-    private static Integer integerArgument(Map<String, Object> given, String name, long min, long max, List<String> errors) {
+    private static Integer integerArgument(
+            Map<String, Object> given, String name, long min, long max, List<String> errors) {
         Object raw = given.get(name);
         if (raw == null) {
             return null;
@@ -160,8 +203,15 @@ final class BuiltInTools {
     }
 
     private static Map<String, Object> runId() {
-        return orderedOf("type", "string", "description", "the run id a call answered with", "pattern",
-                "^" + RUN_ID.pattern() + "$", "maxLength", 36);
+        return orderedOf(
+                "type",
+                "string",
+                "description",
+                "the run id a call answered with",
+                "pattern",
+                "^" + RUN_ID.pattern() + "$",
+                "maxLength",
+                36);
     }
 
     private static Map<String, Object> integer(String description, Long minimum, Long maximum, Long defaultValue) {

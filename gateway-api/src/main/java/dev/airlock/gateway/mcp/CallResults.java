@@ -1,7 +1,7 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.gateway.run.OutputExcerpt;
+import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.sanitizer.Fence;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -55,18 +55,26 @@ final class CallResults {
             content.add(text(failure(envelope, state)));
         }
         content.addAll(transcripts(envelope));
-        return McpSchema.CallToolResult.builder().content(content).isError(failed).structuredContent(structured).build();
+        return McpSchema.CallToolResult.builder()
+                .content(content)
+                .isError(failed)
+                .structuredContent(structured)
+                .build();
     }
 
     /** Whether the run completed with exit code 0: the only outcome that is not an error. */
     static boolean succeeded(Envelope envelope) {
-        return RunState.COMPLETED.name().equals(envelope.state()) && envelope.process() != null
-                && Integer.valueOf(0).equals(envelope.process().exitCode()) && "EXITED".equals(envelope.process().termination());
+        return RunState.COMPLETED.name().equals(envelope.state())
+                && envelope.process() != null
+                && Integer.valueOf(0).equals(envelope.process().exitCode())
+                && "EXITED".equals(envelope.process().termination());
     }
 
     /** A tool error with one statement and, where the refusal left one, the run's envelope. */
     McpSchema.CallToolResult refused(String statement, Map<String, Object> structured) {
-        var result = McpSchema.CallToolResult.builder().addContent(text(VOICE + oneLine(statement))).isError(true);
+        var result = McpSchema.CallToolResult.builder()
+                .addContent(text(VOICE + oneLine(statement)))
+                .isError(true);
         if (structured != null) {
             result.structuredContent(structured);
         }
@@ -79,8 +87,12 @@ final class CallResults {
         excerpt.lines().forEach(l -> body.append(l.text()).append('\n'));
         String text = body.toString();
         List<McpSchema.Content> content = new ArrayList<>();
-        content.add(text(VOICE + "lines " + (excerpt.lines().isEmpty() ? "none" : excerpt.lines().getFirst().number() + " to "
-                + excerpt.lines().getLast().number()) + " of " + excerpt.totalLines() + " of " + excerpt.stream() + " of run "
+        content.add(text(VOICE + "lines "
+                + (excerpt.lines().isEmpty()
+                        ? "none"
+                        : excerpt.lines().getFirst().number() + " to "
+                                + excerpt.lines().getLast().number())
+                + " of " + excerpt.totalLines() + " of " + excerpt.stream() + " of run "
                 + excerpt.runId() + (excerpt.grep() == null ? "" : " containing the search term")
                 + (excerpt.truncated() ? "; more lines matched than one excerpt returns" : "") + "."));
         if (text.length() <= maxText) {
@@ -88,24 +100,32 @@ final class CallResults {
         } else {
             Cut cut = Cut.of(text, maxText);
             int next = excerpt.lines().get(cut.wholeLines()).number();
-            content.add(text(Fence.wrap(tool + " " + excerpt.stream(), cut.shown()) + VOICE + "cut after " + cut.shown().length()
-                    + " of " + text.length() + " characters; airlock_output with " + pointer(excerpt.runId(), excerpt.stream(), next,
-                    excerpt.grep() != null) + " returns the rest.\n"));
+            content.add(text(Fence.wrap(tool + " " + excerpt.stream(), cut.shown()) + VOICE + "cut after "
+                    + cut.shown().length()
+                    + " of " + text.length() + " characters; airlock_output with "
+                    + pointer(excerpt.runId(), excerpt.stream(), next, excerpt.grep() != null)
+                    + " returns the rest.\n"));
         }
-        return McpSchema.CallToolResult.builder().content(content).isError(false).structuredContent(structured).build();
+        return McpSchema.CallToolResult.builder()
+                .content(content)
+                .isError(false)
+                .structuredContent(structured)
+                .build();
     }
 
     private String pending(Envelope envelope, RunState state, int approvalsMissing) {
         String run = "run " + envelope.runId() + " (" + envelope.tool() + ")";
-        String later = " Call airlock_status with {\"runId\":\"" + envelope.runId() + "\"} to get the outcome (it waits up to "
-                + callWait.toSeconds() + " s for the run to end).";
+        String later = " Call airlock_status with {\"runId\":\"" + envelope.runId()
+                + "\"} to get the outcome (it waits up to " + callWait.toSeconds() + " s for the run to end).";
         return switch (state) {
-            case PENDING_APPROVAL -> VOICE + run + " is waiting for approval: a human must approve this exact action"
-                    + (approvalsMissing > 0 ? " (" + approvals(approvalsMissing) + " still needed)" : "")
-                    + " before it runs; nothing has run yet. Approvers decide at "
-                    + consoleBase + "/console/runs/" + envelope.runId() + "." + later;
-            default -> VOICE + run + " has not ended yet (state " + state + ") after " + callWait.toSeconds() + " s." + later
-                    + " airlock_cancel stops it.";
+            case PENDING_APPROVAL ->
+                VOICE + run + " is waiting for approval: a human must approve this exact action"
+                        + (approvalsMissing > 0 ? " (" + approvals(approvalsMissing) + " still needed)" : "")
+                        + " before it runs; nothing has run yet. Approvers decide at "
+                        + consoleBase + "/console/runs/" + envelope.runId() + "." + later;
+            default ->
+                VOICE + run + " has not ended yet (state " + state + ") after " + callWait.toSeconds() + " s." + later
+                        + " airlock_cancel stops it.";
         };
     }
 
@@ -118,19 +138,27 @@ final class CallResults {
         Envelope.ProcessFacts process = envelope.process();
         String termination = process == null ? null : process.termination();
         String statement = switch (state) {
-            case COMPLETED -> switch (String.valueOf(termination)) {
-                case "OUTPUT_LIMIT" -> run + " was killed: a stream passed its output limit (" + observed(envelope) + ").";
-                case "MEMORY_LIMIT" -> run + " was killed by the kernel: it reached its memory limit.";
-                default -> run + " exited with code " + process.exitCode() + ".";
-            };
-            case FAILED -> run + " could not be started: " + (process == null || process.failure() == null
-                    ? "no reason was recorded" : process.failure()) + ".";
+            case COMPLETED ->
+                switch (String.valueOf(termination)) {
+                    case "OUTPUT_LIMIT" ->
+                        run + " was killed: a stream passed its output limit (" + observed(envelope) + ").";
+                    case "MEMORY_LIMIT" -> run + " was killed by the kernel: it reached its memory limit.";
+                    default -> run + " exited with code " + process.exitCode() + ".";
+                };
+            case FAILED ->
+                run + " could not be started: "
+                        + (process == null || process.failure() == null ? "no reason was recorded" : process.failure())
+                        + ".";
             case TIMED_OUT -> run + " timed out and was killed.";
-            case CANCELLED -> run + (process != null && process.startedAt() != null ? " was cancelled and killed."
-                    : " was cancelled before it started.");
-            case DENIED -> envelope.approval() != null && envelope.approval().required()
-                    ? run + " was denied by an approver; it did not run."
-                    : run + " was refused by the tool's policy; it did not run.";
+            case CANCELLED ->
+                run
+                        + (process != null && process.startedAt() != null
+                                ? " was cancelled and killed."
+                                : " was cancelled before it started.");
+            case DENIED ->
+                envelope.approval() != null && envelope.approval().required()
+                        ? run + " was denied by an approver; it did not run."
+                        : run + " was refused by the tool's policy; it did not run.";
             case EXPIRED -> run + " expired: no approver decided in time; it did not run.";
             default -> run + " ended in state " + state + ".";
         };
@@ -193,8 +221,10 @@ final class CallResults {
         Cut cut = Cut.of(text, budget);
         int totalLines = lines(text);
         int next = cut.wholeLines() + 1;
-        return Fence.wrap(envelope.tool() + " " + name, cut.shown()) + VOICE + name + " cut after " + cut.shown().length()
-                + " of " + text.length() + " characters (" + cut.wholeLines() + " of " + totalLines + " whole lines shown); "
+        return Fence.wrap(envelope.tool() + " " + name, cut.shown()) + VOICE + name + " cut after "
+                + cut.shown().length()
+                + " of " + text.length() + " characters (" + cut.wholeLines() + " of " + totalLines
+                + " whole lines shown); "
                 + "airlock_output with " + pointer(envelope.runId(), name, next, false) + " returns the rest.\n";
     }
 

@@ -20,8 +20,7 @@ final class InFlightCalls {
      * @param agent     the agent
      * @param requestId the JSON-RPC id, as its JSON text ({@code 7} and {@code "7"} differ)
      */
-    record Key(AgentIdentity agent, String requestId) {
-    }
+    record Key(AgentIdentity agent, String requestId) {}
 
     /**
      * A call in flight. A cancellation may arrive before its run exists: it is remembered, and

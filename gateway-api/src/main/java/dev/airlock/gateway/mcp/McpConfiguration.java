@@ -1,14 +1,12 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.kernel.config.TenantNames;
-
-import dev.airlock.gateway.settings.AgentSettings;
-
-import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.RunService;
-import dev.airlock.persistence.envelope.RunViews;
+import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.gateway.tool.ToolCatalog;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.TenantNames;
+import dev.airlock.persistence.envelope.RunViews;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
@@ -47,21 +45,26 @@ class McpConfiguration {
 
     McpConfiguration(AirlockProperties properties) {
         this.maxBody = (int) Math.min(properties.http().maxRequestBody().toBytes(), Integer.MAX_VALUE);
-        this.protocolJson = new JacksonMcpJsonMapper(tools.jackson.databind.json.JsonMapper.builder(
-                dev.airlock.gateway.http.BoundedJson.factory(maxBody))
-            // The SDK writes some refusals (malformed bodies, batches) as its exception object: never
-            // with a stack trace, a cause or internal messages of the JVM.
-            .addMixIn(Throwable.class, ThrowableWithoutInternals.class)
-            .build());
+        this.protocolJson = new JacksonMcpJsonMapper(
+                tools.jackson.databind.json.JsonMapper.builder(dev.airlock.gateway.http.BoundedJson.factory(maxBody))
+                        // The SDK writes some refusals (malformed bodies, batches) as its exception object: never
+                        // with a stack trace, a cause or internal messages of the JVM.
+                        .addMixIn(Throwable.class, ThrowableWithoutInternals.class)
+                        .build());
     }
 
     /** The largest request body ({@code airlock.http.max-request-body}), as for every other endpoint. */
     private final int maxBody;
 
     /** What of an exception the protocol may show: nothing but what the SDK put in its JSON-RPC error. */
-    @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"stackTrace", "cause", "suppressed", "localizedMessage", "message"})
-    abstract static class ThrowableWithoutInternals {
-    }
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties({
+        "stackTrace",
+        "cause",
+        "suppressed",
+        "localizedMessage",
+        "message"
+    })
+    abstract static class ThrowableWithoutInternals {}
 
     @Bean
     HttpServletStatelessServerTransport mcpTransport(AgentSettings properties) {
@@ -71,41 +74,55 @@ class McpConfiguration {
                 .contextExtractor(AirlockMcpHandler::context)
                 // The security chain has refused foreign origins already; the SDK's own check is a second line.
                 .httpHeaderValidator(DefaultServerTransportSecurityValidator.builder()
-                        .allowedOrigins(properties.mcp().allowedOrigins()).build())
+                        .allowedOrigins(properties.mcp().allowedOrigins())
+                        .build())
                 .maxRequestSize(maxBody)
                 .build();
     }
 
     @Bean
-    AirlockMcpHandler mcpHandler(HttpServletStatelessServerTransport transport, AgentSettings properties,
-            AirlockProperties shared, TenantNames tenants, ToolCatalog catalog,
-            RunService runs, RunViews views, OutputExcerpts excerpts, JsonMapper json) {
+    AirlockMcpHandler mcpHandler(
+            HttpServletStatelessServerTransport transport,
+            AgentSettings properties,
+            AirlockProperties shared,
+            TenantNames tenants,
+            ToolCatalog catalog,
+            RunService runs,
+            RunViews views,
+            OutputExcerpts excerpts,
+            JsonMapper json) {
         var mcp = properties.mcp();
         BuiltInTools builtIns = new BuiltInTools(mcp.callWait());
-        McpToolList tools = new McpToolList(catalog, tenants.names(), builtIns, protocolJson,
+        McpToolList tools = new McpToolList(
+                catalog,
+                tenants.names(),
+                builtIns,
+                protocolJson,
                 new DefaultJsonSchemaValidator(JsonMapper.builder().build()));
-        CallResults results = new CallResults(mcp.maxText(), mcp.callWait(), shared.console().baseUrl());
-        ToolCalls calls = new ToolCalls(runs, views, excerpts, catalog, builtIns, results, new InFlightCalls(), json,
-                mcp.callWait());
+        CallResults results =
+                new CallResults(mcp.maxText(), mcp.callWait(), shared.console().baseUrl());
+        ToolCalls calls = new ToolCalls(
+                runs, views, excerpts, catalog, builtIns, results, new InFlightCalls(), json, mcp.callWait());
         String version = McpConfiguration.class.getPackage().getImplementationVersion();
-        AirlockMcpHandler handler = new AirlockMcpHandler(protocolJson, tools, calls, transport.protocolVersions(),
-                version == null ? "development" : version);
+        AirlockMcpHandler handler = new AirlockMcpHandler(
+                protocolJson, tools, calls, transport.protocolVersions(), version == null ? "development" : version);
         transport.setMcpHandler(handler);
         return handler;
     }
 
     @Bean
-    ServletRegistrationBean<HttpServletStatelessServerTransport> mcpServlet(HttpServletStatelessServerTransport transport,
-            AirlockMcpHandler handler) {
-        ServletRegistrationBean<HttpServletStatelessServerTransport> registration = new ServletRegistrationBean<>(transport, PATH);
+    ServletRegistrationBean<HttpServletStatelessServerTransport> mcpServlet(
+            HttpServletStatelessServerTransport transport, AirlockMcpHandler handler) {
+        ServletRegistrationBean<HttpServletStatelessServerTransport> registration =
+                new ServletRegistrationBean<>(transport, PATH);
         registration.setName("mcp");
         registration.setAsyncSupported(true);
         return registration;
     }
 
     @Bean
-    FilterRegistrationBean<ProgressStreams> mcpProgressStreams(AirlockMcpHandler handler,
-            HttpServletStatelessServerTransport transport) {
+    FilterRegistrationBean<ProgressStreams> mcpProgressStreams(
+            AirlockMcpHandler handler, HttpServletStatelessServerTransport transport) {
         List<String> versions = transport.protocolVersions();
         FilterRegistrationBean<ProgressStreams> registration = new FilterRegistrationBean<>(
                 new ProgressStreams(handler, protocolJson, AirlockMcpHandler::context, versions, maxBody));

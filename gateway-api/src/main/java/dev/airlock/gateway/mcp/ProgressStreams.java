@@ -51,14 +51,20 @@ final class ProgressStreams extends OncePerRequestFilter {
     private final List<String> protocolVersions;
     private final int maxBody;
 
-    ProgressStreams(AirlockMcpHandler handler, McpJsonMapper mapper, Function<HttpServletRequest, McpTransportContext> contexts,
-            List<String> protocolVersions, int maxBody) {
+    ProgressStreams(
+            AirlockMcpHandler handler,
+            McpJsonMapper mapper,
+            Function<HttpServletRequest, McpTransportContext> contexts,
+            List<String> protocolVersions,
+            int maxBody) {
         this.handler = handler;
         this.mapper = mapper;
         this.contexts = contexts;
         this.protocolVersions = List.copyOf(protocolVersions);
         this.maxBody = maxBody;
-        this.plain = tools.jackson.databind.json.JsonMapper.builder(dev.airlock.gateway.http.BoundedJson.factory(maxBody)).build();
+        this.plain = tools.jackson.databind.json.JsonMapper.builder(
+                        dev.airlock.gateway.http.BoundedJson.factory(maxBody))
+                .build();
     }
 
     /**
@@ -80,14 +86,22 @@ final class ProgressStreams extends OncePerRequestFilter {
             return;
         }
         List<String> versions = java.util.Collections.list(request.getHeaders(PROTOCOL_VERSION_HEADER));
-        if (versions.size() > 1 || versions.size() == 1 && !protocolVersions.contains(versions.getFirst().strip())) {
-            error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.INVALID_REQUEST,
+        if (versions.size() > 1
+                || versions.size() == 1
+                        && !protocolVersions.contains(versions.getFirst().strip())) {
+            error(
+                    response,
+                    HttpServletResponse.SC_BAD_REQUEST,
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
                     "Unsupported MCP-Protocol-Version; this server speaks " + protocolVersions);
             return;
         }
         byte[] body = read(request);
         if (body == null) {
-            error(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, McpSchema.ErrorCodes.INVALID_REQUEST,
+            error(
+                    response,
+                    HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE,
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
                     "The request body is larger than " + maxBody + " bytes.");
             return;
         }
@@ -96,7 +110,10 @@ final class ProgressStreams extends OncePerRequestFilter {
             // One JSON-RPC message per POST, an object: batches, scalars, garbage, a key given twice and
             // anything past the read bounds are refused here, before the SDK, which would answer some of
             // them with its exception object and read a duplicate key as its last value.
-            error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.PARSE_ERROR,
+            error(
+                    response,
+                    HttpServletResponse.SC_BAD_REQUEST,
+                    McpSchema.ErrorCodes.PARSE_ERROR,
                     "The body must be one JSON-RPC message: a JSON object, each key once, within the size and depth bounds.");
             return;
         }
@@ -130,7 +147,8 @@ final class ProgressStreams extends OncePerRequestFilter {
         if (version == null || !version.isString() || !"2.0".equals(version.asString())) {
             return "jsonrpc must be \"2.0\".";
         }
-        tools.jackson.databind.JsonNode token = message.path("params").path("_meta").get("progressToken");
+        tools.jackson.databind.JsonNode token =
+                message.path("params").path("_meta").get("progressToken");
         if (token != null && !token.isString() && !token.isIntegralNumber()) {
             return "_meta.progressToken must be a string or an integer.";
         }
@@ -143,14 +161,19 @@ final class ProgressStreams extends OncePerRequestFilter {
     private McpSchema.JSONRPCRequest progressCall(HttpServletRequest request, byte[] body) {
         String accept = request.getHeader("Accept");
         String type = request.getContentType();
-        if (accept == null || !accept.contains("text/event-stream") || !accept.contains("application/json")
-                || type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+        if (accept == null
+                || !accept.contains("text/event-stream")
+                || !accept.contains("application/json")
+                || type == null
+                || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             return null;
         }
         try {
             if (McpSchema.deserializeJsonRpcMessage(mapper, new String(body, StandardCharsets.UTF_8))
-                    instanceof McpSchema.JSONRPCRequest jsonRpc && McpSchema.METHOD_TOOLS_CALL.equals(jsonRpc.method())
-                    && jsonRpc.params() instanceof Map<?, ?> params && params.get("_meta") instanceof Map<?, ?> meta
+                            instanceof McpSchema.JSONRPCRequest jsonRpc
+                    && McpSchema.METHOD_TOOLS_CALL.equals(jsonRpc.method())
+                    && jsonRpc.params() instanceof Map<?, ?> params
+                    && params.get("_meta") instanceof Map<?, ?> meta
                     && meta.get("progressToken") != null) {
                 return jsonRpc;
             }
@@ -171,17 +194,19 @@ final class ProgressStreams extends OncePerRequestFilter {
         PrintWriter writer = response.getWriter();
         AtomicLong progress = new AtomicLong();
         AirlockMcpHandler.ProgressSink sink = (token, message) -> {
-            McpSchema.ProgressNotification notification = new McpSchema.ProgressNotification(token,
-                    (double) progress.incrementAndGet(), null, message, null);
+            McpSchema.ProgressNotification notification =
+                    new McpSchema.ProgressNotification(token, (double) progress.incrementAndGet(), null, message, null);
             log.debug("Progress of tools/call {}: {}", call.id(), message);
-            return event(writer, new McpSchema.JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_PROGRESS, notification));
+            return event(
+                    writer, new McpSchema.JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_PROGRESS, notification));
         };
         Map<String, Object> values = new HashMap<>();
         McpTransportContext base = contexts.apply(request);
         values.put(AirlockMcpHandler.AGENT, base.get(AirlockMcpHandler.AGENT));
         values.put(AirlockMcpHandler.PROGRESS, sink);
         values.values().removeIf(java.util.Objects::isNull);
-        McpSchema.JSONRPCResponse answer = handler.handleRequest(McpTransportContext.create(values), call).block();
+        McpSchema.JSONRPCResponse answer =
+                handler.handleRequest(McpTransportContext.create(values), call).block();
         event(writer, answer);
     }
 
@@ -221,8 +246,9 @@ final class ProgressStreams extends OncePerRequestFilter {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\""
-                + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}}");
+        response.getWriter()
+                .write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\""
+                        + message.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}}");
     }
 
     /** The request with its body already read, for the SDK transport to read again. */

@@ -1,18 +1,18 @@
 package dev.airlock.gateway.mcp;
 
-import dev.airlock.kernel.problem.ApiProblem;
 import dev.airlock.gateway.problem.Conflict;
-import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.gateway.problem.Refused;
-import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.gateway.problem.TooManyRequests;
-import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.gateway.run.OutputExcerpt;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.RunService;
-import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.gateway.tool.ToolCatalog;
+import dev.airlock.kernel.problem.ApiProblem;
+import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RunNotFound;
+import dev.airlock.persistence.envelope.Envelope;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -36,8 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ToolCalls {
 
     private static final Logger log = LoggerFactory.getLogger(ToolCalls.class);
-    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {
-    };
+    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
     /** How often a waiting call looks at its run to report progress. */
     static final Duration PROGRESS_POLL = Duration.ofSeconds(1);
     /** The longest a call reporting progress stays silent, so that clients know it is alive. */
@@ -60,8 +59,16 @@ final class ToolCalls {
     private final JsonMapper json;
     private final Duration callWait;
 
-    ToolCalls(RunService runs, RunViews views, OutputExcerpts excerpts, ToolCatalog catalog, BuiltInTools builtIns,
-            CallResults results, InFlightCalls inFlight, JsonMapper json, Duration callWait) {
+    ToolCalls(
+            RunService runs,
+            RunViews views,
+            OutputExcerpts excerpts,
+            ToolCatalog catalog,
+            BuiltInTools builtIns,
+            CallResults results,
+            InFlightCalls inFlight,
+            JsonMapper json,
+            Duration callWait) {
         this.runs = runs;
         this.views = views;
         this.excerpts = excerpts;
@@ -79,8 +86,8 @@ final class ToolCalls {
      * @param key      the call's request id, for cancellation
      * @param progress where to report progress, or null
      */
-    McpSchema.CallToolResult call(AgentIdentity agent, String tool, Map<String, Object> arguments, InFlightCalls.Key key,
-            Progress progress) {
+    McpSchema.CallToolResult call(
+            AgentIdentity agent, String tool, Map<String, Object> arguments, InFlightCalls.Key key, Progress progress) {
         if (BuiltInTools.isBuiltIn(tool)) {
             return builtIn(agent, tool, arguments);
         }
@@ -92,8 +99,8 @@ final class ToolCalls {
             } catch (Refused refused) {
                 return answer(runs.find(agent, refused.runId()));
             } catch (TooManyRequests busy) {
-                return results.refused(busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.",
-                        null);
+                return results.refused(
+                        busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.", null);
             } catch (ApiProblem problem) {
                 return results.refused(problem.getMessage(), null);
             }
@@ -113,14 +120,22 @@ final class ToolCalls {
         if (call.isEmpty()) {
             int count = inFlight.count(key);
             if (count > 1) {
-                log.warn("Ignoring notifications/cancelled from {}/{} for request {}: {} calls in flight share that id",
-                        key.agent().tenant(), key.agent().agent(), key.requestId(), count);
+                log.warn(
+                        "Ignoring notifications/cancelled from {}/{} for request {}: {} calls in flight share that id",
+                        key.agent().tenant(),
+                        key.agent().agent(),
+                        key.requestId(),
+                        count);
             }
             return;
         }
         call.get().requestCancel().ifPresent(runId -> {
-            log.info("Cancelling run {} for {}/{}: the client cancelled request {}", runId, key.agent().tenant(),
-                    key.agent().agent(), key.requestId());
+            log.info(
+                    "Cancelling run {} for {}/{}: the client cancelled request {}",
+                    runId,
+                    key.agent().tenant(),
+                    key.agent().agent(),
+                    key.requestId());
             cancelQuietly(key.agent(), runId);
         });
     }
@@ -139,7 +154,7 @@ final class ToolCalls {
         }
         var place = runs.placeToWait(agent);
         if (place.isEmpty()) {
-            return runs.find(agent, runId);  // as if the wait had passed; airlock_status asks again
+            return runs.find(agent, runId); // as if the wait had passed; airlock_status asks again
         }
         try (var held = place.get()) {
             return waitWithProgress(agent, runId, wait, progress);
@@ -152,8 +167,8 @@ final class ToolCalls {
         long lastSent = 0;
         while (true) {
             long left = deadline - System.nanoTime();
-            RunRecord run = runs.awaitHolding(agent, runId,
-                    Duration.ofNanos(Math.max(0, Math.min(left, PROGRESS_POLL.toNanos()))));
+            RunRecord run = runs.awaitHolding(
+                    agent, runId, Duration.ofNanos(Math.max(0, Math.min(left, PROGRESS_POLL.toNanos()))));
             if (run.state().isTerminal() || deadline - System.nanoTime() <= 0) {
                 return run;
             }
@@ -185,8 +200,12 @@ final class ToolCalls {
         if (!RunState.PENDING_APPROVAL.name().equals(envelope.state())) {
             return 0;
         }
-        int needed = catalog.find(envelope.tenant(), envelope.tool()).map(t -> t.policy().approvers()).orElse(0);
-        long given = envelope.approval().decisions().stream().filter(d -> "APPROVE".equals(d.decision())).count();
+        int needed = catalog.find(envelope.tenant(), envelope.tool())
+                .map(t -> t.policy().approvers())
+                .orElse(0);
+        long given = envelope.approval().decisions().stream()
+                .filter(d -> "APPROVE".equals(d.decision()))
+                .count();
         return (int) Math.max(0, needed - given);
     }
 
@@ -210,7 +229,8 @@ final class ToolCalls {
                 case BuiltInTools.STATUS -> answer(runs.await(agent, checked.runId(), checked.waitFor()));
                 case BuiltInTools.OUTPUT -> {
                     RunRecord run = runs.find(agent, checked.runId());
-                    OutputExcerpt excerpt = excerpts.excerpt(run, checked.stream(), checked.from(), checked.to(), checked.grep());
+                    OutputExcerpt excerpt =
+                            excerpts.excerpt(run, checked.stream(), checked.from(), checked.to(), checked.grep());
                     yield results.excerpt(excerpt, run.tool(), structured(excerpt));
                 }
                 default -> cancel(agent, checked.runId());
@@ -233,11 +253,14 @@ final class ToolCalls {
         boolean failed = run.state().isTerminal() && run.state() != RunState.CANCELLED;
         String statement = switch (run.state()) {
             case CANCELLED -> name + " is cancelled.";
-            case RUNNING, APPROVED, REQUESTED, PENDING_APPROVAL -> name + " is being cancelled (state " + run.state()
-                    + "); airlock_status returns the outcome.";
+            case RUNNING, APPROVED, REQUESTED, PENDING_APPROVAL ->
+                name + " is being cancelled (state " + run.state() + "); airlock_status returns the outcome.";
             default -> name + " ended as " + run.state() + " before the cancellation took effect.";
         };
-        return McpSchema.CallToolResult.builder().addTextContent(statement).isError(failed)
-                .structuredContent(structured(envelope)).build();
+        return McpSchema.CallToolResult.builder()
+                .addTextContent(statement)
+                .isError(failed)
+                .structuredContent(structured(envelope))
+                .build();
     }
 }

@@ -18,7 +18,8 @@ public class PolicyEvaluator {
         return switch (policy.mode()) {
             case AUTO -> new PolicyVerdict.Auto();
             case DENY -> new PolicyVerdict.Deny();
-            case REQUIRED -> new PolicyVerdict.Required(policy.approvers(), clock.instant().plus(policy.approvalTimeout()));
+            case REQUIRED ->
+                new PolicyVerdict.Required(policy.approvers(), clock.instant().plus(policy.approvalTimeout()));
         };
     }
 }

@@ -6,8 +6,7 @@ import java.time.Instant;
 public sealed interface PolicyVerdict {
 
     /** The run may execute now. */
-    record Auto() implements PolicyVerdict {
-    }
+    record Auto() implements PolicyVerdict {}
 
     /**
      * The run waits for humans.
@@ -15,10 +14,8 @@ public sealed interface PolicyVerdict {
      * @param approvers distinct approvals needed
      * @param expiresAt when the request expires without them
      */
-    record Required(int approvers, Instant expiresAt) implements PolicyVerdict {
-    }
+    record Required(int approvers, Instant expiresAt) implements PolicyVerdict {}
 
     /** The run is refused. */
-    record Deny() implements PolicyVerdict {
-    }
+    record Deny() implements PolicyVerdict {}
 }

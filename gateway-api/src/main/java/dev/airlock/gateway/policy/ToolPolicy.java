@@ -1,7 +1,6 @@
 package dev.airlock.gateway.policy;
 
 import dev.airlock.kernel.config.ApprovalMode;
-
 import java.time.Duration;
 import java.util.Objects;
 

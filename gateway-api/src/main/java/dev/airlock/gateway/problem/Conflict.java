@@ -1,7 +1,6 @@
 package dev.airlock.gateway.problem;
 
 import dev.airlock.kernel.problem.ApiProblem;
-
 import java.util.UUID;
 
 /** 409: the request conflicts with the current state of a resource. */
@@ -15,14 +14,18 @@ public final class Conflict extends ApiProblem {
 
     /** The idempotency key was used before for a different request. */
     public static Conflict idempotencyKeyReused(String key, UUID existingRun) {
-        return (Conflict) new Conflict("idempotency-key-reused", "Idempotency key reused",
-                "Idempotency-Key '" + key + "' was already used for a different request (run " + existingRun + ").")
+        return (Conflict) new Conflict(
+                        "idempotency-key-reused",
+                        "Idempotency key reused",
+                        "Idempotency-Key '" + key + "' was already used for a different request (run " + existingRun
+                                + ").")
                 .with("runId", existingRun.toString());
     }
 
     /** The run has already ended. */
     public static Conflict runEnded(UUID runId, String state) {
-        Conflict conflict = new Conflict("run-ended", "Run already ended", "Run " + runId + " is already " + state + ".");
+        Conflict conflict =
+                new Conflict("run-ended", "Run already ended", "Run " + runId + " is already " + state + ".");
         conflict.with("runId", runId.toString());
         conflict.with("state", state);
         return conflict;

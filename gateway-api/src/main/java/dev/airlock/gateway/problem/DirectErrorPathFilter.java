@@ -24,17 +24,20 @@ class DirectErrorPathFilter {
 
     @Bean
     FilterRegistrationBean<OncePerRequestFilter> directErrorPath() {
-        FilterRegistrationBean<OncePerRequestFilter> registration = new FilterRegistrationBean<>(new OncePerRequestFilter() {
-            @Override
-            protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-                    throws ServletException, IOException {
-                response.setStatus(HttpServletResponse.SC_NOT_FOUND);
-                response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-                response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-                response.getWriter().write("{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,"
-                        + "\"detail\":\"No such resource.\"}");
-            }
-        });
+        FilterRegistrationBean<OncePerRequestFilter> registration =
+                new FilterRegistrationBean<>(new OncePerRequestFilter() {
+                    @Override
+                    protected void doFilterInternal(
+                            HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                            throws ServletException, IOException {
+                        response.setStatus(HttpServletResponse.SC_NOT_FOUND);
+                        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+                        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+                        response.getWriter()
+                                .write("{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,"
+                                        + "\"detail\":\"No such resource.\"}");
+                    }
+                });
         registration.addUrlPatterns("/error", "/error/*");
         registration.setDispatcherTypes(DispatcherType.REQUEST);
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);

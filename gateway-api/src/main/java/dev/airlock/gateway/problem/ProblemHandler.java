@@ -1,9 +1,7 @@
 package dev.airlock.gateway.problem;
 
-import dev.airlock.kernel.problem.InvalidRequest;
-
 import dev.airlock.kernel.problem.ApiProblem;
-
+import dev.airlock.kernel.problem.InvalidRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -31,12 +29,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     ProblemHandler(io.micrometer.core.instrument.MeterRegistry meters) {
         this.databaseErrors = io.micrometer.core.instrument.Counter.builder("airlock.database.errors")
-                .description("Requests answered 503 because the database could not be reached").register(meters);
+                .description("Requests answered 503 because the database could not be reached")
+                .register(meters);
     }
 
     @ExceptionHandler(ApiProblem.class)
     ResponseEntity<ProblemDetail> apiProblem(ApiProblem problem) {
-        ProblemDetail body = problem(HttpStatus.valueOf(problem.status()), problem.type(), problem.title(), problem.getMessage());
+        ProblemDetail body =
+                problem(HttpStatus.valueOf(problem.status()), problem.type(), problem.title(), problem.getMessage());
         problem.properties().forEach(body::setProperty);
         HttpHeaders headers = new HttpHeaders();
         problem.headers().forEach(headers::add);
@@ -62,10 +62,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
      * The database cannot be reached (down, failing over, pool exhausted): a 503 the client can
      * retry, never a 500. Counted in {@code airlock.database.errors}.
      */
-    @ExceptionHandler({org.springframework.dao.DataAccessResourceFailureException.class,
-            org.springframework.dao.TransientDataAccessException.class,
-            org.springframework.transaction.CannotCreateTransactionException.class,
-            org.springframework.dao.RecoverableDataAccessException.class})
+    @ExceptionHandler({
+        org.springframework.dao.DataAccessResourceFailureException.class,
+        org.springframework.dao.TransientDataAccessException.class,
+        org.springframework.transaction.CannotCreateTransactionException.class,
+        org.springframework.dao.RecoverableDataAccessException.class
+    })
     ResponseEntity<ProblemDetail> databaseUnavailable(Exception e, WebRequest request) {
         log.warn("Database unavailable on {}: {}", request.getDescription(false), e.getMessage());
         databaseErrors.increment();
@@ -78,16 +80,19 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             return databaseUnavailable(e, request);
         }
         log.error("Unexpected error on {}", request.getDescription(false), e);
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
-                "Airlock could not complete the request; the error is logged.");
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.INTERNAL_SERVER_ERROR, "Airlock could not complete the request; the error is logged.");
         problem.setTitle("Internal error");
         return ResponseEntity.internalServerError().body(problem);
     }
 
     private static boolean causedByLostConnection(Throwable e) {
         for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
-            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
-                    || t instanceof java.sql.SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+            if (t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLException sql
+                            && sql.getSQLState() != null
+                            && sql.getSQLState().startsWith("08")) {
                 return true;
             }
         }
@@ -95,30 +100,41 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
             if (t instanceof dev.airlock.gateway.http.RequestBodyLimit.TooLarge tooLarge) {
-                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem(HttpStatus.CONTENT_TOO_LARGE,
-                        "body-too-large", "Request body too large", tooLarge.getMessage()));
+                return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE)
+                        .body(problem(
+                                HttpStatus.CONTENT_TOO_LARGE,
+                                "body-too-large",
+                                "Request body too large",
+                                tooLarge.getMessage()));
             }
         }
         var duplicate = dev.airlock.gateway.http.BoundedJson.duplicateKey(ex);
         if (duplicate.isPresent()) {
-            ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request",
+            ProblemDetail problem = problem(
+                    HttpStatus.BAD_REQUEST,
+                    "invalid-request",
+                    "Malformed request",
                     "The request body gives the key '" + duplicate.get() + "' twice in one object.");
             problem.setProperty("field", duplicate.get());
             return ResponseEntity.badRequest().body(problem);
         }
         if (dev.airlock.gateway.http.BoundedJson.pastABound(ex)) {
-            return ResponseEntity.badRequest().body(problem(HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request",
-                    "The request body's JSON is nested too deeply, or has a string, number or key too long (at most "
-                            + dev.airlock.gateway.http.BoundedJson.MAX_NESTING + " levels, "
-                            + dev.airlock.gateway.http.BoundedJson.MAX_NUMBER_LENGTH + " digits, "
-                            + dev.airlock.gateway.http.BoundedJson.MAX_NAME_LENGTH + " characters per key)."));
+            return ResponseEntity.badRequest()
+                    .body(problem(
+                            HttpStatus.BAD_REQUEST,
+                            "invalid-request",
+                            "Malformed request",
+                            "The request body's JSON is nested too deeply, or has a string, number or key too long (at most "
+                                    + dev.airlock.gateway.http.BoundedJson.MAX_NESTING + " levels, "
+                                    + dev.airlock.gateway.http.BoundedJson.MAX_NUMBER_LENGTH + " digits, "
+                                    + dev.airlock.gateway.http.BoundedJson.MAX_NAME_LENGTH + " characters per key)."));
         }
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "The request body is not valid JSON of the expected shape.");
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST, "The request body is not valid JSON of the expected shape.");
         problem.setTitle("Malformed request");
         return ResponseEntity.badRequest().body(problem);
     }

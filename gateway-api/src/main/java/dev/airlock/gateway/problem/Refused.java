@@ -1,7 +1,6 @@
 package dev.airlock.gateway.problem;
 
 import dev.airlock.kernel.problem.ApiProblem;
-
 import java.util.UUID;
 
 /** 403: the tenant's policy refuses the tool; the refusal is recorded as a DENIED run. */
@@ -17,8 +16,9 @@ public final class Refused extends ApiProblem {
     }
 
     public static Refused byPolicy(String tool, UUID runId) {
-        return (Refused) new Refused("Policy denies tool '" + tool + "'. The refusal is recorded as run " + runId + ".", runId)
-                .with("runId", runId.toString());
+        return (Refused)
+                new Refused("Policy denies tool '" + tool + "'. The refusal is recorded as run " + runId + ".", runId)
+                        .with("runId", runId.toString());
     }
 
     /** The DENIED run that records the refusal. */

@@ -2,7 +2,6 @@ package dev.airlock.gateway.problem;
 
 import dev.airlock.kernel.problem.ApiProblem;
 
-
 /** 429: a limit is reached; {@code Retry-After} says when to try again. */
 public final class TooManyRequests extends ApiProblem {
 
@@ -16,13 +15,19 @@ public final class TooManyRequests extends ApiProblem {
 
     /** The agent asked for more runs per minute than its tenant allows. */
     public static TooManyRequests rateLimited(String agent, int perMinute, long retryAfterSeconds) {
-        return new TooManyRequests("rate-limited", "Too many runs",
-                "Agent '" + agent + "' may request " + perMinute + " runs per minute.", retryAfterSeconds);
+        return new TooManyRequests(
+                "rate-limited",
+                "Too many runs",
+                "Agent '" + agent + "' may request " + perMinute + " runs per minute.",
+                retryAfterSeconds);
     }
 
     /** The tenant already has as many runs executing as it may. */
     public static TooManyRequests tenantBusy(String tenant, int concurrent) {
-        return new TooManyRequests("tenant-busy", "Too many concurrent runs",
-                "Tenant '" + tenant + "' already has " + concurrent + " runs executing.", 1);
+        return new TooManyRequests(
+                "tenant-busy",
+                "Too many concurrent runs",
+                "Tenant '" + tenant + "' already has " + concurrent + " runs executing.",
+                1);
     }
 }

@@ -2,7 +2,6 @@ package dev.airlock.gateway.problem;
 
 import dev.airlock.kernel.problem.ApiProblem;
 
-
 /** 503: Airlock cannot take the request right now; {@code Retry-After} says when to try again. */
 public final class Unavailable extends ApiProblem {
 
@@ -19,13 +18,17 @@ public final class Unavailable extends ApiProblem {
 
     /** This replica is shutting down and takes no new runs; another replica will. */
     public static Unavailable draining() {
-        return new Unavailable("draining", "Shutting down",
+        return new Unavailable(
+                "draining",
+                "Shutting down",
                 "This replica is shutting down and takes no new runs; try again (another replica will answer).");
     }
 
     /** The database cannot be reached. */
     public static Unavailable database() {
-        return new Unavailable("database-unavailable", "Database unavailable",
+        return new Unavailable(
+                "database-unavailable",
+                "Database unavailable",
                 "Airlock cannot reach its database right now; nothing was recorded for this request. Try again.");
     }
 }

@@ -1,12 +1,12 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.policy.ToolPolicy;
-import dev.airlock.persistence.event.ApprovalOpened;
 import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.event.ApprovalOpened;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +32,8 @@ class ApprovalRequests {
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
-    ApprovalRequests(ApprovalRequestRepository requests, AuditLog audit,
-            ApplicationEventPublisher events, Clock clock) {
+    ApprovalRequests(
+            ApprovalRequestRepository requests, AuditLog audit, ApplicationEventPublisher events, Clock clock) {
         this.requests = requests;
         this.audit = audit;
         this.events = events;
@@ -48,14 +48,42 @@ class ApprovalRequests {
      * @param digest    its SHA-256
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    void open(UUID runId, String tenant, String tool, String agent, String requester, String action, String digest,
+    void open(
+            UUID runId,
+            String tenant,
+            String tool,
+            String agent,
+            String requester,
+            String action,
+            String digest,
             ToolPolicy policy) {
         Instant now = clock.instant();
         Instant expiresAt = now.plus(policy.approvalTimeout());
-        audit.append(tenant, AuditEventType.APPROVAL_REQUESTED, runId, "airlock", Map.of("digest", digest,
-                "approvers", Integer.toString(policy.approvers()), "expiresAt", expiresAt.toString()), now);
-        requests.save(new ApprovalRequest(runId, tenant, tool, agent, requester, action, digest, policy.approvers(),
-                policy.approveReasonRequired(), now, expiresAt));
+        audit.append(
+                tenant,
+                AuditEventType.APPROVAL_REQUESTED,
+                runId,
+                "airlock",
+                Map.of(
+                        "digest",
+                        digest,
+                        "approvers",
+                        Integer.toString(policy.approvers()),
+                        "expiresAt",
+                        expiresAt.toString()),
+                now);
+        requests.save(new ApprovalRequest(
+                runId,
+                tenant,
+                tool,
+                agent,
+                requester,
+                action,
+                digest,
+                policy.approvers(),
+                policy.approveReasonRequired(),
+                now,
+                expiresAt));
         events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, expiresAt));
     }
 
@@ -68,12 +96,20 @@ class ApprovalRequests {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     boolean cancel(UUID runId, String tenant, String actor) {
-        return requests.lockForDecision(runId, List.of(tenant)).filter(r -> r.cancel(clock.instant())).map(request -> {
-            requests.save(request);
-            audit.append(tenant, AuditEventType.APPROVAL_CANCELLED, runId, actor, Map.of("digest", request.digest()),
-                    request.closedAt());
-            return true;
-        }).orElse(false);
+        return requests.lockForDecision(runId, List.of(tenant))
+                .filter(r -> r.cancel(clock.instant()))
+                .map(request -> {
+                    requests.save(request);
+                    audit.append(
+                            tenant,
+                            AuditEventType.APPROVAL_CANCELLED,
+                            runId,
+                            actor,
+                            Map.of("digest", request.digest()),
+                            request.closedAt());
+                    return true;
+                })
+                .orElse(false);
     }
 
     /** The run's approval request, if it has one (read in the run's tenant only). */

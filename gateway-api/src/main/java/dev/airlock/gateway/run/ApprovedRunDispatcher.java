@@ -1,14 +1,13 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.kernel.config.TenantNames;
-
+import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.Side;
-import dev.airlock.persistence.scope.Scopes;
-import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
+import dev.airlock.persistence.scope.Scopes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,8 +34,15 @@ class ApprovedRunDispatcher {
     private final Clock clock;
     private final boolean agentSide;
 
-    ApprovedRunDispatcher(RunExecutor executor, RunClaims claims, RunRepository runs, TenantLimits limits, Scopes scopes,
-            AirlockProperties properties, TenantNames tenants, Clock clock) {
+    ApprovedRunDispatcher(
+            RunExecutor executor,
+            RunClaims claims,
+            RunRepository runs,
+            TenantLimits limits,
+            Scopes scopes,
+            AirlockProperties properties,
+            TenantNames tenants,
+            Clock clock) {
         this.executor = executor;
         this.claims = claims;
         this.runs = runs;
@@ -61,7 +67,7 @@ class ApprovedRunDispatcher {
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */
     void startApproved(String tenant) {
         if (executor.draining() || !agentSide || !tenants.contains(tenant)) {
-            return;  // a NOTIFY payload names a tenant; anyone may NOTIFY, so only configured ones count
+            return; // a NOTIFY payload names a tenant; anyone may NOTIFY, so only configured ones count
         }
         try (var scope = scopes.agent(tenant).open()) {
             int wanted = Math.min(limits.freeSlots(tenant), claims.countApproved(tenant));
@@ -74,10 +80,13 @@ class ApprovedRunDispatcher {
             }
             try {
                 Instant now = clock.instant();
-                for (UUID runId : claims.claimNext(executor.node(), tenant, permits.size(), now, executor.leaseFrom(now), executor.sandbox())) {
+                for (UUID runId : claims.claimNext(
+                        executor.node(), tenant, permits.size(), now, executor.leaseFrom(now), executor.sandbox())) {
                     RunRecord run = runs.findById(runId).orElseThrow();
-                    executor.start(new Execution(runId, run.tenant(), run.toolSnapshotId(), run.argvJson(),
-                            run.approvalRequired()), permits.removeLast());
+                    executor.start(
+                            new Execution(
+                                    runId, run.tenant(), run.toolSnapshotId(), run.argvJson(), run.approvalRequired()),
+                            permits.removeLast());
                 }
             } finally {
                 permits.forEach(TenantLimits.Permit::close);

@@ -11,5 +11,4 @@ import java.util.UUID;
  * @param argvJson         its command line, as stored
  * @param approvalRequired whether people approved it (then the action is checked again before it starts)
  */
-record Execution(UUID runId, String tenant, long toolSnapshotId, String argvJson, boolean approvalRequired) {
-}
+record Execution(UUID runId, String tenant, long toolSnapshotId, String argvJson, boolean approvalRequired) {}

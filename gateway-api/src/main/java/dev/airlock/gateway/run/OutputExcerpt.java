@@ -19,8 +19,16 @@ import java.util.List;
  * @param truncated  whether more lines matched than were returned
  * @param fenced     the returned lines' text inside the untrusted-output fence
  */
-public record OutputExcerpt(String runId, String stream, int totalLines, int from, int to, String grep, List<Line> lines,
-        boolean truncated, String fenced) {
+public record OutputExcerpt(
+        String runId,
+        String stream,
+        int totalLines,
+        int from,
+        int to,
+        String grep,
+        List<Line> lines,
+        boolean truncated,
+        String fenced) {
 
     /** The most lines one excerpt returns. */
     public static final int MAX_LINES = 1000;
@@ -33,11 +41,11 @@ public record OutputExcerpt(String runId, String stream, int totalLines, int fro
      * @param number the 1-based line number in the transcript
      * @param text   the line, without its line break
      */
-    public record Line(int number, String text) {
-    }
+    public record Line(int number, String text) {}
 
     /** Cuts the excerpt out of {@code transcript}. A search term matches as plain text, never as a pattern. */
-    static OutputExcerpt of(String runId, String tool, String stream, String transcript, Integer from, Integer to, String grep) {
+    static OutputExcerpt of(
+            String runId, String tool, String stream, String transcript, Integer from, Integer to, String grep) {
         if (grep != null && (grep.isEmpty() || grep.length() > MAX_GREP)) {
             throw InvalidRequest.because("grep must be 1 to " + MAX_GREP + " characters.");
         }
@@ -46,7 +54,8 @@ public record OutputExcerpt(String runId, String stream, int totalLines, int fro
         int first = from == null ? 1 : from;
         int last = to == null ? (grep == null ? first + MAX_LINES - 1 : total) : to;
         if (first < 1 || last < first) {
-            throw InvalidRequest.because("Line range must satisfy 1 <= from <= to (got from=" + first + ", to=" + last + ").");
+            throw InvalidRequest.because(
+                    "Line range must satisfy 1 <= from <= to (got from=" + first + ", to=" + last + ").");
         }
         last = Math.min(last, total);
         List<Line> lines = new ArrayList<>();
@@ -66,7 +75,15 @@ public record OutputExcerpt(String runId, String stream, int totalLines, int fro
         }
         StringBuilder body = new StringBuilder();
         lines.forEach(l -> body.append(l.text()).append('\n'));
-        return new OutputExcerpt(runId, stream, total, first, Math.max(first, last), grep, lines, truncated,
+        return new OutputExcerpt(
+                runId,
+                stream,
+                total,
+                first,
+                Math.max(first, last),
+                grep,
+                lines,
+                truncated,
                 Fence.wrap(tool + " " + stream, body.toString()));
     }
 }

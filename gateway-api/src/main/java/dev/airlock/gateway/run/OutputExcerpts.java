@@ -1,9 +1,6 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.persistence.envelope.RunViews;
-
-import dev.airlock.persistence.envelope.Envelope;
-
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.StreamName;
 import org.springframework.stereotype.Component;
@@ -21,7 +18,7 @@ public class OutputExcerpts {
     /** An excerpt of the run's transcript of {@code stream} (empty before the run has ended). */
     public OutputExcerpt excerpt(RunRecord run, StreamName stream, Integer from, Integer to, String grep) {
         String transcript = views.transcript(run, stream);
-        return OutputExcerpt.of(run.id().toString(), run.tool(), stream.key(), transcript == null ? "" : transcript, from, to,
-                grep);
+        return OutputExcerpt.of(
+                run.id().toString(), run.tool(), stream.key(), transcript == null ? "" : transcript, from, to, grep);
     }
 }

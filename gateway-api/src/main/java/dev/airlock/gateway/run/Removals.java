@@ -7,8 +7,7 @@ import java.util.Map;
 /** Removal counts as the envelope shows them and as they are stored (as JSON, in this order). */
 final class Removals {
 
-    private Removals() {
-    }
+    private Removals() {}
 
     static Map<String, Long> counts(RemovalReport r) {
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -28,5 +27,4 @@ final class Removals {
         counts.put("stringPayloadBytes", r.stringPayloadBytes());
         return counts;
     }
-
 }

@@ -3,8 +3,8 @@ package dev.airlock.gateway.run;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.Side;
-import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.persistence.run.IllegalRunTransition;
+import dev.airlock.persistence.scope.Scopes;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
@@ -39,13 +39,21 @@ class ResultRecorder implements SmartInitializingSingleton {
     private final boolean agentSide;
     /** Runs whose result is being recorded right now (the replay leaves them alone). */
     private final Set<UUID> recording = ConcurrentHashMap.newKeySet();
-    private final Retry retry = Retry.of("run-results", RetryConfig.custom()
-            .maxAttempts(5)
-            .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(100), 2.0))
-            .retryExceptions(DataAccessException.class, TransactionException.class)
-            .build());
 
-    ResultRecorder(RunResults results, ResultSpool spool, RunCompletions completions, RunMetrics metrics, Scopes scopes,
+    private final Retry retry = Retry.of(
+            "run-results",
+            RetryConfig.custom()
+                    .maxAttempts(5)
+                    .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(100), 2.0))
+                    .retryExceptions(DataAccessException.class, TransactionException.class)
+                    .build());
+
+    ResultRecorder(
+            RunResults results,
+            ResultSpool spool,
+            RunCompletions completions,
+            RunMetrics metrics,
+            Scopes scopes,
             AirlockProperties properties) {
         this.results = results;
         this.spool = spool;

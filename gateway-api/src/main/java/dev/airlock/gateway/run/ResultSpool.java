@@ -1,8 +1,7 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.gateway.settings.AgentSettings;
-
 import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.AirlockProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,7 +37,9 @@ class ResultSpool {
 
     ResultSpool(AirlockProperties properties, AgentSettings settings, JsonMapper json) {
         Path configured = settings.executor().spoolDir();
-        this.dir = (configured != null ? configured : properties.dataDir().resolve("spool")).toAbsolutePath().normalize();
+        this.dir = (configured != null ? configured : properties.dataDir().resolve("spool"))
+                .toAbsolutePath()
+                .normalize();
         this.json = json;
         try {
             Files.createDirectories(dir);
@@ -57,7 +58,10 @@ class ResultSpool {
         Path temporary = dir.resolve(runId + SUFFIX + ".tmp");
         try {
             byte[] bytes = json.writeValueAsBytes(result);
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            try (FileChannel channel = FileChannel.open(
+                    temporary,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 channel.write(java.nio.ByteBuffer.wrap(bytes));
                 channel.force(true);
@@ -82,13 +86,15 @@ class ResultSpool {
     List<UUID> runs() {
         List<UUID> runs = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
-            files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(SUFFIX)).forEach(name -> {
-                try {
-                    runs.add(UUID.fromString(name.substring(0, name.length() - SUFFIX.length())));
-                } catch (IllegalArgumentException e) {
-                    log.warn("Ignoring a file that is not a spooled result: {}", name);
-                }
-            });
+            files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(SUFFIX))
+                    .forEach(name -> {
+                        try {
+                            runs.add(UUID.fromString(name.substring(0, name.length() - SUFFIX.length())));
+                        } catch (IllegalArgumentException e) {
+                            log.warn("Ignoring a file that is not a spooled result: {}", name);
+                        }
+                    });
         } catch (IOException e) {
             log.error("Cannot list the result spool {}: {}", dir, e.getMessage());
         }

@@ -1,17 +1,16 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.gateway.settings.AgentSettings;
-
-import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.Cancellation;
+import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.ProcessSupervisor;
-import dev.airlock.kernel.config.AirlockProperties;
-import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.log.RunLog;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.run.SandboxKind;
+import dev.airlock.persistence.scope.Scopes;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -60,8 +59,15 @@ public class RunExecutor implements SmartLifecycle {
     private volatile boolean draining;
     private volatile boolean lifecycleRunning;
 
-    RunExecutor(RunLaunch launch, ResultRecorder recorder, ProcessSupervisor supervisor, RunCompletions completions,
-            RunMetrics metrics, Scopes scopes, AirlockProperties properties, AgentSettings settings,
+    RunExecutor(
+            RunLaunch launch,
+            ResultRecorder recorder,
+            ProcessSupervisor supervisor,
+            RunCompletions completions,
+            RunMetrics metrics,
+            Scopes scopes,
+            AirlockProperties properties,
+            AgentSettings settings,
             ApplicationEventPublisher events) {
         this.launch = launch;
         this.recorder = recorder;
@@ -135,7 +141,9 @@ public class RunExecutor implements SmartLifecycle {
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
         threads.execute(() -> {
-            try (permit; var context = RunLog.of(runId, execution.tenant()); var scope = scopes.agent(execution.tenant()).open()) {
+            try (permit;
+                    var context = RunLog.of(runId, execution.tenant());
+                    var scope = scopes.agent(execution.tenant()).open()) {
                 execute(execution, cancellation, permit);
             } catch (RuntimeException e) {
                 log.error("Run {} could not be executed", runId, e);
@@ -150,20 +158,30 @@ public class RunExecutor implements SmartLifecycle {
         switch (launch.plan(execution)) {
             case RunLaunch.Refuse refuse -> recorder.record(execution, refuse.tool(), refuse.result());
             case RunLaunch.Start start -> {
-                log.debug("Run {} starting: {} {}", execution.runId(), start.tool(), start.spec().argv().get(0));
+                log.debug(
+                        "Run {} starting: {} {}",
+                        execution.runId(),
+                        start.tool(),
+                        start.spec().argv().get(0));
                 CaptureResult result = supervisor.run(start.spec(), cancellation);
                 // The process has ended: its slot is free before the result is recorded, so that whoever
                 // sees the run ended can start the next one.
                 permit.close();
-                log.info("Run {} ended: {} exit={} stdout={}B stderr={}B", execution.runId(), result.termination(),
-                        result.exitCode(), result.stdout().observedBytes(), result.stderr().observedBytes());
+                log.info(
+                        "Run {} ended: {} exit={} stdout={}B stderr={}B",
+                        execution.runId(),
+                        result.termination(),
+                        result.exitCode(),
+                        result.stdout().observedBytes(),
+                        result.stderr().observedBytes());
                 recorder.record(execution, start.tool(), result);
             }
         }
     }
 
     private static ExecutorService newThreads() {
-        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("run-", 0).factory());
+        return Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("run-", 0).factory());
     }
 
     /** Takes runs (again, after a stop: a context may be stopped and started, as tests do). */
@@ -208,7 +226,9 @@ public class RunExecutor implements SmartLifecycle {
         }
         threads.shutdown();
         metrics.drained(Duration.ofNanos(System.nanoTime() - started));
-        log.info("Drained in {} ms", Duration.ofNanos(System.nanoTime() - started).toMillis());
+        log.info(
+                "Drained in {} ms",
+                Duration.ofNanos(System.nanoTime() - started).toMillis());
         lifecycleRunning = false;
     }
 

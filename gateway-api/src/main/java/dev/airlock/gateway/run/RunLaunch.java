@@ -1,13 +1,12 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.gateway.settings.AgentSettings;
-
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.MountRules;
 import dev.airlock.gateway.capture.ProcessSpec;
 import dev.airlock.gateway.capture.ProcessSupervisor;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
+import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.approval.ApprovalRequest;
@@ -47,8 +46,15 @@ class RunLaunch {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunLaunch(ToolSnapshots snapshots, dev.airlock.gateway.tool.ToolCatalog catalog, ApprovalRequests approvals, SecretSource secrets, ProcessSupervisor sandbox,
-            AgentSettings properties, JsonMapper json, Clock clock) {
+    RunLaunch(
+            ToolSnapshots snapshots,
+            dev.airlock.gateway.tool.ToolCatalog catalog,
+            ApprovalRequests approvals,
+            SecretSource secrets,
+            ProcessSupervisor sandbox,
+            AgentSettings properties,
+            JsonMapper json,
+            Clock clock) {
         this.snapshots = snapshots;
         this.catalog = catalog;
         this.approvals = approvals;
@@ -67,32 +73,37 @@ class RunLaunch {
     }
 
     /** Start this process. */
-    record Start(String tool, ProcessSpec spec) implements Plan {
-    }
+    record Start(String tool, ProcessSpec spec) implements Plan {}
 
     /** Do not start: record this result. */
-    record Refuse(String tool, CaptureResult result) implements Plan {
-    }
+    record Refuse(String tool, CaptureResult result) implements Plan {}
 
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
-        List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() { });
+        List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() {});
         // A run with an approval request is checked against it whatever its row says.
         Optional<ApprovalRequest> request = approvals.of(execution.runId(), execution.tenant());
         if (execution.approvalRequired() || request.isPresent()) {
-            String digest = RunActions.render(execution.tenant(), tool, argv, sandbox.sandbox()).digest();
+            String digest = RunActions.render(execution.tenant(), tool, argv, sandbox.sandbox())
+                    .digest();
             if (request.filter(r -> ApprovalRequests.approves(r, digest)).isEmpty()) {
-                log.error("Run {}: the action to execute is not the approved action; refusing to run it", execution.runId());
+                log.error(
+                        "Run {}: the action to execute is not the approved action; refusing to run it",
+                        execution.runId());
                 return refuse(tool, "the action differs from the action humans approved");
             }
         }
         // The definition was recorded when the run was requested: its mounts must still keep today's rules.
-        String owner = "airlock.tenants." + execution.tenant() + ".tools." + tool.name() + " (as recorded for this run)";
+        String owner =
+                "airlock.tenants." + execution.tenant() + ".tools." + tool.name() + " (as recorded for this run)";
         Path workingDir = tool.workingDir() == null ? null : Path.of(tool.workingDir());
-        String mountProblem = catalog.mounts().problem(MountRules.mountsOf(owner, tool.sandboxOrDefaults(), workingDir),
-                MountRules.secretFilesOf(owner, tool.secrets()));
+        String mountProblem = catalog.mounts()
+                .problem(
+                        MountRules.mountsOf(owner, tool.sandboxOrDefaults(), workingDir),
+                        MountRules.secretFilesOf(owner, tool.secrets()));
         if (mountProblem != null) {
-            log.error("Run {}: its recorded mounts break the mount rules of today's configuration; refusing to run it",
+            log.error(
+                    "Run {}: its recorded mounts break the mount rules of today's configuration; refusing to run it",
                     execution.runId());
             return refuse(tool, "the tool's recorded mounts are no longer allowed: " + mountProblem);
         }
@@ -101,15 +112,27 @@ class RunLaunch {
         Map<String, String> injected = new TreeMap<>();
         for (Map.Entry<String, String> secret : tool.secrets().entrySet()) {
             try {
-                injected.put(secret.getKey(), SecretReference.parse(secret.getValue()).read(secrets));
+                injected.put(
+                        secret.getKey(),
+                        SecretReference.parse(secret.getValue()).read(secrets));
             } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
                 return refuse(tool, "secret " + secret.getKey() + " is not available (" + e.getMessage() + ")");
             }
         }
         environment.putAll(injected);
-        return new Start(tool.name(), new ProcessSpec(execution.runId(), tool.name(), argv,
-                workingDir, environment, Duration.parse(tool.timeout()),
-                tool.maxRetainedBytes(), tool.maxObservedBytes(), SecretRedactor.of(injected), tool.sandboxOrDefaults()));
+        return new Start(
+                tool.name(),
+                new ProcessSpec(
+                        execution.runId(),
+                        tool.name(),
+                        argv,
+                        workingDir,
+                        environment,
+                        Duration.parse(tool.timeout()),
+                        tool.maxRetainedBytes(),
+                        tool.maxObservedBytes(),
+                        SecretRedactor.of(injected),
+                        tool.sandboxOrDefaults()));
     }
 
     private Refuse refuse(ToolSnapshot tool, String why) {

@@ -1,10 +1,9 @@
 package dev.airlock.gateway.run;
 
 import dev.airlock.gateway.settings.AgentSettings;
-
-import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunClaims;
 import dev.airlock.persistence.run.RunRecord;
@@ -51,9 +50,17 @@ class RunLeases implements SmartInitializingSingleton {
     private final Clock clock;
     private Instant lastRenewal = Instant.EPOCH;
 
-    RunLeases(RunExecutor executor, RunClaims claims, RunRepository runs, AuditLog audit, RunCompletions completions,
-            RunMetrics metrics, TransactionTemplate transactions, AgentSettings properties,
-            Clock clock, dev.airlock.persistence.scope.Scopes scopes) {
+    RunLeases(
+            RunExecutor executor,
+            RunClaims claims,
+            RunRepository runs,
+            AuditLog audit,
+            RunCompletions completions,
+            RunMetrics metrics,
+            TransactionTemplate transactions,
+            AgentSettings properties,
+            Clock clock,
+            dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.executor = executor;
         this.claims = claims;
@@ -81,7 +88,10 @@ class RunLeases implements SmartInitializingSingleton {
             }
         }
         if (interrupted > 0) {
-            log.warn("Interrupted {} run(s) that this node ({}) was executing when it last stopped", interrupted, executor.node());
+            log.warn(
+                    "Interrupted {} run(s) that this node ({}) was executing when it last stopped",
+                    interrupted,
+                    executor.node());
         }
     }
 
@@ -117,8 +127,13 @@ class RunLeases implements SmartInitializingSingleton {
             String node = run.claimedBy();
             run.interrupt(ranOut, now);
             runs.save(run);
-            audit.append(run.tenant(), AuditEventType.RUN_INTERRUPTED, runId, "airlock", Map.of("node", String.valueOf(node),
-                    "leaseRanOut", ranOut.toString(), "why", why), now);
+            audit.append(
+                    run.tenant(),
+                    AuditEventType.RUN_INTERRUPTED,
+                    runId,
+                    "airlock",
+                    Map.of("node", String.valueOf(node), "leaseRanOut", ranOut.toString(), "why", why),
+                    now);
             try (var context = dev.airlock.kernel.log.RunLog.of(runId, run.tenant())) {
                 log.warn("Run {} INTERRUPTED: {} (node {}, lease until {})", runId, why, node, ranOut);
             }

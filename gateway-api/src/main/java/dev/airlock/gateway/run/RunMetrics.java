@@ -24,22 +24,36 @@ class RunMetrics {
     RunMetrics(MeterRegistry meters) {
         this.meters = meters;
         this.leaseExpiries = Counter.builder("airlock.runs.lease.expired")
-                .description("Runs ended INTERRUPTED because their replica's lease ran out").register(meters);
-        this.drain = Timer.builder("airlock.executor.drain").description("How long a shutdown drain took").register(meters);
+                .description("Runs ended INTERRUPTED because their replica's lease ran out")
+                .register(meters);
+        this.drain = Timer.builder("airlock.executor.drain")
+                .description("How long a shutdown drain took")
+                .register(meters);
     }
 
     /** A run's process (or its attempt to start) ended. */
     void ended(String tenant, String tool, CaptureResult result) {
         String termination = result.termination().name();
-        Counter.builder("airlock.runs.ended").description("Runs whose execution ended")
-                .tag("tenant", tenant).tag("tool", tool).tag("termination", termination).register(meters).increment();
+        Counter.builder("airlock.runs.ended")
+                .description("Runs whose execution ended")
+                .tag("tenant", tenant)
+                .tag("tool", tool)
+                .tag("termination", termination)
+                .register(meters)
+                .increment();
         if (result.termination() == Termination.SPAWN_FAILED) {
-            Counter.builder("airlock.runs.spawn.failures").description("Runs that could not be started (sandbox, secrets, program)")
-                    .tag("tenant", tenant).register(meters).increment();
+            Counter.builder("airlock.runs.spawn.failures")
+                    .description("Runs that could not be started (sandbox, secrets, program)")
+                    .tag("tenant", tenant)
+                    .register(meters)
+                    .increment();
             return;
         }
-        Timer.builder("airlock.runs.duration").description("Time from process start to end")
-                .tag("tenant", tenant).tag("tool", tool).register(meters)
+        Timer.builder("airlock.runs.duration")
+                .description("Time from process start to end")
+                .tag("tenant", tenant)
+                .tag("tool", tool)
+                .register(meters)
                 .record(Duration.between(result.startedAt(), result.endedAt()));
         removals(tenant, result.stdout());
         removals(tenant, result.stderr());
@@ -51,8 +65,12 @@ class RunMetrics {
         }
         Removals.counts(stream.removed()).forEach((kind, count) -> {
             if (count > 0) {
-                Counter.builder("airlock.sanitizer.removed").description("What the sanitizer removed from output")
-                        .tag("tenant", tenant).tag("kind", kind).register(meters).increment(count);
+                Counter.builder("airlock.sanitizer.removed")
+                        .description("What the sanitizer removed from output")
+                        .tag("tenant", tenant)
+                        .tag("kind", kind)
+                        .register(meters)
+                        .increment(count);
             }
         });
     }
@@ -60,8 +78,11 @@ class RunMetrics {
     /** A request that asked to wait for a run got the run at once: its tenant had no free place to wait. */
     void waitRefused(String tenant) {
         Counter.builder("airlock.waits.refused")
-                .description("Requests answered at once because their tenant had limits.concurrent-waits requests waiting")
-                .tag("tenant", tenant).register(meters).increment();
+                .description(
+                        "Requests answered at once because their tenant had limits.concurrent-waits requests waiting")
+                .tag("tenant", tenant)
+                .register(meters)
+                .increment();
     }
 
     /** A lease ran out and its run was interrupted. */

@@ -1,7 +1,5 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.persistence.event.ApprovedRunFinished;
-
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
 import dev.airlock.persistence.approval.ApprovalRequest;
@@ -9,6 +7,7 @@ import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.event.ApprovedRunFinished;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.StreamKey;
@@ -43,8 +42,15 @@ class RunResults {
     private final JsonMapper json;
     private final Clock clock;
 
-    RunResults(RunRepository runs, StreamRecordRepository streams, TranscriptRepository transcripts,
-            RawArtifactStore artifacts, AuditLog audit, ApplicationEventPublisher events, JsonMapper json, Clock clock,
+    RunResults(
+            RunRepository runs,
+            StreamRecordRepository streams,
+            TranscriptRepository transcripts,
+            RawArtifactStore artifacts,
+            AuditLog audit,
+            ApplicationEventPublisher events,
+            JsonMapper json,
+            Clock clock,
             ApprovalRequests approvals) {
         this.approvals = approvals;
         this.runs = runs;
@@ -64,15 +70,26 @@ class RunResults {
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             run.failToStart(result.failure(), now);
             runs.save(run);
-            audit.append(run.tenant(), AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", result.failure()),
+            audit.append(
+                    run.tenant(),
+                    AuditEventType.RUN_FAILED,
+                    runId,
+                    "airlock",
+                    Map.of("failure", result.failure()),
                     now);
             announceIfApproved(run);
             return;
         }
-        String artifact = RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
+        String artifact =
+                RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
         if (result.sandbox() != null) {
-            audit.append(run.tenant(), AuditEventType.RUN_STARTED, runId, "airlock", Map.of("tool", run.tool(), "sandbox",
-                    result.sandbox().key()), result.startedAt());
+            audit.append(
+                    run.tenant(),
+                    AuditEventType.RUN_STARTED,
+                    runId,
+                    "airlock",
+                    Map.of("tool", run.tool(), "sandbox", result.sandbox().key()),
+                    result.startedAt());
         }
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
                 "termination", result.termination().name(),
@@ -83,26 +100,49 @@ class RunResults {
             finished.put("exitCode", result.exitCode().toString());
         }
         audit.append(run.tenant(), AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt());
-        run.finish(result.exitCode(), result.termination(), result.sandbox(), result.startedAt(), result.endedAt(), now);
+        run.finish(
+                result.exitCode(), result.termination(), result.sandbox(), result.startedAt(), result.endedAt(), now);
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
         save(runId, StreamName.STDERR, result.stderr(), now);
-        artifacts.store(runId, run.tenant(), artifact, result.stdout().raw(), result.stderr().raw(),
-                result.stdout().rawRedactions() + result.stderr().rawRedactions(), now);
+        artifacts.store(
+                runId,
+                run.tenant(),
+                artifact,
+                result.stdout().raw(),
+                result.stderr().raw(),
+                result.stdout().rawRedactions() + result.stderr().rawRedactions(),
+                now);
         announceIfApproved(run);
     }
 
     private void announceIfApproved(RunRecord run) {
         if (run.approvalRequired()) {
-            events.publishEvent(new ApprovedRunFinished(run.id(), run.tenant(), run.tool(), run.state(), run.exitCode(),
-                    run.termination(), approvals.of(run.id(), run.tenant()).map(ApprovalRequest::digest).orElse(null)));
+            events.publishEvent(new ApprovedRunFinished(
+                    run.id(),
+                    run.tenant(),
+                    run.tool(),
+                    run.state(),
+                    run.exitCode(),
+                    run.termination(),
+                    approvals
+                            .of(run.id(), run.tenant())
+                            .map(ApprovalRequest::digest)
+                            .orElse(null)));
         }
     }
 
     private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {
         StreamKey key = new StreamKey(runId, name);
-        streams.save(new StreamRecord(key, stream.observedBytes(), stream.retainedBytes(), stream.truncated(), stream.eof(),
-                stream.sha256(), json.writeValueAsString(Removals.counts(stream.removed())), stream.redactions()));
+        streams.save(new StreamRecord(
+                key,
+                stream.observedBytes(),
+                stream.retainedBytes(),
+                stream.truncated(),
+                stream.eof(),
+                stream.sha256(),
+                json.writeValueAsString(Removals.counts(stream.removed())),
+                stream.redactions()));
         transcripts.save(new Transcript(key, stream.text(), now));
     }
 }

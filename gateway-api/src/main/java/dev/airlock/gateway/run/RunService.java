@@ -1,23 +1,23 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.persistence.audit.AuditEventType;
-import dev.airlock.gateway.policy.PolicyEvaluator;
-import dev.airlock.kernel.action.ActionRendering;
-import dev.airlock.kernel.config.AirlockProperties;
-import dev.airlock.gateway.policy.PolicyVerdict;
 import dev.airlock.gateway.limits.TenantLimits;
+import dev.airlock.gateway.policy.PolicyEvaluator;
+import dev.airlock.gateway.policy.PolicyVerdict;
 import dev.airlock.gateway.problem.Conflict;
-import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.gateway.problem.Refused;
-import dev.airlock.kernel.problem.RunNotFound;
-import dev.airlock.persistence.run.RunIds;
-import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.gateway.tool.Tool;
 import dev.airlock.gateway.tool.ToolArguments;
 import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.gateway.tool.ToolSnapshots;
+import dev.airlock.kernel.action.ActionRendering;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.digest.Sha256;
+import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RunNotFound;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.run.RunIds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.RunState;
@@ -63,10 +63,21 @@ public class RunService {
     private final Clock clock;
     private final RunMetrics metrics;
 
-    RunService(ToolCatalog tools, ToolSnapshots snapshots, ApprovalRequests approvals, AuditLog audit,
-            AirlockProperties properties, PolicyEvaluator policies, RunRepository runs,
-            TenantLimits limits, RunExecutor executor, RunCompletions completions, TransactionTemplate transactions,
-            JsonMapper json, Clock clock, RunMetrics metrics) {
+    RunService(
+            ToolCatalog tools,
+            ToolSnapshots snapshots,
+            ApprovalRequests approvals,
+            AuditLog audit,
+            AirlockProperties properties,
+            PolicyEvaluator policies,
+            RunRepository runs,
+            TenantLimits limits,
+            RunExecutor executor,
+            RunCompletions completions,
+            TransactionTemplate transactions,
+            JsonMapper json,
+            Clock clock,
+            RunMetrics metrics) {
         this.metrics = metrics;
         this.tools = tools;
         this.snapshots = snapshots;
@@ -89,19 +100,21 @@ public class RunService {
      * @param run     the run
      * @param created false when an idempotent retry returned an earlier run
      */
-    public record Submission(RunRecord run, boolean created) {
-    }
+    public record Submission(RunRecord run, boolean created) {}
 
     /**
      * Validates the request, applies the tool's policy and records the run; an approved run
      * starts executing before this returns.
      */
-    public Submission submit(AgentIdentity agent, String toolName, Map<String, Object> arguments, String idempotencyKey) {
+    public Submission submit(
+            AgentIdentity agent, String toolName, Map<String, Object> arguments, String idempotencyKey) {
         if (toolName == null || toolName.isBlank()) {
             throw InvalidRequest.because("Field 'tool' is required.");
         }
-        Tool tool = tools.find(agent.tenant(), toolName).orElseThrow(() -> InvalidRequest.unknownTool(toolName,
-                tools.tools(agent.tenant()).stream().map(Tool::name).toList()));
+        Tool tool = tools.find(agent.tenant(), toolName)
+                .orElseThrow(() -> InvalidRequest.unknownTool(
+                        toolName,
+                        tools.tools(agent.tenant()).stream().map(Tool::name).toList()));
         ToolArguments checked = ToolArguments.check(tool, arguments);
         String argumentsJson = json.writeValueAsString(checked.values());
         String requestSha256 = Sha256.hex(tool.name() + "\n" + argumentsJson);
@@ -110,7 +123,8 @@ public class RunService {
             if (idempotencyKey.isBlank() || idempotencyKey.length() > 200) {
                 throw InvalidRequest.because("Idempotency-Key must be 1 to 200 characters.");
             }
-            Optional<RunRecord> earlier = runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey);
+            Optional<RunRecord> earlier =
+                    runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey);
             if (earlier.isPresent()) {
                 return replay(earlier.get(), requestSha256, idempotencyKey);
             }
@@ -122,9 +136,18 @@ public class RunService {
 
         PolicyVerdict verdict = policies.evaluate(tool.policy());
         TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
-        RunRecord requested = RunRecord.request(new RunRecord.NewRun(RunIds.next(clock), agent.tenant(), agent.agent(), tool.name(),
-                snapshots.id(tool), argumentsJson, json.writeValueAsString(checked.argv()), requestSha256,
-                idempotencyKey), clock.instant());
+        RunRecord requested = RunRecord.request(
+                new RunRecord.NewRun(
+                        RunIds.next(clock),
+                        agent.tenant(),
+                        agent.agent(),
+                        tool.name(),
+                        snapshots.id(tool),
+                        argumentsJson,
+                        json.writeValueAsString(checked.argv()),
+                        requestSha256,
+                        idempotencyKey),
+                clock.instant());
         switch (verdict) {
             case PolicyVerdict.Auto auto -> {
                 requested.approveAutomatically(clock.instant());
@@ -138,13 +161,31 @@ public class RunService {
         try {
             run = transactions.execute(status -> {
                 RunRecord saved = runs.saveAndFlush(requested);
-                audit.append(agent.tenant(), AuditEventType.RUN_REQUESTED, saved.id(), "agent:" + agent.agent(), Map.of(
-                        "tool", tool.name(), "request", requestSha256, "state", saved.state().name()), saved.createdAt());
+                audit.append(
+                        agent.tenant(),
+                        AuditEventType.RUN_REQUESTED,
+                        saved.id(),
+                        "agent:" + agent.agent(),
+                        Map.of(
+                                "tool",
+                                tool.name(),
+                                "request",
+                                requestSha256,
+                                "state",
+                                saved.state().name()),
+                        saved.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
-                    ActionRendering action = RunActions.render(agent.tenant(), tool.snapshot(), checked.argv(),
-                            executor.sandbox());
-                    approvals.open(saved.id(), agent.tenant(), tool.name(), agent.agent(), owner(agent), action.text(),
-                            action.digest(), tool.policy());
+                    ActionRendering action =
+                            RunActions.render(agent.tenant(), tool.snapshot(), checked.argv(), executor.sandbox());
+                    approvals.open(
+                            saved.id(),
+                            agent.tenant(),
+                            tool.name(),
+                            agent.agent(),
+                            owner(agent),
+                            action.text(),
+                            action.digest(),
+                            tool.policy());
                 }
                 return saved;
             });
@@ -153,14 +194,21 @@ public class RunService {
                 permit.close();
             }
             if (idempotencyKey != null) {
-                RunRecord earlier = runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey)
+                RunRecord earlier = runs.findByTenantAndAgentAndIdempotencyKey(
+                                agent.tenant(), agent.agent(), idempotencyKey)
                         .orElseThrow(() -> e);
                 return replay(earlier, requestSha256, idempotencyKey);
             }
             throw e;
         }
         try (var context = dev.airlock.kernel.log.RunLog.of(run.id(), agent.tenant())) {
-            log.info("Run {} requested by {}/{}: tool {} -> {}", run.id(), agent.tenant(), agent.agent(), tool.name(), run.state());
+            log.info(
+                    "Run {} requested by {}/{}: tool {} -> {}",
+                    run.id(),
+                    agent.tenant(),
+                    agent.agent(),
+                    tool.name(),
+                    run.state());
         }
         if (run.state() == RunState.DENIED) {
             throw Refused.byPolicy(tool.name(), run.id());
@@ -189,7 +237,8 @@ public class RunService {
      * that does not exist.
      */
     public RunRecord find(AgentIdentity agent, UUID runId) {
-        return runs.findByIdAndTenant(runId, agent.tenant()).filter(run -> visible(agent, run))
+        return runs.findByIdAndTenant(runId, agent.tenant())
+                .filter(run -> visible(agent, run))
                 .orElseThrow(() -> RunNotFound.forId(runId));
     }
 
@@ -252,7 +301,9 @@ public class RunService {
         CompletableFuture<Void> done = completions.watch(runId);
         try {
             while (true) {
-                boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant()).map(RunState::isTerminal).orElse(true);
+                boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant())
+                        .map(RunState::isTerminal)
+                        .orElse(true);
                 long left = deadline - System.nanoTime();
                 if (ended || left <= 0) {
                     return find(agent, runId);
@@ -301,7 +352,12 @@ public class RunService {
                 approvals.cancel(runId, agent.tenant(), "agent:" + agent.agent());
                 RunRecord fresh = find(agent, runId);
                 fresh.cancelBeforeStart(clock.instant());
-                audit.append(agent.tenant(), AuditEventType.RUN_CANCELLED, runId, "agent:" + agent.agent(), Map.of("before", "start"),
+                audit.append(
+                        agent.tenant(),
+                        AuditEventType.RUN_CANCELLED,
+                        runId,
+                        "agent:" + agent.agent(),
+                        Map.of("before", "start"),
                         clock.instant());
                 return runs.saveAndFlush(fresh);
             });

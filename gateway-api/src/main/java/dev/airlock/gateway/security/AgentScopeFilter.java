@@ -47,7 +47,9 @@ final class AgentScopeFilter extends GenericFilterBean {
 
     private DatabaseScope scope() {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        if (scopes != null && authentication != null && authentication.isAuthenticated()
+        if (scopes != null
+                && authentication != null
+                && authentication.isAuthenticated()
                 && authentication.getPrincipal() instanceof AgentIdentity agent) {
             return scopes.agent(agent.tenant());
         }

@@ -31,14 +31,18 @@ final class McpOriginFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         List<String> origins = Collections.list(request.getHeaders("Origin"));
-        if (origins.isEmpty() || origins.size() == 1 && allowed.contains(origins.getFirst().strip().toLowerCase(Locale.ROOT))) {
+        if (origins.isEmpty()
+                || origins.size() == 1
+                        && allowed.contains(origins.getFirst().strip().toLowerCase(Locale.ROOT))) {
             chain.doFilter(request, response);
             return;
         }
         response.setStatus(HttpServletResponse.SC_FORBIDDEN);
         response.setContentType("application/json");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
-                + "\"message\":\"Forbidden: this Origin may not call the MCP endpoint (see airlock.mcp.allowed-origins).\"}}");
+        response.getWriter()
+                .write(
+                        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                                + "\"message\":\"Forbidden: this Origin may not call the MCP endpoint (see airlock.mcp.allowed-origins).\"}}");
     }
 }

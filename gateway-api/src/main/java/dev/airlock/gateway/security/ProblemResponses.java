@@ -13,8 +13,7 @@ import org.springframework.security.web.access.AccessDeniedHandler;
 /** 401 and 403 from the agent side's and the application's security filters, as problem details like every other error. */
 final class ProblemResponses {
 
-    private ProblemResponses() {
-    }
+    private ProblemResponses() {}
 
     static AuthenticationEntryPoint unauthorized() {
         return unauthorized("Send a valid agent key as 'Authorization: Bearer <key>'.");
@@ -39,7 +38,10 @@ final class ProblemResponses {
         return (request, response, e) -> {
             var authentication = SecurityContextHolder.getContext().getAuthentication();
             if (authentication != null && authentication.isAuthenticated() && !trust.isAnonymous(authentication)) {
-                write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden",
+                write(
+                        response,
+                        HttpServletResponse.SC_FORBIDDEN,
+                        "Forbidden",
                         "This request is not allowed (for a console session: send the CSRF token in X-CSRF-TOKEN).");
             } else {
                 unauthorized.commence(request, response, null);
@@ -47,7 +49,8 @@ final class ProblemResponses {
         };
     }
 
-    private static void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
+    private static void write(HttpServletResponse response, int status, String title, String detail)
+            throws IOException {
         response.setStatus(status);
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -33,13 +33,16 @@ final class ScrapeTokenFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String header = request.getHeader("Authorization");
-        if (expected != null && header != null && header.startsWith("Bearer ")
+        if (expected != null
+                && header != null
+                && header.startsWith("Bearer ")
                 && request.getRequestURI().equals(request.getContextPath() + "/actuator/prometheus")) {
-            byte[] presented = Sha256.hex(header.substring("Bearer ".length()).strip()).getBytes(StandardCharsets.US_ASCII);
+            byte[] presented =
+                    Sha256.hex(header.substring("Bearer ".length()).strip()).getBytes(StandardCharsets.US_ASCII);
             if (MessageDigest.isEqual(presented, expected)) {
                 var context = SecurityContextHolder.createEmptyContext();
-                context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated("prometheus", null,
-                        List.of(new SimpleGrantedAuthority(SCRAPER))));
+                context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
+                        "prometheus", null, List.of(new SimpleGrantedAuthority(SCRAPER))));
                 SecurityContextHolder.setContext(context);
             }
         }

@@ -1,22 +1,20 @@
 package dev.airlock.gateway.security;
 
 import dev.airlock.gateway.settings.AgentSettings;
-
 import dev.airlock.gateway.tenant.AgentDirectory;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.persistence.scope.Scopes;
+import java.util.List;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import dev.airlock.kernel.config.AirlockProperties;
-import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.SecurityFilterChain;
-import dev.airlock.persistence.scope.Scopes;
-import dev.airlock.persistence.scope.DatabaseRole;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.session.DisableEncodeUrlFilter;
-import java.util.List;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.CorsConfigurationSource;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
@@ -59,7 +57,8 @@ class SecurityConfiguration {
     }
 
     /** Stateless, agent keys only: no session, CSRF, form or Basic login; 401/403 as problems. */
-    private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents, Scopes scopes) throws Exception {
+    private static HttpSecurity agentKeysOnly(HttpSecurity http, AgentDirectory agents, Scopes scopes)
+            throws Exception {
         return http.csrf(csrf -> csrf.disable())
                 .addFilterBefore(AgentScopeFilter.base(), DisableEncodeUrlFilter.class)
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
@@ -70,8 +69,7 @@ class SecurityConfiguration {
                 // Registered after the key filter, so that it runs after it: the agent is known.
                 .addFilterBefore(AgentScopeFilter.caller(scopes), AuthorizationFilter.class)
                 .authorizeHttpRequests(auth -> auth.anyRequest().hasAuthority(AgentKeyAuthenticationFilter.AGENT_ROLE))
-                .exceptionHandling(e -> e
-                        .authenticationEntryPoint(ProblemResponses.unauthorized())
+                .exceptionHandling(e -> e.authenticationEntryPoint(ProblemResponses.unauthorized())
                         .accessDeniedHandler(ProblemResponses.forbidden()));
     }
 
@@ -79,7 +77,8 @@ class SecurityConfiguration {
         CorsConfiguration cors = new CorsConfiguration();
         cors.setAllowedOrigins(allowedOrigins);
         cors.setAllowedMethods(List.of("POST"));
-        cors.setAllowedHeaders(List.of("Authorization", "Content-Type", "Accept", "MCP-Protocol-Version", "Last-Event-ID"));
+        cors.setAllowedHeaders(
+                List.of("Authorization", "Content-Type", "Accept", "MCP-Protocol-Version", "Last-Event-ID"));
         cors.setExposedHeaders(List.of("WWW-Authenticate"));
         cors.setAllowCredentials(false);
         cors.setMaxAge(600L);
@@ -108,23 +107,29 @@ class SecurityConfiguration {
     @Order(3)
     SecurityFilterChain everythingElse(HttpSecurity http, AirlockProperties properties) throws Exception {
         http.logout(logout -> logout.disable())
-                .addFilterBefore(new ScrapeTokenFilter(properties.metrics().scrapeTokenSha256()), AuthorizationFilter.class)
+                .addFilterBefore(
+                        new ScrapeTokenFilter(properties.metrics().scrapeTokenSha256()), AuthorizationFilter.class)
                 .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(OTHER_CSP))
                         .frameOptions(frame -> frame.deny()))
                 .csrf(csrf -> csrf.disable())
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .formLogin(form -> form.disable())
                 .httpBasic(basic -> basic.disable())
-                .authorizeHttpRequests(auth -> auth
-                        .requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/info").permitAll()
-                        .requestMatchers("/actuator/prometheus").hasAuthority(ScrapeTokenFilter.SCRAPER)
-                        .requestMatchers("/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html").permitAll()
-                        .requestMatchers("/error").permitAll()
-                        // A side this replica does not run is not routed here at all: its paths are plain 404s.
-                        .requestMatchers(otherSides(properties)).permitAll()
-                        .anyRequest().denyAll())
-                .exceptionHandling(e -> e
-                        .authenticationEntryPoint(ProblemResponses.unauthorizedElsewhere())
+                .authorizeHttpRequests(
+                        auth -> auth.requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/info")
+                                .permitAll()
+                                .requestMatchers("/actuator/prometheus")
+                                .hasAuthority(ScrapeTokenFilter.SCRAPER)
+                                .requestMatchers("/v3/api-docs/**", "/swagger-ui/**", "/swagger-ui.html")
+                                .permitAll()
+                                .requestMatchers("/error")
+                                .permitAll()
+                                // A side this replica does not run is not routed here at all: its paths are plain 404s.
+                                .requestMatchers(otherSides(properties))
+                                .permitAll()
+                                .anyRequest()
+                                .denyAll())
+                .exceptionHandling(e -> e.authenticationEntryPoint(ProblemResponses.unauthorizedElsewhere())
                         .accessDeniedHandler(ProblemResponses.forbidden()));
         return http.build();
     }
@@ -139,14 +144,17 @@ class SecurityConfiguration {
     }
 
     /** Matches the paths of the sides this replica does not run (none when it runs both). */
-    private static org.springframework.security.web.util.matcher.RequestMatcher otherSides(AirlockProperties properties) {
+    private static org.springframework.security.web.util.matcher.RequestMatcher otherSides(
+            AirlockProperties properties) {
         java.util.List<String> paths = new java.util.ArrayList<>();
         for (dev.airlock.kernel.config.Side side : dev.airlock.kernel.config.Side.values()) {
             if (!properties.roles().contains(side)) {
                 paths.addAll(side.paths());
             }
         }
-        var matchers = paths.stream().map(p -> PathPatternRequestMatcher.withDefaults().matcher(p)).toList();
+        var matchers = paths.stream()
+                .map(p -> PathPatternRequestMatcher.withDefaults().matcher(p))
+                .toList();
         return request -> matchers.stream().anyMatch(m -> m.matches(request));
     }
 }

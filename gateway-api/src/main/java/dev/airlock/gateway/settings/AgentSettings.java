@@ -45,7 +45,8 @@ public record AgentSettings(
     static final String MUST_BE_POSITIVE = "must be a positive duration";
 
     /** A tenant that configures nothing of the agent side: every setting at its default. */
-    private static final Tenant DEFAULT_TENANT = new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
+    private static final Tenant DEFAULT_TENANT =
+            new Binder().bindOrCreate("airlock.tenants.x", Bindable.of(Tenant.class));
 
     public AgentSettings {
         tenants = tenants == null ? Map.of() : Map.copyOf(tenants);
@@ -79,8 +80,7 @@ public record AgentSettings(
     public record Capture(
             @DefaultValue("/usr/local/bin:/usr/bin:/bin") String path,
             @DefaultValue("PT2S") Duration drainTimeout,
-            @DefaultValue("PT60S") Duration maxWait) {
-    }
+            @DefaultValue("PT60S") Duration maxWait) {}
 
     /**
      * How every tool's process is isolated (see docs/sandbox.md).
@@ -100,8 +100,7 @@ public record AgentSettings(
             @DefaultValue("65534") int hostUid,
             @DefaultValue("65534") int hostGid,
             Path workDir,
-            Path cgroup) {
-    }
+            Path cgroup) {}
 
     /**
      * How replicas look for work that no request started.
@@ -114,14 +113,26 @@ public record AgentSettings(
      * @param spoolDir           where results the database refused are kept until written; default {@code <data-dir>/spool}
      * @param leaseCheckInterval how often a replica renews its leases (when due) and looks for runs whose lease ran out
      */
-    public record Executor(@DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration pollInterval,
-            @DefaultValue("PT0.25S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration cancelPollInterval,
-            @DefaultValue("PT5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration retryInterval,
-            @DefaultValue("PT30S") @DurationMin(seconds = 1, message = "must be at least PT1S") Duration leaseTtl,
-            @DefaultValue("PT25S") @DurationMin(nanos = 0, message = "must not be negative") Duration drainTimeout,
+    public record Executor(
+            @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration pollInterval,
+
+            @DefaultValue("PT0.25S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration cancelPollInterval,
+
+            @DefaultValue("PT5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration retryInterval,
+
+            @DefaultValue("PT30S") @DurationMin(seconds = 1, message = "must be at least PT1S")
+            Duration leaseTtl,
+
+            @DefaultValue("PT25S") @DurationMin(nanos = 0, message = "must not be negative")
+            Duration drainTimeout,
+
             Path spoolDir,
-            @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration leaseCheckInterval) {
-    }
+
+            @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration leaseCheckInterval) {}
 
     /**
      * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,
@@ -133,11 +144,20 @@ public record AgentSettings(
      * @param allowedOrigins browser origins ({@code scheme://host[:port]}) that may call {@code /mcp}; a request with any
      *                       other {@code Origin} header is refused, one without it is not a browser's and is let through
      */
-    public record Mcp(@DefaultValue("true") boolean enabled, @DefaultValue("PT50S") Duration callWait,
-            @DefaultValue("20000") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int maxText, List<String> allowedOrigins) {
+    public record Mcp(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("PT50S") Duration callWait,
+
+            @DefaultValue("20000") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int maxText,
+
+            List<String> allowedOrigins) {
 
         public Mcp {
-            if (callWait == null || callWait.isNegative() || callWait.isZero() || callWait.compareTo(Duration.ofMinutes(10)) > 0) {
+            if (callWait == null
+                    || callWait.isNegative()
+                    || callWait.isZero()
+                    || callWait.compareTo(Duration.ofMinutes(10)) > 0) {
                 throw new InvalidConfigurationException("airlock.mcp.call-wait", "must be positive and at most PT10M");
             }
             if (callWait.toMillis() % 1000 != 0) {
@@ -159,12 +179,19 @@ public record AgentSettings(
             } catch (java.net.URISyntaxException e) {
                 uri = null;
             }
-            boolean bare = uri != null && uri.getScheme() != null && uri.getHost() != null && uri.getRawUserInfo() == null
-                    && (uri.getRawPath() == null || uri.getRawPath().isEmpty()) && uri.getRawQuery() == null
-                    && uri.getRawFragment() == null && !origin.contains("*");
+            boolean bare = uri != null
+                    && uri.getScheme() != null
+                    && uri.getHost() != null
+                    && uri.getRawUserInfo() == null
+                    && (uri.getRawPath() == null || uri.getRawPath().isEmpty())
+                    && uri.getRawQuery() == null
+                    && uri.getRawFragment() == null
+                    && !origin.contains("*");
             if (!bare) {
-                throw new InvalidConfigurationException(key, "'" + value
-                        + "' is not an origin: write scheme://host[:port] as browsers send it, without path, slash or wildcard");
+                throw new InvalidConfigurationException(
+                        key,
+                        "'" + value
+                                + "' is not an origin: write scheme://host[:port] as browsers send it, without path, slash or wildcard");
             }
             return origin;
         }
@@ -179,10 +206,15 @@ public record AgentSettings(
      *                                ({@code ?wait}, MCP calls) at once on one replica; past it a
      *                                request answers at once with the run as it stands
      */
-    public record Limits(@DefaultValue("8") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int concurrentRuns,
-            @DefaultValue("120") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int runsPerMinutePerAgent,
-            @DefaultValue("100") @PositiveOrZero(message = "must be 0 (no request waits) or more") int concurrentWaits) {
-    }
+    public record Limits(
+            @DefaultValue("8") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int concurrentRuns,
+
+            @DefaultValue("120") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int runsPerMinutePerAgent,
+
+            @DefaultValue("100") @PositiveOrZero(message = "must be 0 (no request waits) or more")
+            int concurrentWaits) {}
 
     /**
      * A tool an agent can ask Airlock to run.
@@ -209,10 +241,18 @@ public record AgentSettings(
             List<String> argv,
             Map<String, Parameter> parameters,
             @DefaultValue("auto") ApprovalMode approval,
-            @DefaultValue("1") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int approvers,
-            @DefaultValue("PT1H") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration approvalTimeout,
+
+            @DefaultValue("1") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int approvers,
+
+            @DefaultValue("PT1H") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration approvalTimeout,
+
             @DefaultValue("optional") ReasonPolicy reason,
-            @DefaultValue("PT30S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE) Duration timeout,
+
+            @DefaultValue("PT30S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration timeout,
+
             @DefaultValue("1MB") DataSize maxRetainedBytes,
             @DefaultValue("64MB") DataSize maxObservedBytes,
             Path workingDir,
@@ -245,10 +285,16 @@ public record AgentSettings(
             @DefaultValue("false") boolean network,
             List<String> readOnlyPaths,
             List<String> writablePaths,
-            @DefaultValue("256") @Min(value = 2, message = "must be at least 2 (the sandbox's init counts as one)") int maxProcesses,
+
+            @DefaultValue("256") @Min(value = 2, message = "must be at least 2 (the sandbox's init counts as one)")
+            int maxProcesses,
+
             @DefaultValue("1GB") DataSize maxMemory,
             @DefaultValue("1GB") DataSize maxFileSize,
-            @DefaultValue("1024") @Min(value = 1, message = MUST_BE_AT_LEAST_1) int maxOpenFiles,
+
+            @DefaultValue("1024") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int maxOpenFiles,
+
             @DefaultValue("256MB") DataSize tmpSize) {
 
         public ToolSandbox {
@@ -268,8 +314,8 @@ public record AgentSettings(
      * @param idempotentHint  repeating a call with the same arguments has no further effect (only when not read-only)
      * @param openWorldHint   the tool reaches systems outside the tenant's own (the internet, other services)
      */
-    public record Annotations(Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
-    }
+    public record Annotations(
+            Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {}
 
     /**
      * A typed tool parameter.
@@ -293,6 +339,5 @@ public record AgentSettings(
             Long max,
             List<String> values,
             @Name("default") String defaultValue,
-            @DefaultValue("false") boolean allowLeadingDash) {
-    }
+            @DefaultValue("false") boolean allowLeadingDash) {}
 }

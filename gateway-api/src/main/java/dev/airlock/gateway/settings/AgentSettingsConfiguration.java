@@ -6,5 +6,4 @@ import org.springframework.context.annotation.Configuration;
 /** Binds the agent side's settings on every replica, whichever sides it runs, so that their keys are always known. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AgentSettings.class)
-public class AgentSettingsConfiguration {
-}
+public class AgentSettingsConfiguration {}

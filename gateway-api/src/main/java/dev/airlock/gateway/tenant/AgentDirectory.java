@@ -31,19 +31,26 @@ public final class AgentDirectory {
     public static AgentDirectory from(AirlockProperties properties) {
         Map<String, AgentIdentity> byHash = new HashMap<>();
         Map<String, String> keyOfHash = new HashMap<>();
-        properties.tenants().forEach((tenant, config) -> config.agents().forEach((agent, spec) -> {
-            String key = "airlock.tenants." + tenant + ".agents." + agent + ".key-sha256";
-            String hash = spec == null || spec.keySha256() == null ? "" : spec.keySha256().strip().toLowerCase(Locale.ROOT);
-            if (!HEX_SHA256.matcher(hash).matches()) {
-                throw new InvalidConfigurationException(key, "must be the 64 hex digits of the SHA-256 of the agent's key"
-                        + " (for example: printf %s \"$KEY\" | sha256sum)");
-            }
-            if (keyOfHash.containsKey(hash)) {
-                throw new InvalidConfigurationException(key, "duplicate agent key hash, also used by " + keyOfHash.get(hash));
-            }
-            keyOfHash.put(hash, key);
-            byHash.put(hash, new AgentIdentity(tenant, agent));
-        }));
+        properties
+                .tenants()
+                .forEach((tenant, config) -> config.agents().forEach((agent, spec) -> {
+                    String key = "airlock.tenants." + tenant + ".agents." + agent + ".key-sha256";
+                    String hash = spec == null || spec.keySha256() == null
+                            ? ""
+                            : spec.keySha256().strip().toLowerCase(Locale.ROOT);
+                    if (!HEX_SHA256.matcher(hash).matches()) {
+                        throw new InvalidConfigurationException(
+                                key,
+                                "must be the 64 hex digits of the SHA-256 of the agent's key"
+                                        + " (for example: printf %s \"$KEY\" | sha256sum)");
+                    }
+                    if (keyOfHash.containsKey(hash)) {
+                        throw new InvalidConfigurationException(
+                                key, "duplicate agent key hash, also used by " + keyOfHash.get(hash));
+                    }
+                    keyOfHash.put(hash, key);
+                    byHash.put(hash, new AgentIdentity(tenant, agent));
+                }));
         return new AgentDirectory(byHash);
     }
 

@@ -6,5 +6,4 @@ package dev.airlock.gateway.tenant;
  * @param tenant the tenant
  * @param agent  the agent's name within it
  */
-public record AgentIdentity(String tenant, String agent) {
-}
+public record AgentIdentity(String tenant, String agent) {}

@@ -22,7 +22,10 @@ class TenantRegistrar implements SmartInitializingSingleton {
 
     private final dev.airlock.persistence.scope.Scopes scopes;
 
-    TenantRegistrar(TenantNames tenants, AgentDirectory agents, TenantRecords records,
+    TenantRegistrar(
+            TenantNames tenants,
+            AgentDirectory agents,
+            TenantRecords records,
             dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.tenants = tenants;
@@ -38,6 +41,9 @@ class TenantRegistrar implements SmartInitializingSingleton {
     private void register() {
         tenants.names().forEach(records::ensureTenant);
         agents.agentsByKeyHash().forEach((hash, agent) -> records.ensureAgent(agent.tenant(), agent.agent(), hash));
-        log.info("Airlock serves {} tenant(s) with {} agent(s)", tenants.names().size(), agents.agentsByKeyHash().size());
+        log.info(
+                "Airlock serves {} tenant(s) with {} agent(s)",
+                tenants.names().size(),
+                agents.agentsByKeyHash().size());
     }
 }

@@ -19,14 +19,11 @@ public final class ArgvTemplate {
     private final List<List<Part>> elements;
     private final Set<String> parameters;
 
-    private sealed interface Part {
-    }
+    private sealed interface Part {}
 
-    private record Literal(String text) implements Part {
-    }
+    private record Literal(String text) implements Part {}
 
-    private record Placeholder(String parameter) implements Part {
-    }
+    private record Placeholder(String parameter) implements Part {}
 
     private ArgvTemplate(List<String> source, List<List<Part>> elements, Set<String> parameters) {
         this.source = List.copyOf(source);
@@ -65,12 +62,14 @@ public final class ArgvTemplate {
                 } else if (ch == '{') {
                     int close = element.indexOf('}', c);
                     if (close < 0) {
-                        throw new InvalidConfigurationException(where, "unclosed '{' in \"" + element + "\" (write {{ for a brace)");
+                        throw new InvalidConfigurationException(
+                                where, "unclosed '{' in \"" + element + "\" (write {{ for a brace)");
                     }
                     String name = element.substring(c + 1, close);
                     if (!known.contains(name)) {
-                        throw new InvalidConfigurationException(where, "unknown parameter {" + name + "} in \"" + element
-                                + "\"; parameters are " + known);
+                        throw new InvalidConfigurationException(
+                                where,
+                                "unknown parameter {" + name + "} in \"" + element + "\"; parameters are " + known);
                     }
                     if (i == 0) {
                         throw new InvalidConfigurationException(where, "the program itself cannot be a parameter");
@@ -83,7 +82,8 @@ public final class ArgvTemplate {
                     used.add(name);
                     c = close;
                 } else if (ch == '}') {
-                    throw new InvalidConfigurationException(where, "stray '}' in \"" + element + "\" (write }} for a brace)");
+                    throw new InvalidConfigurationException(
+                            where, "stray '}' in \"" + element + "\" (write }} for a brace)");
                 } else {
                     literal.append(ch);
                 }

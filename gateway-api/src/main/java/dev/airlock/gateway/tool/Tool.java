@@ -1,7 +1,7 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.gateway.capture.SandboxPolicy;
+import dev.airlock.gateway.policy.ToolPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -27,25 +27,51 @@ import java.util.TreeMap;
  * @param sandbox           what its runs may reach and use in their sandbox
  * @param annotations       hints for MCP clients, {@link ToolAnnotations#NONE} when none are configured
  */
-public record Tool(String tenant, String name, String description, ArgvTemplate argv,
-        Map<String, ToolParameter> parameters, ToolPolicy policy, Duration timeout, long maxRetainedBytes,
-        long maxObservedBytes, Path workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox,
+public record Tool(
+        String tenant,
+        String name,
+        String description,
+        ArgvTemplate argv,
+        Map<String, ToolParameter> parameters,
+        ToolPolicy policy,
+        Duration timeout,
+        long maxRetainedBytes,
+        long maxObservedBytes,
+        Path workingDir,
+        Map<String, String> env,
+        Map<String, String> secrets,
+        SandboxPolicy sandbox,
         ToolAnnotations annotations) {
 
     /** What the run records as the definition it was requested under. Holds no secret values. */
     public ToolSnapshot snapshot() {
         Map<String, Map<String, Object>> schemas = new TreeMap<>();
         parameters.forEach((n, p) -> schemas.put(n, p.jsonSchema()));
-        return new ToolSnapshot(name, argv.source(), schemas, policy.mode().name(), policy.approvers(),
-                policy.approvalTimeout().toString(), policy.approveReasonRequired(), timeout.toString(), maxRetainedBytes, maxObservedBytes,
-                workingDir == null ? null : workingDir.toString(), new TreeMap<>(env), new TreeMap<>(secrets), sandbox);
+        return new ToolSnapshot(
+                name,
+                argv.source(),
+                schemas,
+                policy.mode().name(),
+                policy.approvers(),
+                policy.approvalTimeout().toString(),
+                policy.approveReasonRequired(),
+                timeout.toString(),
+                maxRetainedBytes,
+                maxObservedBytes,
+                workingDir == null ? null : workingDir.toString(),
+                new TreeMap<>(env),
+                new TreeMap<>(secrets),
+                sandbox);
     }
 
     /** The JSON Schema of the tool's arguments object. */
     public Map<String, Object> argumentsSchema() {
         Map<String, Object> properties = new LinkedHashMap<>();
         parameters.forEach((n, p) -> properties.put(n, p.jsonSchema()));
-        List<String> required = parameters.values().stream().filter(ToolParameter::required).map(ToolParameter::name).toList();
+        List<String> required = parameters.values().stream()
+                .filter(ToolParameter::required)
+                .map(ToolParameter::name)
+                .toList();
         return objectSchema(properties, required);
     }
 

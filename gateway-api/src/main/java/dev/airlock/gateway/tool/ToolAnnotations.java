@@ -9,7 +9,8 @@ package dev.airlock.gateway.tool;
  * @param idempotentHint  repeating a call with the same arguments has no further effect
  * @param openWorldHint   the tool reaches systems outside the tenant's own
  */
-public record ToolAnnotations(Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
+public record ToolAnnotations(
+        Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
 
     /** No hint stated. */
     public static final ToolAnnotations NONE = new ToolAnnotations(null, null, null, null);

@@ -25,7 +25,8 @@ public record ToolArguments(Map<String, Object> values, List<String> argv) {
         List<String> errors = new ArrayList<>();
         for (String name : new java.util.TreeSet<>(given.keySet())) {
             if (!tool.parameters().containsKey(name)) {
-                errors.add("arguments." + name + ": unknown parameter; parameters are " + new java.util.TreeSet<>(tool.parameters().keySet()));
+                errors.add("arguments." + name + ": unknown parameter; parameters are "
+                        + new java.util.TreeSet<>(tool.parameters().keySet()));
             }
         }
         Map<String, Object> values = new TreeMap<>();

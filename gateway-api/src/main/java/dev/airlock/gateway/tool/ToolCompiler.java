@@ -1,16 +1,15 @@
 package dev.airlock.gateway.tool;
 
-import dev.airlock.gateway.policy.ToolPolicy;
-import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.capture.MountRules;
+import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.WorkArea;
+import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.AirlockProperties;
-import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.TenantNames;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,11 +29,11 @@ public final class ToolCompiler {
     static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,62}");
     /** Names with this prefix belong to the MCP endpoint's built-in tools ({@code airlock_status}, ...). */
     public static final String RESERVED_PREFIX = "airlock_";
+
     private static final Pattern PARAMETER_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
-    private ToolCompiler() {
-    }
+    private ToolCompiler() {}
 
     /** The catalog of every tenant's tools. */
     public static ToolCatalog compile(AirlockProperties shared, AgentSettings settings, TenantNames tenants) {
@@ -45,16 +44,18 @@ public final class ToolCompiler {
                 throw new InvalidConfigurationException(tenantKey, "tenant names use a-z, 0-9, '.', '_' and '-'");
             }
             Map<String, Tool> tools = new TreeMap<>();
-            settings.tenant(tenant).tools().forEach((name, tool) ->
-                    tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
+            settings.tenant(tenant)
+                    .tools()
+                    .forEach(
+                            (name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
             catalog.put(tenant, tools);
         }
         return new ToolCatalog(catalog, mountRules(shared, settings, catalog));
     }
 
     /** No sandbox may change what another mounts, nor reach Airlock's own files ({@link MountRules}). */
-    private static MountRules mountRules(AirlockProperties shared, AgentSettings settings,
-            Map<String, Map<String, Tool>> catalog) {
+    private static MountRules mountRules(
+            AirlockProperties shared, AgentSettings settings, Map<String, Map<String, Tool>> catalog) {
         List<MountRules.Mount> mounts = new ArrayList<>();
         List<MountRules.Reserved> secretFiles = new ArrayList<>();
         catalog.forEach((tenant, tools) -> tools.forEach((name, tool) -> {
@@ -71,12 +72,13 @@ public final class ToolCompiler {
             throw new InvalidConfigurationException(key, "tool names use a-z, 0-9, '.', '_' and '-'");
         }
         if (name.startsWith(RESERVED_PREFIX)) {
-            throw new InvalidConfigurationException(key, "tool names starting with '" + RESERVED_PREFIX
-                    + "' are reserved for Airlock's built-in MCP tools");
+            throw new InvalidConfigurationException(
+                    key,
+                    "tool names starting with '" + RESERVED_PREFIX + "' are reserved for Airlock's built-in MCP tools");
         }
         Map<String, ToolParameter> parameters = new LinkedHashMap<>();
-        new TreeMap<>(config.parameters()).forEach((p, spec) ->
-                parameters.put(p, parameter(p, spec, key + ".parameters." + p)));
+        new TreeMap<>(config.parameters())
+                .forEach((p, spec) -> parameters.put(p, parameter(p, spec, key + ".parameters." + p)));
         ArgvTemplate argv = ArgvTemplate.parse(config.argv(), parameters.keySet(), key + ".argv");
         for (String p : parameters.keySet()) {
             if (!argv.parameters().contains(p)) {
@@ -85,7 +87,10 @@ public final class ToolCompiler {
         }
         ToolPolicy policy;
         try {
-            policy = new ToolPolicy(config.approval(), config.approvers(), config.approvalTimeout(),
+            policy = new ToolPolicy(
+                    config.approval(),
+                    config.approvers(),
+                    config.approvalTimeout(),
                     config.reason() == dev.airlock.kernel.config.ReasonPolicy.REQUIRED);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException(key, e.getMessage());
@@ -109,7 +114,8 @@ public final class ToolCompiler {
             try {
                 SecretReference.parse(v);
             } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationException(key + ".secrets." + n,
+                throw new InvalidConfigurationException(
+                        key + ".secrets." + n,
                         "must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable ("
                                 + e.getMessage() + ")");
             }
@@ -117,14 +123,29 @@ public final class ToolCompiler {
                 throw new InvalidConfigurationException(key + ".secrets." + n, "also set in env");
             }
         });
-        Path workingDir = config.workingDir() == null ? null : config.workingDir().toAbsolutePath().normalize();
+        Path workingDir = config.workingDir() == null
+                ? null
+                : config.workingDir().toAbsolutePath().normalize();
         if (workingDir != null && workingDir.getNameCount() == 0) {
-            throw new InvalidConfigurationException(key + ".working-dir",
+            throw new InvalidConfigurationException(
+                    key + ".working-dir",
                     "must not be the root directory (the sandbox mounts the working directory read-write)");
         }
-        return new Tool(tenant, name, config.description(), argv, Map.copyOf(parameters), policy, config.timeout(),
-                retained, observed, workingDir, Map.copyOf(config.env()), Map.copyOf(config.secrets()),
-                sandbox(config.sandbox(), key + ".sandbox"), annotations(config.annotations(), key + ".annotations"));
+        return new Tool(
+                tenant,
+                name,
+                config.description(),
+                argv,
+                Map.copyOf(parameters),
+                policy,
+                config.timeout(),
+                retained,
+                observed,
+                workingDir,
+                Map.copyOf(config.env()),
+                Map.copyOf(config.secrets()),
+                sandbox(config.sandbox(), key + ".sandbox"),
+                annotations(config.annotations(), key + ".annotations"));
     }
 
     private static SandboxPolicy sandbox(AgentSettings.ToolSandbox config, String key) {
@@ -139,14 +160,22 @@ public final class ToolCompiler {
         }
         for (int i = 0; i < config.writablePaths().size(); i++) {
             if (config.readOnlyPaths().contains(config.writablePaths().get(i))) {
-                throw new InvalidConfigurationException(key + ".writable-paths[" + i + "]", "is also in read-only-paths");
+                throw new InvalidConfigurationException(
+                        key + ".writable-paths[" + i + "]", "is also in read-only-paths");
             }
         }
         requirePositive(config.maxMemory(), key + ".max-memory");
         requirePositive(config.maxFileSize(), key + ".max-file-size");
         requirePositive(config.tmpSize(), key + ".tmp-size");
-        return new SandboxPolicy(config.network(), config.readOnlyPaths(), config.writablePaths(), config.maxProcesses(),
-                config.maxMemory().toBytes(), config.maxFileSize().toBytes(), config.maxOpenFiles(), config.tmpSize().toBytes());
+        return new SandboxPolicy(
+                config.network(),
+                config.readOnlyPaths(),
+                config.writablePaths(),
+                config.maxProcesses(),
+                config.maxMemory().toBytes(),
+                config.maxFileSize().toBytes(),
+                config.maxOpenFiles(),
+                config.tmpSize().toBytes());
     }
 
     private static void requirePositive(DataSize size, String key) {
@@ -162,15 +191,17 @@ public final class ToolCompiler {
         if (Boolean.TRUE.equals(config.readOnlyHint())) {
             // The protocol gives these two hints meaning only for tools that change something.
             if (config.destructiveHint() != null) {
-                throw new InvalidConfigurationException(key + ".destructive-hint", "a read-only tool destroys nothing; leave it out");
+                throw new InvalidConfigurationException(
+                        key + ".destructive-hint", "a read-only tool destroys nothing; leave it out");
             }
             if (config.idempotentHint() != null) {
-                throw new InvalidConfigurationException(key + ".idempotent-hint",
+                throw new InvalidConfigurationException(
+                        key + ".idempotent-hint",
                         "applies only to tools that change something; leave it out for a read-only tool");
             }
         }
-        return new ToolAnnotations(config.readOnlyHint(), config.destructiveHint(), config.idempotentHint(),
-                config.openWorldHint());
+        return new ToolAnnotations(
+                config.readOnlyHint(), config.destructiveHint(), config.idempotentHint(), config.openWorldHint());
     }
 
     private static ToolParameter parameter(String name, AgentSettings.Parameter spec, String key) {
@@ -181,7 +212,8 @@ public final class ToolCompiler {
         try {
             type = ParameterType.valueOf(spec.type().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new InvalidConfigurationException(key + ".type", "must be string, integer or boolean, not '" + spec.type() + "'");
+            throw new InvalidConfigurationException(
+                    key + ".type", "must be string, integer or boolean, not '" + spec.type() + "'");
         }
         Pattern pattern = null;
         if (spec.pattern() != null) {
@@ -191,8 +223,8 @@ public final class ToolCompiler {
             try {
                 pattern = Pattern.compile(spec.pattern());
             } catch (PatternSyntaxException e) {
-                throw new InvalidConfigurationException(key + ".pattern", "does not compile: " + e.getDescription()
-                        + " near index " + e.getIndex());
+                throw new InvalidConfigurationException(
+                        key + ".pattern", "does not compile: " + e.getDescription() + " near index " + e.getIndex());
             }
         }
         int maxLength = spec.maxLength() == null ? ToolParameter.DEFAULT_MAX_LENGTH : spec.maxLength();
@@ -206,8 +238,17 @@ public final class ToolCompiler {
             throw new InvalidConfigurationException(key + ".min", "must not be greater than max");
         }
         List<String> values = spec.values() == null ? List.of() : List.copyOf(spec.values());
-        ToolParameter draft = new ToolParameter(name, type, spec.description(), pattern, maxLength, spec.min(),
-                spec.max(), values, null, spec.allowLeadingDash());
+        ToolParameter draft = new ToolParameter(
+                name,
+                type,
+                spec.description(),
+                pattern,
+                maxLength,
+                spec.min(),
+                spec.max(),
+                values,
+                null,
+                spec.allowLeadingDash());
         Object defaultValue = null;
         if (spec.defaultValue() != null) {
             List<String> errors = new ArrayList<>();
@@ -216,8 +257,17 @@ public final class ToolCompiler {
                 throw new InvalidConfigurationException(key + ".default", String.join("; ", errors));
             }
         }
-        return new ToolParameter(name, type, spec.description(), pattern, maxLength, spec.min(), spec.max(), values,
-                defaultValue, spec.allowLeadingDash());
+        return new ToolParameter(
+                name,
+                type,
+                spec.description(),
+                pattern,
+                maxLength,
+                spec.min(),
+                spec.max(),
+                values,
+                defaultValue,
+                spec.allowLeadingDash());
     }
 
     private static Object parseDefault(ParameterType type, String text, String key) {
@@ -225,11 +275,12 @@ public final class ToolCompiler {
             return switch (type) {
                 case STRING -> text;
                 case INTEGER -> Long.parseLong(text.strip());
-                case BOOLEAN -> switch (text.strip()) {
-                    case "true" -> Boolean.TRUE;
-                    case "false" -> Boolean.FALSE;
-                    default -> throw new NumberFormatException();
-                };
+                case BOOLEAN ->
+                    switch (text.strip()) {
+                        case "true" -> Boolean.TRUE;
+                        case "false" -> Boolean.FALSE;
+                        default -> throw new NumberFormatException();
+                    };
             };
         } catch (NumberFormatException e) {
             throw new InvalidConfigurationException(key + ".default", "'" + text + "' is not a " + type.jsonName());

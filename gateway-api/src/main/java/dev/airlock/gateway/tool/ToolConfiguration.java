@@ -21,16 +21,26 @@ class ToolConfiguration {
 
     /** The agent side's part of each tenant's configuration, for its audit event: tools by digest, agents, limits. */
     @Bean
-    TenantDescriber agentSideDescriber(AirlockProperties shared, AgentSettings settings, ToolCatalog tools,
-            ToolSnapshots snapshots) {
+    TenantDescriber agentSideDescriber(
+            AirlockProperties shared, AgentSettings settings, ToolCatalog tools, ToolSnapshots snapshots) {
         return tenant -> {
             Map<String, String> description = new TreeMap<>();
-            description.put("tools", tools.tools(tenant).stream().map(t -> t.name() + "=" + snapshots.sha256(t)).sorted()
-                    .collect(Collectors.joining(",")));
-            description.put("agents", new TreeMap<>(shared.agents(tenant)).entrySet().stream()
-                    .map(a -> a.getKey() + "=" + a.getValue().keySha256() + (a.getValue().owner() == null ? ""
-                            : "/" + a.getValue().owner()) + "/" + a.getValue().runs())
-                    .collect(Collectors.joining(",")));
+            description.put(
+                    "tools",
+                    tools.tools(tenant).stream()
+                            .map(t -> t.name() + "=" + snapshots.sha256(t))
+                            .sorted()
+                            .collect(Collectors.joining(",")));
+            description.put(
+                    "agents",
+                    new TreeMap<>(shared.agents(tenant))
+                            .entrySet().stream()
+                                    .map(a -> a.getKey() + "=" + a.getValue().keySha256()
+                                            + (a.getValue().owner() == null
+                                                    ? ""
+                                                    : "/" + a.getValue().owner()) + "/"
+                                            + a.getValue().runs())
+                                    .collect(Collectors.joining(",")));
             description.put("limits", settings.tenant(tenant).limits().toString());
             return description;
         };

@@ -19,8 +19,17 @@ import java.util.regex.Pattern;
  * @param defaultValue     the typed default, or null when the argument is required
  * @param allowLeadingDash whether a value may start with '-' (a negative integer does): off, values cannot pose as options
  */
-public record ToolParameter(String name, ParameterType type, String description, Pattern pattern, int maxLength,
-        Long min, Long max, List<String> values, Object defaultValue, boolean allowLeadingDash) {
+public record ToolParameter(
+        String name,
+        ParameterType type,
+        String description,
+        Pattern pattern,
+        int maxLength,
+        Long min,
+        Long max,
+        List<String> values,
+        Object defaultValue,
+        boolean allowLeadingDash) {
 
     /** The longest string argument when a parameter sets no max-length. */
     public static final int DEFAULT_MAX_LENGTH = 1024;
@@ -110,7 +119,9 @@ public record ToolParameter(String name, ParameterType type, String description,
                 schema.put("enum", values);
             }
         }
-        Long minimum = type == ParameterType.INTEGER && !allowLeadingDash ? Long.valueOf(Math.max(min == null ? 0 : min, 0)) : min;
+        Long minimum = type == ParameterType.INTEGER && !allowLeadingDash
+                ? Long.valueOf(Math.max(min == null ? 0 : min, 0))
+                : min;
         if (minimum != null) {
             schema.put("minimum", minimum);
         }

@@ -23,9 +23,21 @@ import java.util.Map;
  * @param secrets           child variable → where the value comes from ({@code env:NAME}, {@code file:/path} or {@code NAME})
  * @param sandbox           the sandbox settings; null in definitions recorded before sandboxes existed
  */
-public record ToolSnapshot(String name, List<String> argv, Map<String, Map<String, Object>> parameters,
-        String approval, int approvers, String approvalTimeout, boolean approveReasonRequired, String timeout, long maxRetainedBytes,
-        long maxObservedBytes, String workingDir, Map<String, String> env, Map<String, String> secrets, SandboxPolicy sandbox) {
+public record ToolSnapshot(
+        String name,
+        List<String> argv,
+        Map<String, Map<String, Object>> parameters,
+        String approval,
+        int approvers,
+        String approvalTimeout,
+        boolean approveReasonRequired,
+        String timeout,
+        long maxRetainedBytes,
+        long maxObservedBytes,
+        String workingDir,
+        Map<String, String> env,
+        Map<String, String> secrets,
+        SandboxPolicy sandbox) {
 
     /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */
     public SandboxPolicy sandboxOrDefaults() {

@@ -21,11 +21,13 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     private final Map<String, Long> ids = new ConcurrentHashMap<>();
     /** The definitions recorded at start-up, by id, with their tenant. */
     private final Map<Long, Map.Entry<String, ToolSnapshot>> definitions = new ConcurrentHashMap<>();
+
     private final Map<String, String> digests = new ConcurrentHashMap<>();
 
     private final dev.airlock.persistence.scope.Scopes scopes;
 
-    ToolSnapshots(ToolCatalog tools, TenantRecords records, JsonMapper json, dev.airlock.persistence.scope.Scopes scopes) {
+    ToolSnapshots(
+            ToolCatalog tools, TenantRecords records, JsonMapper json, dev.airlock.persistence.scope.Scopes scopes) {
         this.scopes = scopes;
         this.tools = tools;
         this.records = records;

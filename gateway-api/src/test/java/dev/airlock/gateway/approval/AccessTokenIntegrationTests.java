@@ -52,15 +52,18 @@ class AccessTokenIntegrationTests {
 
     private MvcTestResult withToken(String token, String method, String path, String body) {
         var request = switch (method) {
-            case "POST" -> mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body);
-            case "PUT" -> mvc.put().uri(path).contentType(MediaType.APPLICATION_JSON).content(body);
+            case "POST" ->
+                mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body);
+            case "PUT" ->
+                mvc.put().uri(path).contentType(MediaType.APPLICATION_JSON).content(body);
             default -> mvc.get().uri(path);
         };
         return request.header("Authorization", "Bearer " + token).exchange();
     }
 
     private AccessTokens.Created create(RequestPostProcessor who, String name, String days, String... scopes) {
-        var request = mvc.post().uri("/console/tokens").param("name", name).with(who).with(csrf());
+        var request =
+                mvc.post().uri("/console/tokens").param("name", name).with(who).with(csrf());
         if (days != null) {
             request = request.param("days", days);
         }
@@ -73,7 +76,8 @@ class AccessTokenIntegrationTests {
     }
 
     private String pendingRelease(AgentApi api, String note) {
-        return api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"" + note + "\"}}").text("runId");
+        return api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"" + note + "\"}}")
+                .text("runId");
     }
 
     @Test
@@ -81,24 +85,49 @@ class AccessTokenIntegrationTests {
         AccessTokens.Created token = create(alice(), "chat bot", null, "approvals:read", "approvals:decide");
         assertThat(token.token()).startsWith("alp_");
         assertThat(token.scopes()).containsExactlyInAnyOrder("approvals:read", "approvals:decide");
-        assertThat(token.expiresAt()).isBetween(clock.instant().plus(Duration.ofDays(30)).minusSeconds(60),
-                clock.instant().plus(Duration.ofDays(30)));
+        assertThat(token.expiresAt())
+                .isBetween(
+                        clock.instant().plus(Duration.ofDays(30)).minusSeconds(60),
+                        clock.instant().plus(Duration.ofDays(30)));
 
         AgentApi api = new AgentApi(mvc);
         String runId = pendingRelease(api, "bot approved");
-        assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatusOk().bodyText().contains(runId);
-        assertThat(withToken(token.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
-                "{\"decision\":\"APPROVE\",\"reason\":\"via bot\",\"digest\":\"" + api.digest("alice", runId) + "\"}")).hasStatusOk();
-        assertThat(api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body().path("approval").path("decisions").get(0)
-                .path("approver").asString()).isEqualTo("alice");
+        assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null))
+                .hasStatusOk()
+                .bodyText()
+                .contains(runId);
+        assertThat(withToken(
+                        token.token(),
+                        "POST",
+                        "/api/v1/approvals/" + runId + "/decisions",
+                        "{\"decision\":\"APPROVE\",\"reason\":\"via bot\",\"digest\":\"" + api.digest("alice", runId)
+                                + "\"}"))
+                .hasStatusOk();
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S")
+                        .body()
+                        .path("approval")
+                        .path("decisions")
+                        .get(0)
+                        .path("approver")
+                        .asString())
+                .isEqualTo("alice");
 
         MvcTestResult page = mvc.get().uri("/console/tokens").with(alice()).exchange();
-        assertThat(page).hasStatusOk().bodyText().contains("chat bot").contains("approvals:decide approvals:read")
+        assertThat(page)
+                .hasStatusOk()
+                .bodyText()
+                .contains("chat bot")
+                .contains("approvals:decide approvals:read")
                 .contains("expires " + token.expiresAt());
 
         UUID id = listedId(alice(), "chat bot");
-        assertThat(asConsole(() -> tokens.findById(id)).orElseThrow().lastUsedAt()).isNotNull();
-        assertThat(mvc.post().uri("/console/tokens/" + id + "/revoke").with(alice()).with(csrf()).exchange())
+        assertThat(asConsole(() -> tokens.findById(id)).orElseThrow().lastUsedAt())
+                .isNotNull();
+        assertThat(mvc.post()
+                        .uri("/console/tokens/" + id + "/revoke")
+                        .with(alice())
+                        .with(csrf())
+                        .exchange())
                 .hasStatus3xxRedirection();
         assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatus(401);
         assertThat(withToken("alp_forged", "GET", "/api/v1/approvals", null)).hasStatus(401);
@@ -107,10 +136,16 @@ class AccessTokenIntegrationTests {
     }
 
     private UUID listedId(RequestPostProcessor who, String name) throws Exception {
-        String html = mvc.get().uri("/console/tokens").with(who).exchange().getResponse().getContentAsString();
+        String html = mvc.get()
+                .uri("/console/tokens")
+                .with(who)
+                .exchange()
+                .getResponse()
+                .getContentAsString();
         int at = html.indexOf(name);
         assertThat(at).as("token %s listed", name).isPositive();
-        var matcher = java.util.regex.Pattern.compile("/console/tokens/([0-9a-f-]{36})/revoke").matcher(html.substring(at));
+        var matcher = java.util.regex.Pattern.compile("/console/tokens/([0-9a-f-]{36})/revoke")
+                .matcher(html.substring(at));
         assertThat(matcher.find()).isTrue();
         return UUID.fromString(matcher.group(1));
     }
@@ -120,18 +155,31 @@ class AccessTokenIntegrationTests {
         AccessTokens.Created reader = create(alice(), "reader", "7", "approvals:read");
         AgentApi api = new AgentApi(mvc);
         String runId = pendingRelease(api, "scoped");
-        assertThat(withToken(reader.token(), "GET", "/api/v1/approvals/" + runId, null)).hasStatusOk();
-        MvcTestResult refused = withToken(reader.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
+        assertThat(withToken(reader.token(), "GET", "/api/v1/approvals/" + runId, null))
+                .hasStatusOk();
+        MvcTestResult refused = withToken(
+                reader.token(),
+                "POST",
+                "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"digest\":\"" + api.digest("alice", runId) + "\"}");
         assertThat(refused).hasStatus(403).bodyText().contains("approvals:decide");
-        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
-        assertThat(withToken(reader.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatus(403);
-        assertThat(withToken(reader.token(), "PUT", "/api/v1/audit/runs/" + runId + "/legal-hold?tenant=acme",
-                "{\"reason\":\"tokens place no holds\"}")).hasStatus(403).bodyText().contains("may not make this request");
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))))
+                .isEmpty();
+        assertThat(withToken(reader.token(), "GET", "/api/v1/audit/runs?tenant=acme", null))
+                .hasStatus(403);
+        assertThat(withToken(
+                        reader.token(),
+                        "PUT",
+                        "/api/v1/audit/runs/" + runId + "/legal-hold?tenant=acme",
+                        "{\"reason\":\"tokens place no holds\"}"))
+                .hasStatus(403)
+                .bodyText()
+                .contains("may not make this request");
 
-        AccessTokens.Created auditor = create(user("bob").authorities(new SimpleGrantedAuthority("AUDITOR:acme")),
-                "auditor", "7", "audit:read");
-        assertThat(withToken(auditor.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatusOk();
+        AccessTokens.Created auditor = create(
+                user("bob").authorities(new SimpleGrantedAuthority("AUDITOR:acme")), "auditor", "7", "audit:read");
+        assertThat(withToken(auditor.token(), "GET", "/api/v1/audit/runs?tenant=acme", null))
+                .hasStatusOk();
         assertThat(withToken(auditor.token(), "GET", "/api/v1/approvals", null)).hasStatus(403);
     }
 
@@ -147,7 +195,11 @@ class AccessTokenIntegrationTests {
     void refusesTokensWithoutScopeOrBeyondTheLongestLifetime() {
         for (var request : java.util.List.of(
                 mvc.post().uri("/console/tokens").param("name", "no scope"),
-                mvc.post().uri("/console/tokens").param("name", "too long").param("scope", "approvals:read").param("days", "91"),
+                mvc.post()
+                        .uri("/console/tokens")
+                        .param("name", "too long")
+                        .param("scope", "approvals:read")
+                        .param("days", "91"),
                 mvc.post().uri("/console/tokens").param("name", "bad scope").param("scope", "everything"),
                 mvc.post().uri("/console/tokens").param("name", "x".repeat(101)).param("scope", "approvals:read"))) {
             MvcTestResult result = request.with(alice()).with(csrf()).exchange();
@@ -160,24 +212,41 @@ class AccessTokenIntegrationTests {
     @Test
     void anOidcPersonNamedLikeAConfiguredPersonGetsTokensOfTheirOwn() throws Exception {
         // An OpenID Connect person whose user name is "alice" but who is an auditor elsewhere.
-        RequestPostProcessor oidcAlice = oidcLogin().idToken(t -> t.subject("sso-subject-17").claim("preferred_username", "alice"))
+        RequestPostProcessor oidcAlice = oidcLogin()
+                .idToken(t -> t.subject("sso-subject-17").claim("preferred_username", "alice"))
                 .authorities(new SimpleGrantedAuthority("AUDITOR:acme"));
-        AccessTokens.Created token = create(oidcAlice, "sso bot", "7", "approvals:read", "approvals:decide", "audit:read");
+        AccessTokens.Created token =
+                create(oidcAlice, "sso bot", "7", "approvals:read", "approvals:decide", "audit:read");
         AgentApi api = new AgentApi(mvc);
         String runId = pendingRelease(api, "oidc");
         // It acts with the OIDC person's roles (auditor), not with the configured alice's (approver).
-        assertThat(withToken(token.token(), "GET", "/api/v1/audit/runs?tenant=acme", null)).hasStatusOk();
-        assertThat(withToken(token.token(), "POST", "/api/v1/approvals/" + runId + "/decisions",
-                "{\"decision\":\"APPROVE\",\"digest\":\"" + api.digest("alice", runId) + "\"}")).hasStatus(404);
-        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
+        assertThat(withToken(token.token(), "GET", "/api/v1/audit/runs?tenant=acme", null))
+                .hasStatusOk();
+        assertThat(withToken(
+                        token.token(),
+                        "POST",
+                        "/api/v1/approvals/" + runId + "/decisions",
+                        "{\"decision\":\"APPROVE\",\"digest\":\"" + api.digest("alice", runId) + "\"}"))
+                .hasStatus(404);
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))))
+                .isEmpty();
         // The configured alice does not see it, and cannot revoke it.
-        String html = mvc.get().uri("/console/tokens").with(alice()).exchange().getResponse().getContentAsString();
+        String html = mvc.get()
+                .uri("/console/tokens")
+                .with(alice())
+                .exchange()
+                .getResponse()
+                .getContentAsString();
         assertThat(html).doesNotContain("sso bot");
         // An OIDC-only person's token works.
-        RequestPostProcessor zoe = oidcLogin().idToken(t -> t.subject("sso-subject-99").claim("preferred_username", "zoe"))
+        RequestPostProcessor zoe = oidcLogin()
+                .idToken(t -> t.subject("sso-subject-99").claim("preferred_username", "zoe"))
                 .authorities(new SimpleGrantedAuthority("APPROVER:acme"));
         AccessTokens.Created zoes = create(zoe, "zoe bot", "7", "approvals:read");
-        assertThat(withToken(zoes.token(), "GET", "/api/v1/approvals", null)).hasStatusOk().bodyText().contains(runId);
+        assertThat(withToken(zoes.token(), "GET", "/api/v1/approvals", null))
+                .hasStatusOk()
+                .bodyText()
+                .contains(runId);
     }
 
     @Test
@@ -185,29 +254,57 @@ class AccessTokenIntegrationTests {
         AgentApi api = new AgentApi(mvc);
         String runId = pendingRelease(api, "csrf");
         String digest = api.digest("alice", runId);
-        MvcTestResult decided = mvc.post().uri("/console/runs/" + runId + "/decisions").with(alice())
+        MvcTestResult decided = mvc.post()
+                .uri("/console/runs/" + runId + "/decisions")
+                .with(alice())
                 .header("Authorization", "Bearer alp_anything")
-                .param("decision", "APPROVE").param("digest", digest).exchange();
+                .param("decision", "APPROVE")
+                .param("digest", digest)
+                .exchange();
         assertThat(decided.getResponse().getStatus()).isIn(401, 403);
-        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))))
+                .isEmpty();
 
-        MvcTestResult token = mvc.post().uri("/console/tokens").with(alice()).header("Authorization", "Bearer alp_anything")
-                .param("name", "sneaky").param("scope", "approvals:read").exchange();
+        MvcTestResult token = mvc.post()
+                .uri("/console/tokens")
+                .with(alice())
+                .header("Authorization", "Bearer alp_anything")
+                .param("name", "sneaky")
+                .param("scope", "approvals:read")
+                .exchange();
         assertThat(token.getResponse().getStatus()).isIn(401, 403);
-        assertThat(mvc.post().uri("/api/v1/approvals/" + runId + "/decisions").with(alice())
-                .header("Authorization", "Bearer alp_anything").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}").exchange()).hasStatus(401);
-        assertThat(mvc.post().uri("/logout").with(alice()).header("Authorization", "Bearer alp_anything").exchange()
-                .getResponse().getStatus()).isIn(401, 403);
+        assertThat(mvc.post()
+                        .uri("/api/v1/approvals/" + runId + "/decisions")
+                        .with(alice())
+                        .header("Authorization", "Bearer alp_anything")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}")
+                        .exchange())
+                .hasStatus(401);
+        assertThat(mvc.post()
+                        .uri("/logout")
+                        .with(alice())
+                        .header("Authorization", "Bearer alp_anything")
+                        .exchange()
+                        .getResponse()
+                        .getStatus())
+                .isIn(401, 403);
         // Without any header, the session still needs its CSRF token.
-        assertThat(mvc.post().uri("/console/runs/" + runId + "/decisions").with(alice())
-                .param("decision", "APPROVE").param("digest", digest).exchange()).hasStatus(403);
-        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId)))).isEmpty();
+        assertThat(mvc.post()
+                        .uri("/console/runs/" + runId + "/decisions")
+                        .with(alice())
+                        .param("decision", "APPROVE")
+                        .param("digest", digest)
+                        .exchange())
+                .hasStatus(403);
+        assertThat(asConsole(() -> decisions.findByRunIdOrderByDecidedAtAsc(UUID.fromString(runId))))
+                .isEmpty();
     }
 
     /** Reads as the console's database role over the tests' tenant, as the console itself would. */
     private static <T> T asConsole(java.util.function.Supplier<T> read) {
-        return dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.CONSOLE,
-                java.util.List.of("acme")).call(read);
+        return dev.airlock.persistence.scope.DatabaseScope.of(
+                        dev.airlock.persistence.scope.DatabaseRole.CONSOLE, java.util.List.of("acme"))
+                .call(read);
     }
 }

@@ -29,7 +29,6 @@ class ApprovalFlowIntegrationTests {
     @Autowired
     dev.airlock.gateway.support.OwnerDatabase jdbc;
 
-
     AgentApi api;
 
     @BeforeEach
@@ -38,8 +37,8 @@ class ApprovalFlowIntegrationTests {
     }
 
     private AgentApi.Response decide(String user, String runId, String decision, String reason, String digest) {
-        String body = "{\"decision\":\"" + decision + "\",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
-                + ",\"digest\":\"" + digest + "\"}";
+        String body = "{\"decision\":\"" + decision + "\",\"reason\":"
+                + (reason == null ? "null" : "\"" + reason + "\"") + ",\"digest\":\"" + digest + "\"}";
         return api.asHuman(user, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
     }
 
@@ -53,16 +52,28 @@ class ApprovalFlowIntegrationTests {
     void twoApproversLetTheExactActionRunOnce() {
         String runId = api.park(ACME, "deploy", "{\"service\":\"billing\"}");
         JsonNode pending = request("alice", runId);
-        assertThat(pending.path("action").valueStream().map(JsonNode::asString).toList()).containsExactly(
-                "tenant: acme", "tool: deploy", "argv[0]: echo", "argv[1]: deploying", "argv[2]: billing",
-                "working-dir: (a fresh empty directory)", "timeout: PT30S", "sandbox: bubblewrap",
-                "sandbox network: none (a loopback of its own)",
-                "sandbox limits: processes 256, memory 1073741824 B, file size 1073741824 B, open files 1024, tmp 268435456 B");
+        assertThat(pending.path("action").valueStream().map(JsonNode::asString).toList())
+                .containsExactly(
+                        "tenant: acme",
+                        "tool: deploy",
+                        "argv[0]: echo",
+                        "argv[1]: deploying",
+                        "argv[2]: billing",
+                        "working-dir: (a fresh empty directory)",
+                        "timeout: PT30S",
+                        "sandbox: bubblewrap",
+                        "sandbox network: none (a loopback of its own)",
+                        "sandbox limits: processes 256, memory 1073741824 B, file size 1073741824 B, open files 1024, tmp 268435456 B");
         String digest = pending.path("summary").path("digest").asString();
-        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null).body()
-                .valueStream().map(a -> a.path("runId").asString()).toList()).contains(runId);
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null)
+                        .body()
+                        .valueStream()
+                        .map(a -> a.path("runId").asString())
+                        .toList())
+                .contains(runId);
 
-        assertThat(decide("alice", runId, "APPROVE", "ticket OPS-12", digest).status()).isEqualTo(200);
+        assertThat(decide("alice", runId, "APPROVE", "ticket OPS-12", digest).status())
+                .isEqualTo(200);
         assertThat(api.get(ACME, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
         AgentApi.Response again = decide("alice", runId, "APPROVE", null, digest);
         assertThat(again.status()).isEqualTo(409);
@@ -73,12 +84,21 @@ class ApprovalFlowIntegrationTests {
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("deploying billing\n");
         assertThat(run.path("approval").path("status").asString()).isEqualTo("APPROVED");
-        assertThat(run.path("approval").path("decisions").valueStream().map(d -> d.path("approver").asString()).toList())
+        assertThat(run.path("approval")
+                        .path("decisions")
+                        .valueStream()
+                        .map(d -> d.path("approver").asString())
+                        .toList())
                 .containsExactly("alice", "bob");
-        assertThat(run.path("approval").path("decisions").get(0).path("reason").asString()).isEqualTo("ticket OPS-12");
+        assertThat(run.path("approval").path("decisions").get(0).path("reason").asString())
+                .isEqualTo("ticket OPS-12");
         assertThat(jdbc.sql("SELECT count(*) FROM airlock.run_streams WHERE run_id = ?::uuid AND stream = 'stdout'")
-                .param(runId).query(Integer.class).single()).isEqualTo(1);
-        assertThat(request("alice", runId).path("summary").path("status").asString()).isEqualTo("APPROVED");
+                        .param(runId)
+                        .query(Integer.class)
+                        .single())
+                .isEqualTo(1);
+        assertThat(request("alice", runId).path("summary").path("status").asString())
+                .isEqualTo("APPROVED");
     }
 
     @Test
@@ -86,11 +106,18 @@ class ApprovalFlowIntegrationTests {
         String runId = api.park(ACME, "deploy", "{\"service\":\"payments\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
         assertThat(decide("alice", runId, "DENY", null, digest).text("reason")).isEqualTo("REASON_REQUIRED");
-        assertThat(decide("alice", runId, "DENY", "not during the freeze", digest).status()).isEqualTo(200);
+        assertThat(decide("alice", runId, "DENY", "not during the freeze", digest)
+                        .status())
+                .isEqualTo(200);
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId).body();
         assertThat(run.path("state").asString()).isEqualTo("DENIED");
         assertThat(run.path("approval").path("status").asString()).isEqualTo("DENIED");
-        assertThat(run.path("approval").path("decisions").get(0).path("decision").asString()).isEqualTo("DENY");
+        assertThat(run.path("approval")
+                        .path("decisions")
+                        .get(0)
+                        .path("decision")
+                        .asString())
+                .isEqualTo("DENY");
         assertThat(run.path("process").path("startedAt").isNull()).isTrue();
     }
 
@@ -106,19 +133,29 @@ class ApprovalFlowIntegrationTests {
         assertThat(owner.status()).isEqualTo(409);
         assertThat(owner.text("reason")).isEqualTo("SELF_APPROVAL");
 
-        AgentApi.Response outsider = api.asHuman("dave", "POST",
-                "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        AgentApi.Response outsider = api.asHuman(
+                "dave",
+                "POST",
+                "/api/v1/approvals/" + runId + "/decisions",
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(outsider.status()).isEqualTo(404);
-        assertThat(api.asHuman("dave", false, "GET", "/api/v1/approvals/" + runId, null).status())
+        assertThat(api.asHuman("dave", false, "GET", "/api/v1/approvals/" + runId, null)
+                        .status())
                 .isEqualTo(404);
 
-        AgentApi.Response agent = api.post(ACME, "/api/v1/approvals/" + runId + "/decisions",
+        AgentApi.Response agent = api.post(
+                ACME,
+                "/api/v1/approvals/" + runId + "/decisions",
                 "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(agent.status()).isEqualTo(401);
         assertThat(api.get(ACME, "/api/v1/approvals").status()).isEqualTo(401);
 
-        AgentApi.Response noCsrf = api.asHuman("alice", false, "POST",
-                "/api/v1/approvals/" + runId + "/decisions", "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        AgentApi.Response noCsrf = api.asHuman(
+                "alice",
+                false,
+                "POST",
+                "/api/v1/approvals/" + runId + "/decisions",
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
         assertThat(noCsrf.status()).isEqualTo(403);
         assertThat(api.get(ACME_OTHER, "/api/v1/runs/" + runId).text("state")).isEqualTo("PENDING_APPROVAL");
     }
@@ -144,14 +181,18 @@ class ApprovalFlowIntegrationTests {
                     threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)),
                     threads.submit(() -> decide("bob", runId, "APPROVE", null, digest)),
                     threads.submit(() -> decide("alice", runId, "APPROVE", null, digest)));
-            org.awaitility.Awaitility.await("decisions waiting for the request's row lock").atMost(java.time.Duration.ofSeconds(10))
+            org.awaitility.Awaitility.await("decisions waiting for the request's row lock")
+                    .atMost(java.time.Duration.ofSeconds(10))
                     .until(() -> jdbc.sql("""
                             SELECT count(*) FROM pg_stat_activity
                              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%approval_requests%'
                             """).query(Integer.class).single(), waiting -> waiting == 3);
             assertThat(decisions).noneMatch(Future::isDone);
-            assertThat(jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?::uuid").param(runId)
-                    .query(Integer.class).single()).isZero();
+            assertThat(jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?::uuid")
+                            .param(runId)
+                            .query(Integer.class)
+                            .single())
+                    .isZero();
             holder.commit();
 
             List<Integer> statuses = new java.util.ArrayList<>();
@@ -165,24 +206,34 @@ class ApprovalFlowIntegrationTests {
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(run.path("approval").path("status").asString()).isEqualTo("APPROVED");
-        assertThat(run.path("approval").path("decisions").valueStream().map(d -> d.path("approver").asString()).toList())
+        assertThat(run.path("approval")
+                        .path("decisions")
+                        .valueStream()
+                        .map(d -> d.path("approver").asString())
+                        .toList())
                 .containsExactlyInAnyOrder("alice", "bob");
     }
 
     @Test
     void anUnansweredRequestExpires() throws Exception {
         String runId = api.park(ACME, "short-lived", "{}");
-        JsonNode run = org.awaitility.Awaitility.await("the request expires").atMost(java.time.Duration.ofSeconds(10))
-                .until(() -> api.get(ACME, "/api/v1/runs/" + runId).body(), r -> r.path("state").asString().equals("EXPIRED"));
+        JsonNode run = org.awaitility.Awaitility.await("the request expires")
+                .atMost(java.time.Duration.ofSeconds(10))
+                .until(
+                        () -> api.get(ACME, "/api/v1/runs/" + runId).body(),
+                        r -> r.path("state").asString().equals("EXPIRED"));
         assertThat(run.path("approval").path("status").asString()).isEqualTo("EXPIRED");
-        assertThat(request("alice", runId).path("summary").path("status").asString()).isEqualTo("EXPIRED");
+        assertThat(request("alice", runId).path("summary").path("status").asString())
+                .isEqualTo("EXPIRED");
     }
 
     @Test
     void anActionChangedAfterApprovalDoesNotRun() {
         String runId = api.park(ACME, "deploy", "{\"service\":\"billing\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
-        jdbc.sql("UPDATE airlock.runs SET argv = '[\"echo\",\"deploying\",\"everything\"]' WHERE id = ?::uuid").param(runId).update();
+        jdbc.sql("UPDATE airlock.runs SET argv = '[\"echo\",\"deploying\",\"everything\"]' WHERE id = ?::uuid")
+                .param(runId)
+                .update();
         decide("alice", runId, "APPROVE", null, digest);
         decide("bob", runId, "APPROVE", null, digest);
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();

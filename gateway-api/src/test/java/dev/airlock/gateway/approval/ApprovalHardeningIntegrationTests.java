@@ -33,14 +33,16 @@ class ApprovalHardeningIntegrationTests {
     }
 
     private AgentApi.Response decideJson(String runId, String decisionJson, String reason, String digest) {
-        String body = "{\"decision\":" + decisionJson + ",\"reason\":" + (reason == null ? "null" : "\"" + reason + "\"")
-                + ",\"digest\":\"" + digest + "\"}";
+        String body = "{\"decision\":" + decisionJson + ",\"reason\":"
+                + (reason == null ? "null" : "\"" + reason + "\"") + ",\"digest\":\"" + digest + "\"}";
         return api.asHuman("alice", true, "POST", "/api/v1/approvals/" + runId + "/decisions", body);
     }
 
     private int decisionsOn(String runId) {
-        return jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?").param(UUID.fromString(runId))
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM airlock.approval_decisions WHERE run_id = ?")
+                .param(UUID.fromString(runId))
+                .query(Integer.class)
+                .single();
     }
 
     private String state(String runId) {
@@ -48,8 +50,10 @@ class ApprovalHardeningIntegrationTests {
     }
 
     private MvcTestResult consoleDecision(String runId, String decision, String reason, String digest) {
-        var request = mvc.post().uri("/console/runs/" + runId + "/decisions")
-                .with(user("alice").authorities(new SimpleGrantedAuthority("APPROVER:acme"))).with(csrf())
+        var request = mvc.post()
+                .uri("/console/runs/" + runId + "/decisions")
+                .with(user("alice").authorities(new SimpleGrantedAuthority("APPROVER:acme")))
+                .with(csrf())
                 .param("digest", digest);
         if (decision != null) {
             request = request.param("decision", decision);
@@ -64,15 +68,18 @@ class ApprovalHardeningIntegrationTests {
     void theApiRecordsNothingButAnExactApproveOrDeny() {
         String runId = api.park(ACME, "release", "{\"note\":\"exact\"}");
         String digest = api.digest("alice", runId);
-        for (String decision : new String[] {"\"garbage\"", "\"\"", "\" APPROVE\"", "\"Approve\"", "\"APPROVED\"", "null",
-                "true", "\"deny \""}) {
+        for (String decision : new String[] {
+            "\"garbage\"", "\"\"", "\" APPROVE\"", "\"Approve\"", "\"APPROVED\"", "null", "true", "\"deny \""
+        }) {
             AgentApi.Response response = decideJson(runId, decision, "because", digest);
             assertThat(response.status()).as(decision).isEqualTo(400);
             assertThat(response.text("detail")).contains("exactly APPROVE or DENY");
         }
         assertThat(decisionsOn(runId)).isZero();
         assertThat(state(runId)).isEqualTo("PENDING_APPROVAL");
-        assertThat(decideJson(runId, "\"deny\"", "lower case is still a denial", digest).status()).isEqualTo(200);
+        assertThat(decideJson(runId, "\"deny\"", "lower case is still a denial", digest)
+                        .status())
+                .isEqualTo(200);
         assertThat(state(runId)).isEqualTo("DENIED");
     }
 
@@ -83,7 +90,8 @@ class ApprovalHardeningIntegrationTests {
         for (String decision : new String[] {"garbage", "", "Approve", " DENY", null}) {
             MvcTestResult result = consoleDecision(runId, decision, "because", digest);
             assertThat(result).hasStatus3xxRedirection();
-            assertThat((String) result.getMvcResult().getFlashMap().get("error")).as(String.valueOf(decision))
+            assertThat((String) result.getMvcResult().getFlashMap().get("error"))
+                    .as(String.valueOf(decision))
                     .contains("Nothing was recorded");
         }
         assertThat(decisionsOn(runId)).isZero();
@@ -98,12 +106,20 @@ class ApprovalHardeningIntegrationTests {
     void cancellingAParkedRunClosesItsRequestAndLaterDecisionsAreConflicts() {
         String runId = api.park(ACME, "release", "{\"note\":\"to cancel\"}");
         String digest = api.digest("alice", runId);
-        assertThat(api.post(ACME, "/api/v1/runs/" + runId + "/cancel", "").text("state")).isEqualTo("CANCELLED");
+        assertThat(api.post(ACME, "/api/v1/runs/" + runId + "/cancel", "").text("state"))
+                .isEqualTo("CANCELLED");
 
-        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null).body()
-                .path("summary").path("status").asString()).isEqualTo("CANCELLED");
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
+                        .body()
+                        .path("summary")
+                        .path("status")
+                        .asString())
+                .isEqualTo("CANCELLED");
         assertThat(jdbc.sql("SELECT actor FROM airlock.audit_events WHERE run_id = ? AND type = 'approval.cancelled'")
-                .param(UUID.fromString(runId)).query(String.class).list()).containsExactly("agent:build-bot");
+                        .param(UUID.fromString(runId))
+                        .query(String.class)
+                        .list())
+                .containsExactly("agent:build-bot");
 
         AgentApi.Response late = decideJson(runId, "\"APPROVE\"", null, digest);
         assertThat(late.status()).isEqualTo(409);
@@ -111,8 +127,12 @@ class ApprovalHardeningIntegrationTests {
         assertThat(late.text("detail")).contains("cancelled");
         assertThat(decisionsOn(runId)).isZero();
         assertThat(state(runId)).isEqualTo("CANCELLED");
-        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null).body()
-                .valueStream().map(a -> a.path("runId").asString()).toList()).doesNotContain(runId);
+        assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null)
+                        .body()
+                        .valueStream()
+                        .map(a -> a.path("runId").asString())
+                        .toList())
+                .doesNotContain(runId);
     }
 
     @Test
@@ -122,15 +142,22 @@ class ApprovalHardeningIntegrationTests {
         // Only damage behind the database's back makes one (the run-tenant key refuses it), so the
         // owner writes it with the key's trigger out of the way.
         jdbc.sql("DO $$ BEGIN SET LOCAL session_replication_role = replica; UPDATE airlock.approval_requests"
-                + " SET tenant = 'nowhere' WHERE run_id = '" + UUID.fromString(broken) + "'; END $$").update();
+                        + " SET tenant = 'nowhere' WHERE run_id = '" + UUID.fromString(broken) + "'; END $$")
+                .update();
         String healthy = api.park(ACME, "short-lived", "{}");
         AgentApi.Response ended = api.get(ACME, "/api/v1/runs/" + healthy + "?wait=PT10S");
         assertThat(ended.text("state")).isEqualTo("EXPIRED");
-        assertThat(jdbc.sql("SELECT status FROM airlock.approval_requests WHERE run_id = ?").param(UUID.fromString(broken))
-                .query(String.class).single()).isEqualTo("PENDING");
+        assertThat(jdbc.sql("SELECT status FROM airlock.approval_requests WHERE run_id = ?")
+                        .param(UUID.fromString(broken))
+                        .query(String.class)
+                        .single())
+                .isEqualTo("PENDING");
         // Put it back so the shared database holds no broken row for other tests.
-        jdbc.sql("UPDATE airlock.approval_requests SET tenant = 'acme' WHERE run_id = ?").param(UUID.fromString(broken)).update();
-        assertThat(api.get(ACME, "/api/v1/runs/" + broken + "?wait=PT10S").text("state")).isEqualTo("EXPIRED");
+        jdbc.sql("UPDATE airlock.approval_requests SET tenant = 'acme' WHERE run_id = ?")
+                .param(UUID.fromString(broken))
+                .update();
+        assertThat(api.get(ACME, "/api/v1/runs/" + broken + "?wait=PT10S").text("state"))
+                .isEqualTo("EXPIRED");
     }
 
     @Test
@@ -170,17 +197,30 @@ class ApprovalHardeningIntegrationTests {
         assertThat((String) console.getMvcResult().getFlashMap().get("error")).contains("'reason'");
         assertThat(decisionsOn(runId)).isZero();
 
-        assertThat(decideJson(runId, "\"DENY\"", "x".repeat(2000), digest).status()).isEqualTo(200);
-        assertThat(api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT5S").body().path("approval").path("decisions").get(0)
-                .path("reason").asString()).hasSize(2000);
+        assertThat(decideJson(runId, "\"DENY\"", "x".repeat(2000), digest).status())
+                .isEqualTo(200);
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT5S")
+                        .body()
+                        .path("approval")
+                        .path("decisions")
+                        .get(0)
+                        .path("reason")
+                        .asString())
+                .hasSize(2000);
 
         String grantRun = api.run(ACME, "echo", "{\"message\":\"grant me\"}").text("runId");
-        AgentApi.Response grant = api.asHuman("bob", "POST",
-                "/api/v1/audit/runs/" + grantRun + "/raw-grants?tenant=acme", "{\"reason\":\"" + "z".repeat(2001) + "\"}");
+        AgentApi.Response grant = api.asHuman(
+                "bob",
+                "POST",
+                "/api/v1/audit/runs/" + grantRun + "/raw-grants?tenant=acme",
+                "{\"reason\":\"" + "z".repeat(2001) + "\"}");
         assertThat(grant.status()).isEqualTo(400);
         assertThat(grant.text("field")).isEqualTo("reason");
-        AgentApi.Response hold = api.asHuman("frank", "PUT",
-                "/api/v1/audit/runs/" + grantRun + "/legal-hold?tenant=acme", "{\"reason\":\"" + "h".repeat(2001) + "\"}");
+        AgentApi.Response hold = api.asHuman(
+                "frank",
+                "PUT",
+                "/api/v1/audit/runs/" + grantRun + "/legal-hold?tenant=acme",
+                "{\"reason\":\"" + "h".repeat(2001) + "\"}");
         assertThat(hold.status()).isEqualTo(400);
         assertThat(hold.text("field")).isEqualTo("reason");
     }

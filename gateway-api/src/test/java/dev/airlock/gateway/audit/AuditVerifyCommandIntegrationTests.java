@@ -1,9 +1,8 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.approval.audit.AuditVerifyCommand;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.airlock.approval.audit.AuditVerifyCommand;
 import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.gateway.run.RunService;
 import dev.airlock.gateway.support.TestSecrets;
@@ -32,38 +31,47 @@ class AuditVerifyCommandIntegrationTests {
         try (ConfigurableApplicationContext app = start()) {
             RunService runs = app.getBean(RunService.class);
             AgentIdentity agent = new AgentIdentity("globex", "bot");
-            try (var scope = app.getBean(dev.airlock.persistence.scope.Scopes.class).agent(agent.tenant()).open()) {
+            try (var scope = app.getBean(dev.airlock.persistence.scope.Scopes.class)
+                    .agent(agent.tenant())
+                    .open()) {
                 for (int i = 0; i < 2; i++) {
-                    var id = runs.submit(agent, "echo", Map.of("message", "m" + i), null).run().id();
+                    var id = runs.submit(agent, "echo", Map.of("message", "m" + i), null)
+                            .run()
+                            .id();
                     runs.await(agent, id, Duration.ofSeconds(20));
                 }
             }
         }
         Outcome intact = verify("*");
         assertThat(intact.exitCode()).isZero();
-        assertThat(intact.output()).contains("audit chain of globex: intact, 7 event(s)", "audit chain of acme: intact, 1 event(s)");
+        assertThat(intact.output())
+                .contains("audit chain of globex: intact, 7 event(s)", "audit chain of acme: intact, 1 event(s)");
 
         try (ConfigurableApplicationContext app = start()) {
             JdbcClient jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(app);
-            jdbc.sql("ALTER TABLE airlock.audit_events DISABLE TRIGGER audit_events_append_only").update();
-            jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = 'globex' AND seq = 3").update();
-            jdbc.sql("ALTER TABLE airlock.audit_events ENABLE TRIGGER audit_events_append_only").update();
+            jdbc.sql("ALTER TABLE airlock.audit_events DISABLE TRIGGER audit_events_append_only")
+                    .update();
+            jdbc.sql("DELETE FROM airlock.audit_events WHERE tenant = 'globex' AND seq = 3")
+                    .update();
+            jdbc.sql("ALTER TABLE airlock.audit_events ENABLE TRIGGER audit_events_append_only")
+                    .update();
         }
         Outcome broken = verify("globex");
         assertThat(broken.exitCode()).isEqualTo(1);
-        assertThat(broken.output()).contains("audit chain of globex: BROKEN at event 4 (event 3 is missing); 2 event(s) verified");
+        assertThat(broken.output())
+                .contains("audit chain of globex: BROKEN at event 4 (event 3 is missing); 2 event(s) verified");
     }
 
-    record Outcome(int exitCode, String output) {
-    }
+    record Outcome(int exitCode, String output) {}
 
     private Outcome verify(String tenants) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(AirlockApplication.class, TestSecrets.class)
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(
+                        AirlockApplication.class, TestSecrets.class)
                 .profiles("test")
                 .web(org.springframework.boot.WebApplicationType.NONE)
-                .initializers(context -> context.getBeanFactory().addBeanPostProcessor(
-                        new org.springframework.beans.factory.config.BeanPostProcessor() {
+                .initializers(context -> context.getBeanFactory()
+                        .addBeanPostProcessor(new org.springframework.beans.factory.config.BeanPostProcessor() {
                             @Override
                             public Object postProcessAfterInitialization(Object bean, String name) {
                                 if (bean instanceof AuditVerifyCommand command) {

@@ -1,11 +1,10 @@
 package dev.airlock.gateway.audit;
 
-import dev.airlock.approval.audit.AuditQueries;
-
 import static dev.airlock.gateway.support.AgentApi.ACME;
 import static dev.airlock.gateway.support.AgentApi.GLOBEX;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.airlock.approval.audit.AuditQueries;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.MovableClock;
@@ -56,11 +55,21 @@ class AuditorIntegrationTests {
     /** Requests a run of an approval-required tool in acme, has alice approve it, and waits for it to finish. */
     private JsonNode approvedRun(String tool, String arguments) {
         AgentApi api = api();
-        String runId = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}").text("runId");
+        String runId = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}")
+                .text("runId");
         String digest = api.asHuman("alice", false, "GET", "/api/v1/approvals/" + runId, null)
-                .body().path("summary").path("digest").asString();
-        assertThat(api.asHuman("alice", "POST", "/api/v1/approvals/" + runId + "/decisions",
-                "{\"decision\":\"APPROVE\",\"reason\":\"release window\",\"digest\":\"" + digest + "\"}").status()).isEqualTo(200);
+                .body()
+                .path("summary")
+                .path("digest")
+                .asString();
+        assertThat(api.asHuman(
+                                "alice",
+                                "POST",
+                                "/api/v1/approvals/" + runId + "/decisions",
+                                "{\"decision\":\"APPROVE\",\"reason\":\"release window\",\"digest\":\"" + digest
+                                        + "\"}")
+                        .status())
+                .isEqualTo(200);
         JsonNode run = api.get(ACME, "/api/v1/runs/" + runId + "?wait=PT20S").body();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         return run;
@@ -81,99 +90,144 @@ class AuditorIntegrationTests {
         JsonNode run = approvedRun("hostile-release", "{\"file\":\"" + output + "\"}");
         String runId = run.path("runId").asString();
 
-        AgentApi.Response found = asBob("GET", "/api/v1/audit/runs?tenant=acme&tool=hostile-release&approver=alice&decision=APPROVE"
-                + "&q=Security&state=COMPLETED&exitCode=0&termination=EXITED", null);
+        AgentApi.Response found = asBob(
+                "GET",
+                "/api/v1/audit/runs?tenant=acme&tool=hostile-release&approver=alice&decision=APPROVE"
+                        + "&q=Security&state=COMPLETED&exitCode=0&termination=EXITED",
+                null);
         assertThat(found.status()).isEqualTo(200);
-        assertThat(found.body().path("runs").valueStream().map(r -> r.path("id").asString()).toList()).containsExactly(runId);
+        assertThat(found.body()
+                        .path("runs")
+                        .valueStream()
+                        .map(r -> r.path("id").asString())
+                        .toList())
+                .containsExactly(runId);
         JsonNode listed = found.body().path("runs").get(0);
         assertThat(listed.path("decisions").asString()).isEqualTo("alice:APPROVE");
         assertThat(listed.path("approvalStatus").asString()).isEqualTo("APPROVED");
 
-        JsonNode report = asBob("GET", "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
+        JsonNode report = asBob("GET", "/api/v1/audit/runs/" + runId + "?tenant=acme", null)
+                .body();
         JsonNode authorization = report.path("authorization");
         assertThat(authorization.path("agent").asString()).isEqualTo("build-bot");
         assertThat(authorization.path("approval").path("status").asString()).isEqualTo("APPROVED");
         assertThat(authorization.path("approval").path("action").asString()).contains("hostile-release");
-        assertThat(authorization.path("decisions").get(0).path("approver").asString()).isEqualTo("alice");
-        assertThat(authorization.path("decisions").get(0).path("reason").asString()).isEqualTo("release window");
+        assertThat(authorization.path("decisions").get(0).path("approver").asString())
+                .isEqualTo("alice");
+        assertThat(authorization.path("decisions").get(0).path("reason").asString())
+                .isEqualTo("release window");
         assertThat(authorization.path("decisions").get(0).path("digest").asString())
                 .isEqualTo(authorization.path("approval").path("digest").asString());
         JsonNode observations = report.path("observations");
         assertThat(observations.path("process").path("exitCode").asInt()).isZero();
         assertThat(observations.path("streams").path("stdout").path("sha256").asString())
                 .isEqualTo(run.path("stdout").path("sha256").asString());
-        assertThat(observations.path("rawArtifact").path("reference").asString()).isEqualTo(run.path("rawArtifact").asString());
+        assertThat(observations.path("rawArtifact").path("reference").asString())
+                .isEqualTo(run.path("rawArtifact").asString());
         assertThat(observations.path("rawArtifact").path("present").asBoolean()).isTrue();
         // What the output claims sits in the output column only, fenced as untrusted data.
         assertThat(observations.path("transcriptExcerpt").path("stdout").asString())
-                .startsWith("--- untrusted output from hostile-release stdout").contains("| " + CLAIMING_NOTE);
+                .startsWith("--- untrusted output from hostile-release stdout")
+                .contains("| " + CLAIMING_NOTE);
         assertThat(authorization.toString()).doesNotContain("security team");
 
-        AgentApi.Response requested = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
+        AgentApi.Response requested = asBob(
+                "POST",
+                "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
                 "{\"reason\":\"incident 42: compare the output with the ticket\"}");
         assertThat(requested.status()).isEqualTo(201);
         assertThat(requested.text("status")).isEqualTo("PENDING");
         String grant = requested.text("id");
 
-        AgentApi.Response self = asBob("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
+        AgentApi.Response self =
+                asBob("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
         assertThat(self.status()).isEqualTo(409);
         assertThat(self.text("reason")).isEqualTo("SELF_APPROVAL");
         AgentApi.Response early = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump", null);
         assertThat(early.status()).isEqualTo(403);
         assertThat(early.text("reason")).isEqualTo("NOT_USABLE");
 
-        AgentApi.Response granted = asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+        AgentApi.Response granted = asErin(
+                "POST",
+                "/api/v1/audit/raw-grants/" + grant + "/decision",
                 "{\"decision\":\"GRANT\",\"reason\":\"ticket checked\"}");
         assertThat(granted.status()).isEqualTo(200);
         assertThat(granted.text("status")).isEqualTo("GRANTED");
         assertThat(granted.text("decidedBy")).isEqualTo("erin");
-        assertThat(asErin("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump", null).status())
-                .as("a grant is its requester's alone").isEqualTo(403);
+        assertThat(asErin("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump", null)
+                        .status())
+                .as("a grant is its requester's alone")
+                .isEqualTo(403);
 
         String expected = CLAIMING_NOTE + "\n";
-        JsonNode hex = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdout", null).body();
+        JsonNode hex = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdout", null)
+                .body();
         assertThat(hex.path("streamBytes").asLong()).isEqualTo(expected.length());
         assertThat(hex.path("lines").get(0).path("offset").asString()).isEqualTo("00000000");
-        assertThat(hex.path("lines").get(0).path("hex").asString()).isEqualTo("41 50 50 52 4f 56 45 44  20 62 79 20 74 68 65 20");
+        assertThat(hex.path("lines").get(0).path("hex").asString())
+                .isEqualTo("41 50 50 52 4f 56 45 44  20 62 79 20 74 68 65 20");
         assertThat(hex.path("lines").get(0).path("ascii").asString()).isEqualTo("APPROVED by the ");
         assertThat(hex.path("digest").path("matches").asBoolean()).isTrue();
-        assertThat(run.path("rawArtifact").asString()).endsWith(hex.path("digest").path("recorded").asString());
+        assertThat(run.path("rawArtifact").asString())
+                .endsWith(hex.path("digest").path("recorded").asString());
 
-        JsonNode view = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view?stream=stdout", null).body();
+        JsonNode view = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view?stream=stdout", null)
+                .body();
         assertThat(view.path("text").asString()).isEqualTo(CLAIMING_NOTE + "\\x0a\n");
 
-        MockHttpServletResponse download = api().rawAsHuman("bob",
-                "/api/v1/audit/raw-grants/" + grant + "/download?stream=stdout");
+        MockHttpServletResponse download =
+                api().rawAsHuman("bob", "/api/v1/audit/raw-grants/" + grant + "/download?stream=stdout");
         assertThat(download.getStatus()).isEqualTo(200);
         assertThat(download.getContentType()).isEqualTo("application/octet-stream");
-        assertThat(download.getHeader("Content-Disposition")).isEqualTo("attachment; filename=\"run-" + runId + "-stdout.bin\"");
+        assertThat(download.getHeader("Content-Disposition"))
+                .isEqualTo("attachment; filename=\"run-" + runId + "-stdout.bin\"");
         assertThat(download.getHeader("X-Content-Type-Options")).isEqualTo("nosniff");
         assertThat(download.getHeader("X-Airlock-Digest-Matches")).isEqualTo("true");
-        assertThat(new String(download.getContentAsByteArray(), StandardCharsets.UTF_8)).isEqualTo(expected);
+        assertThat(new String(download.getContentAsByteArray(), StandardCharsets.UTF_8))
+                .isEqualTo(expected);
 
-        List<String> events = asBob("GET", "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null).body().valueStream()
-                .map(e -> e.path("type").asString() + " " + e.path("actor").asString()).toList();
-        assertThat(events).containsExactly("run.requested agent:build-bot", "approval.requested airlock",
-                "approval.decided human:alice", "run.started airlock", "run.finished airlock",
-                "raw.grant.requested human:bob", "raw.grant.decided human:erin", "raw.grant.used human:bob",
-                "raw.grant.used human:bob", "raw.grant.used human:bob");
-        JsonNode verification = asBob("GET", "/api/v1/audit/verify?tenant=acme", null).body();
+        List<String> events = asBob("GET", "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null)
+                .body()
+                .valueStream()
+                .map(e -> e.path("type").asString() + " " + e.path("actor").asString())
+                .toList();
+        assertThat(events)
+                .containsExactly(
+                        "run.requested agent:build-bot",
+                        "approval.requested airlock",
+                        "approval.decided human:alice",
+                        "run.started airlock",
+                        "run.finished airlock",
+                        "raw.grant.requested human:bob",
+                        "raw.grant.decided human:erin",
+                        "raw.grant.used human:bob",
+                        "raw.grant.used human:bob",
+                        "raw.grant.used human:bob");
+        JsonNode verification =
+                asBob("GET", "/api/v1/audit/verify?tenant=acme", null).body();
         assertThat(verification.path("intact").asBoolean()).isTrue();
     }
 
     @Test
     void aSecondPersonRefusesARawAccessRequestAndTheBytesStayClosed() {
-        String runId = api().run(ACME, "echo", "{\"message\":\"refused bytes\"}").text("runId");
-        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"just looking\"}")
+        String runId =
+                api().run(ACME, "echo", "{\"message\":\"refused bytes\"}").text("runId");
+        String grant = asBob(
+                        "POST",
+                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
+                        "{\"reason\":\"just looking\"}")
                 .text("id");
 
-        AgentApi.Response refused = asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
+        AgentApi.Response refused = asErin(
+                "POST",
+                "/api/v1/audit/raw-grants/" + grant + "/decision",
                 "{\"decision\":\"REFUSE\",\"reason\":\"no incident\"}");
         assertThat(refused.status()).isEqualTo(200);
         assertThat(refused.text("status")).isEqualTo("REFUSED");
         assertThat(refused.text("decidedBy")).isEqualTo("erin");
         assertThat(refused.text("decisionReason")).isEqualTo("no incident");
-        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant, null).text("status")).isEqualTo("REFUSED");
+        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant, null).text("status"))
+                .isEqualTo("REFUSED");
 
         for (String use : List.of("/hexdump", "/audit-view", "/download")) {
             AgentApi.Response closed = asBob("GET", "/api/v1/audit/raw-grants/" + grant + use, null);
@@ -181,27 +235,37 @@ class AuditorIntegrationTests {
             assertThat(closed.text("reason")).as(use).isEqualTo("NOT_USABLE");
             assertThat(closed.text("detail")).as(use).isEqualTo("This grant is refused.");
         }
-        AgentApi.Response overturned = api().asHuman("frank", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
-                "{\"decision\":\"GRANT\"}");
+        AgentApi.Response overturned = api().asHuman(
+                        "frank", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
         assertThat(overturned.status()).as("a refusal is final").isEqualTo(409);
         assertThat(overturned.text("reason")).isEqualTo("ALREADY_DECIDED");
-        assertThat(asBob("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"MAYBE\"}").status())
+        assertThat(asBob("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"MAYBE\"}")
+                        .status())
                 .isEqualTo(400);
 
-        List<String> events = asBob("GET", "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null).body().valueStream()
+        List<String> events = asBob("GET", "/api/v1/audit/runs/" + runId + "/events?tenant=acme", null)
+                .body()
+                .valueStream()
                 .filter(e -> e.path("type").asString().startsWith("raw."))
-                .map(e -> e.path("type").asString() + " " + e.path("actor").asString() + " " + e.path("details").asString())
+                .map(e -> e.path("type").asString() + " " + e.path("actor").asString() + " "
+                        + e.path("details").asString())
                 .toList();
-        assertThat(events).containsExactly(
-                "raw.grant.requested human:bob {\"grant\":\"" + grant + "\",\"reason\":\"just looking\",\"secondPerson\":\"true\"}",
-                "raw.grant.decided human:erin {\"decision\":\"REFUSED\",\"grant\":\"" + grant + "\",\"reason\":\"no incident\"}");
+        assertThat(events)
+                .containsExactly(
+                        "raw.grant.requested human:bob {\"grant\":\"" + grant
+                                + "\",\"reason\":\"just looking\",\"secondPerson\":\"true\"}",
+                        "raw.grant.decided human:erin {\"decision\":\"REFUSED\",\"grant\":\"" + grant
+                                + "\",\"reason\":\"no incident\"}");
     }
 
     @Test
     void aGrantExpiresAndASinglePersonPolicyGrantsAtOnce() {
         String runId = api().run(GLOBEX, "echo", "{\"message\":\"expiring\"}").text("runId");
-        AgentApi.Response requested = api().asHuman("dave", "POST",
-                "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=globex", "{\"reason\":\"spot check\"}");
+        AgentApi.Response requested = api().asHuman(
+                        "dave",
+                        "POST",
+                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=globex",
+                        "{\"reason\":\"spot check\"}");
         assertThat(requested.text("status")).as("globex needs no second person").isEqualTo("GRANTED");
         String hexdump = "/api/v1/audit/raw-grants/" + requested.text("id") + "/hexdump";
         assertThat(api().asHuman("dave", "GET", hexdump, null).status()).isEqualTo(200);
@@ -210,16 +274,20 @@ class AuditorIntegrationTests {
         AgentApi.Response expired = api().asHuman("dave", "GET", hexdump, null);
         assertThat(expired.status()).isEqualTo(403);
         assertThat(expired.text("reason")).isEqualTo("EXPIRED");
-        assertThat(api().asHuman("dave", "GET",
-                "/api/v1/audit/raw-grants/" + requested.text("id"), null).text("status")).isEqualTo("EXPIRED");
+        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants/" + requested.text("id"), null)
+                        .text("status"))
+                .isEqualTo("EXPIRED");
     }
 
     @Test
     void aPendingRequestLapsesAfterItsDecisionWindow() {
         String runId = api().run(ACME, "echo", "{\"message\":\"lapsing\"}").text("runId");
-        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"later\"}").text("id");
+        String grant = asBob(
+                        "POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"later\"}")
+                .text("id");
         clock.advance(Duration.ofHours(24).plusSeconds(1));
-        AgentApi.Response lapsed = asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
+        AgentApi.Response lapsed =
+                asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
         assertThat(lapsed.status()).isEqualTo(403);
         assertThat(lapsed.text("reason")).isEqualTo("EXPIRED");
     }
@@ -227,8 +295,13 @@ class AuditorIntegrationTests {
     @Test
     void theViewersPageThroughAStream() {
         String runId = api().run(ACME, "count-lines", "{\"count\":2000}").text("runId");
-        long size = java.util.stream.IntStream.rangeClosed(1, 2000).mapToObj(i -> i + "\n").mapToLong(String::length).sum();
-        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"paging\"}").text("id");
+        long size = java.util.stream.IntStream.rangeClosed(1, 2000)
+                .mapToObj(i -> i + "\n")
+                .mapToLong(String::length)
+                .sum();
+        String grant = asBob(
+                        "POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"paging\"}")
+                .text("id");
         asErin("POST", "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
         String hex = "/api/v1/audit/raw-grants/" + grant + "/hexdump?offset=";
 
@@ -245,68 +318,122 @@ class AuditorIntegrationTests {
         assertThat(last.path("length").asLong()).isEqualTo(size - 8192);
         assertThat(last.path("nextOffset").isNull()).isTrue();
         assertThat(last.path("previousOffset").asLong()).isEqualTo(4096);
-        assertThat(asBob("GET", hex + 100000, null).body().path("lines").size()).as("past the end").isZero();
+        assertThat(asBob("GET", hex + 100000, null).body().path("lines").size())
+                .as("past the end")
+                .isZero();
 
-        JsonNode view = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view?offset=4", null).body();
+        JsonNode view = asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view?offset=4", null)
+                .body();
         assertThat(view.path("text").asString()).startsWith("3\\x0a\n4\\x0a\n5\\x0a\n");
-        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdin", null).status()).isEqualTo(400);
+        assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdin", null)
+                        .status())
+                .isEqualTo(400);
     }
 
     @Test
     void aTamperedArtifactIsReportedLoudly() {
         String runId = api().run(GLOBEX, "echo", "{\"message\":\"original\"}").text("runId");
-        String grant = api().asHuman("dave", "POST",
-                "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=globex", "{\"reason\":\"tamper check\"}").text("id");
+        String grant = api().asHuman(
+                        "dave",
+                        "POST",
+                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=globex",
+                        "{\"reason\":\"tamper check\"}")
+                .text("id");
         jdbc.sql("UPDATE restricted.raw_artifacts SET stdout = convert_to('forged', 'UTF8') WHERE run_id = :run")
-                .param("run", UUID.fromString(runId)).update();
-        JsonNode hex = api().asHuman("dave", "GET",
-                "/api/v1/audit/raw-grants/" + grant + "/hexdump", null).body();
+                .param("run", UUID.fromString(runId))
+                .update();
+        JsonNode hex = api().asHuman("dave", "GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump", null)
+                .body();
         assertThat(hex.path("digest").path("matches").asBoolean()).isFalse();
-        assertThat(hex.path("digest").path("recorded").asString()).isNotEqualTo(hex.path("digest").path("actual").asString());
-        assertThat(api().asHuman("dave", "GET",
-                "/api/v1/audit/runs/" + runId + "/events?tenant=globex", null).body().valueStream()
-                .map(e -> e.path("type").asString()).toList()).contains("raw.digest.mismatch");
+        assertThat(hex.path("digest").path("recorded").asString())
+                .isNotEqualTo(hex.path("digest").path("actual").asString());
+        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/runs/" + runId + "/events?tenant=globex", null)
+                        .body()
+                        .valueStream()
+                        .map(e -> e.path("type").asString())
+                        .toList())
+                .contains("raw.digest.mismatch");
     }
 
     @Test
     void agentsReachNoAuditOrRawPath() {
-        String runId = api().run(ACME, "echo", "{\"message\":\"agents stay out\"}").text("runId");
-        String grant = asBob("POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"check\"}").text("id");
-        for (String path : List.of("/api/v1/audit/runs?tenant=acme", "/api/v1/audit/runs/export?tenant=acme",
-                "/api/v1/audit/runs/" + runId + "?tenant=acme", "/api/v1/audit/runs/" + runId + "/events?tenant=acme",
-                "/api/v1/audit/verify?tenant=acme", "/api/v1/audit/raw-grants", "/api/v1/audit/raw-grants/" + grant,
-                "/api/v1/audit/raw-grants/" + grant + "/hexdump", "/api/v1/audit/raw-grants/" + grant + "/audit-view",
-                "/api/v1/audit/raw-grants/" + grant + "/download", "/console/audit", "/console/audit/runs/" + runId + "?tenant=acme",
+        String runId =
+                api().run(ACME, "echo", "{\"message\":\"agents stay out\"}").text("runId");
+        String grant = asBob(
+                        "POST", "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"check\"}")
+                .text("id");
+        for (String path : List.of(
+                "/api/v1/audit/runs?tenant=acme",
+                "/api/v1/audit/runs/export?tenant=acme",
+                "/api/v1/audit/runs/" + runId + "?tenant=acme",
+                "/api/v1/audit/runs/" + runId + "/events?tenant=acme",
+                "/api/v1/audit/verify?tenant=acme",
+                "/api/v1/audit/raw-grants",
+                "/api/v1/audit/raw-grants/" + grant,
+                "/api/v1/audit/raw-grants/" + grant + "/hexdump",
+                "/api/v1/audit/raw-grants/" + grant + "/audit-view",
+                "/api/v1/audit/raw-grants/" + grant + "/download",
+                "/console/audit",
+                "/console/audit/runs/" + runId + "?tenant=acme",
                 "/console/audit/grants/" + grant + "/hexdump")) {
             assertThat(api().get(ACME, path).status()).as(path).isEqualTo(401);
         }
-        assertThat(api().post(ACME, "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"me too\"}").status())
+        assertThat(api().post(
+                                ACME,
+                                "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
+                                "{\"reason\":\"me too\"}")
+                        .status())
                 .isEqualTo(401);
-        assertThat(api().post(ACME, "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}").status())
+        assertThat(api().post(ACME, "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}")
+                        .status())
                 .isEqualTo(401);
     }
 
     @Test
     void otherTenantsAndRolesAreRefused() {
         String acmeRun = api().run(ACME, "echo", "{\"message\":\"acme only\"}").text("runId");
-        String globexRun = api().run(GLOBEX, "echo", "{\"message\":\"globex only\"}").text("runId");
-        assertThat(asBob("GET", "/api/v1/audit/runs?tenant=globex", null).status()).isEqualTo(403);
-        assertThat(asBob("GET", "/api/v1/audit/runs/" + globexRun + "?tenant=acme", null).status()).isEqualTo(404);
-        assertThat(asBob("POST", "/api/v1/audit/runs/" + globexRun + "/raw-grants?tenant=acme", "{\"reason\":\"x\"}").status())
+        String globexRun =
+                api().run(GLOBEX, "echo", "{\"message\":\"globex only\"}").text("runId");
+        assertThat(asBob("GET", "/api/v1/audit/runs?tenant=globex", null).status())
+                .isEqualTo(403);
+        assertThat(asBob("GET", "/api/v1/audit/runs/" + globexRun + "?tenant=acme", null)
+                        .status())
                 .isEqualTo(404);
-        assertThat(api().asHuman("alice", "GET", "/api/v1/audit/runs?tenant=acme", null).status())
-                .as("approvers are not auditors").isEqualTo(403);
-        String grant = asBob("POST", "/api/v1/audit/runs/" + acmeRun + "/raw-grants?tenant=acme", "{\"reason\":\"x\"}").text("id");
-        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants/" + grant, null).status()).isEqualTo(404);
-        assertThat(api().asHuman("dave", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
-                "{\"decision\":\"GRANT\"}").status()).isEqualTo(404);
-        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants", null).body().valueStream()
-                .map(g -> g.path("tenant").asString()).distinct().toList()).doesNotContain("acme");
-        assertThat(asBob("PUT", "/api/v1/audit/runs/" + acmeRun + "/legal-hold?tenant=acme", "{\"reason\":\"x\"}").status())
-                .as("auditors do not place holds").isEqualTo(403);
-        AgentApi.Response admin = api().asHuman("pam", "GET",
-                "/api/v1/audit/runs/" + globexRun + "?tenant=globex", null);
-        assertThat(admin.status()).as("platform administrators audit every tenant").isEqualTo(200);
+        assertThat(asBob("POST", "/api/v1/audit/runs/" + globexRun + "/raw-grants?tenant=acme", "{\"reason\":\"x\"}")
+                        .status())
+                .isEqualTo(404);
+        assertThat(api().asHuman("alice", "GET", "/api/v1/audit/runs?tenant=acme", null)
+                        .status())
+                .as("approvers are not auditors")
+                .isEqualTo(403);
+        String grant = asBob("POST", "/api/v1/audit/runs/" + acmeRun + "/raw-grants?tenant=acme", "{\"reason\":\"x\"}")
+                .text("id");
+        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants/" + grant, null)
+                        .status())
+                .isEqualTo(404);
+        assertThat(api().asHuman(
+                                "dave",
+                                "POST",
+                                "/api/v1/audit/raw-grants/" + grant + "/decision",
+                                "{\"decision\":\"GRANT\"}")
+                        .status())
+                .isEqualTo(404);
+        assertThat(api().asHuman("dave", "GET", "/api/v1/audit/raw-grants", null)
+                        .body()
+                        .valueStream()
+                        .map(g -> g.path("tenant").asString())
+                        .distinct()
+                        .toList())
+                .doesNotContain("acme");
+        assertThat(asBob("PUT", "/api/v1/audit/runs/" + acmeRun + "/legal-hold?tenant=acme", "{\"reason\":\"x\"}")
+                        .status())
+                .as("auditors do not place holds")
+                .isEqualTo(403);
+        AgentApi.Response admin =
+                api().asHuman("pam", "GET", "/api/v1/audit/runs/" + globexRun + "?tenant=globex", null);
+        assertThat(admin.status())
+                .as("platform administrators audit every tenant")
+                .isEqualTo(200);
     }
 
     @Test
@@ -314,45 +441,81 @@ class AuditorIntegrationTests {
         String token = "needle-" + UUID.randomUUID();
         List<String> ids = new java.util.ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ids.add(api().run(ACME, "echo", "{\"message\":\"" + token + " " + i + "\"}").text("runId"));
+            ids.add(api().run(ACME, "echo", "{\"message\":\"" + token + " " + i + "\"}")
+                    .text("runId"));
         }
         String failed = api().run(ACME, "exit-three", "{}").text("runId");
 
-        JsonNode first = asBob("GET", "/api/v1/audit/runs?tenant=acme&q=" + token + "&limit=2", null).body();
-        assertThat(first.path("runs").valueStream().map(r -> r.path("id").asString()).toList())
+        JsonNode first = asBob("GET", "/api/v1/audit/runs?tenant=acme&q=" + token + "&limit=2", null)
+                .body();
+        assertThat(first.path("runs")
+                        .valueStream()
+                        .map(r -> r.path("id").asString())
+                        .toList())
                 .containsExactly(ids.get(2), ids.get(1));
-        JsonNode second = asBob("GET", "/api/v1/audit/runs?tenant=acme&q=" + token + "&limit=2&cursor="
-                + first.path("next").asString(), null).body();
-        assertThat(second.path("runs").valueStream().map(r -> r.path("id").asString()).toList()).containsExactly(ids.get(0));
+        JsonNode second = asBob(
+                        "GET",
+                        "/api/v1/audit/runs?tenant=acme&q=" + token + "&limit=2&cursor="
+                                + first.path("next").asString(),
+                        null)
+                .body();
+        assertThat(second.path("runs")
+                        .valueStream()
+                        .map(r -> r.path("id").asString())
+                        .toList())
+                .containsExactly(ids.get(0));
         assertThat(second.path("next").isNull()).isTrue();
-        JsonNode oldest = asBob("GET", "/api/v1/audit/runs?tenant=acme&q=" + token.toUpperCase() + "&sort=oldest", null).body();
-        assertThat(oldest.path("runs").valueStream().map(r -> r.path("id").asString()).toList()).containsExactlyElementsOf(ids);
-        JsonNode exits = asBob("GET", "/api/v1/audit/runs?tenant=acme&exitCode=3&tool=exit-three&limit=500", null).body();
-        assertThat(exits.path("runs").valueStream().map(r -> r.path("id").asString()).toList()).contains(failed)
+        JsonNode oldest = asBob("GET", "/api/v1/audit/runs?tenant=acme&q=" + token.toUpperCase() + "&sort=oldest", null)
+                .body();
+        assertThat(oldest.path("runs")
+                        .valueStream()
+                        .map(r -> r.path("id").asString())
+                        .toList())
+                .containsExactlyElementsOf(ids);
+        JsonNode exits = asBob("GET", "/api/v1/audit/runs?tenant=acme&exitCode=3&tool=exit-three&limit=500", null)
+                .body();
+        assertThat(exits.path("runs")
+                        .valueStream()
+                        .map(r -> r.path("id").asString())
+                        .toList())
+                .contains(failed)
                 .doesNotContainAnyElementsOf(ids);
 
-        for (String bad : List.of("state=DONE", "q=ab", "cursor=nonsense", "from=yesterday", "limit=0", "sort=random",
-                "decision=MAYBE", "termination=EXPLODED")) {
+        for (String bad : List.of(
+                "state=DONE",
+                "q=ab",
+                "cursor=nonsense",
+                "from=yesterday",
+                "limit=0",
+                "sort=random",
+                "decision=MAYBE",
+                "termination=EXPLODED")) {
             AgentApi.Response response = asBob("GET", "/api/v1/audit/runs?tenant=acme&" + bad, null);
             assertThat(response.status()).as(bad).isEqualTo(400);
             assertThat(response.type()).as(bad).startsWith("application/problem+json");
         }
         assertThat(asBob("GET", "/api/v1/audit/runs", null).status()).isEqualTo(400);
 
-        MockHttpServletResponse csv = api().rawAsHuman("bob",
-                "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=csv&sort=oldest");
+        MockHttpServletResponse csv =
+                api().rawAsHuman("bob", "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=csv&sort=oldest");
         assertThat(csv.getContentType()).startsWith("text/csv").containsIgnoringCase("charset=UTF-8");
         assertThat(csv.getHeader("Content-Disposition")).isEqualTo("attachment; filename=\"airlock-runs-acme.csv\"");
-        List<String> lines = new String(csv.getContentAsByteArray(), StandardCharsets.UTF_8).lines().toList();
+        List<String> lines = new String(csv.getContentAsByteArray(), StandardCharsets.UTF_8)
+                .lines()
+                .toList();
         assertThat(lines).hasSize(4);
         assertThat(lines.getFirst()).isEqualTo(String.join(",", AuditQueries.CSV_COLUMNS));
         assertThat(lines.get(1)).startsWith(ids.get(0) + ",acme,build-bot,echo,COMPLETED,,,0,EXITED,");
 
-        MockHttpServletResponse jsonl = api().rawAsHuman("bob",
-                "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=jsonl");
-        List<String> records = new String(jsonl.getContentAsByteArray(), StandardCharsets.UTF_8).lines().toList();
+        MockHttpServletResponse jsonl =
+                api().rawAsHuman("bob", "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=jsonl");
+        List<String> records = new String(jsonl.getContentAsByteArray(), StandardCharsets.UTF_8)
+                .lines()
+                .toList();
         assertThat(records).hasSize(3);
         assertThat(records.getFirst()).contains("\"id\":\"" + ids.get(2) + "\"", "\"exitCode\":0", "\"tool\":\"echo\"");
-        assertThat(asBob("GET", "/api/v1/audit/runs/export?tenant=acme&format=xml", null).status()).isEqualTo(400);
+        assertThat(asBob("GET", "/api/v1/audit/runs/export?tenant=acme&format=xml", null)
+                        .status())
+                .isEqualTo(400);
     }
 }

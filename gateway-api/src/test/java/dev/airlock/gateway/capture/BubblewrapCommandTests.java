@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The sandbox's rules as exact command lines: what a run gets, for a given host and tool. Each
@@ -15,30 +15,50 @@ import org.junit.jupiter.api.Test;
  */
 class BubblewrapCommandTests {
 
-    private static final TreeMap<String, String> MERGED_USR = new TreeMap<>(java.util.Map.of(
-            "bin", "usr/bin", "lib", "usr/lib", "lib64", "usr/lib64", "sbin", "usr/sbin"));
+    private static final TreeMap<String, String> MERGED_USR = new TreeMap<>(
+            java.util.Map.of("bin", "usr/bin", "lib", "usr/lib", "lib64", "usr/lib64", "sbin", "usr/sbin"));
 
-    private static final BubblewrapCommand.Host ROOT_GATEWAY = new BubblewrapCommand.Host(Path.of("/usr/bin/bwrap"),
-            Path.of("/usr/bin/setpriv"), 65534, 65534, Path.of("/usr/bin/prlimit"), Path.of("/usr/bin/choom"),
+    private static final BubblewrapCommand.Host ROOT_GATEWAY = new BubblewrapCommand.Host(
+            Path.of("/usr/bin/bwrap"),
+            Path.of("/usr/bin/setpriv"),
+            65534,
+            65534,
+            Path.of("/usr/bin/prlimit"),
+            Path.of("/usr/bin/choom"),
             Path.of("/tmp/airlock-sandbox-etc-1"),
-            MERGED_USR, List.of());
+            MERGED_USR,
+            List.of());
 
-    private static final BubblewrapCommand.Host USER_GATEWAY = new BubblewrapCommand.Host(Path.of("/opt/bwrap/bin/bwrap"),
-            null, 0, 0, Path.of("/usr/bin/prlimit"), Path.of("/usr/bin/choom"), Path.of("/tmp/etc"), new TreeMap<>(java.util.Map.of("bin", "usr/bin")),
+    private static final BubblewrapCommand.Host USER_GATEWAY = new BubblewrapCommand.Host(
+            Path.of("/opt/bwrap/bin/bwrap"),
+            null,
+            0,
+            0,
+            Path.of("/usr/bin/prlimit"),
+            Path.of("/usr/bin/choom"),
+            Path.of("/tmp/etc"),
+            new TreeMap<>(java.util.Map.of("bin", "usr/bin")),
             List.of("lib", "lib64", "sbin"));
 
     /** Descriptors as a prepared sandbox numbers them: passwd, group, read-only paths, writable paths, working dir, status. */
     private static BubblewrapCommand.Descriptors descriptors(SandboxPolicy policy) {
         int ro = policy.readOnlyPaths().size();
         int rw = policy.writablePaths().size();
-        return new BubblewrapCommand.Descriptors(3, 4, java.util.stream.IntStream.range(5, 5 + ro).boxed().toList(),
-                java.util.stream.IntStream.range(5 + ro, 5 + ro + rw).boxed().toList(), 5 + ro + rw, 6 + ro + rw, -1);
+        return new BubblewrapCommand.Descriptors(
+                3,
+                4,
+                java.util.stream.IntStream.range(5, 5 + ro).boxed().toList(),
+                java.util.stream.IntStream.range(5 + ro, 5 + ro + rw).boxed().toList(),
+                5 + ro + rw,
+                6 + ro + rw,
+                -1);
     }
 
-    private static String command(BubblewrapCommand.Host host, SandboxPolicy policy, String workingDir, String program,
-            String... args) {
-        return String.join(" ", BubblewrapCommand.argv(host, policy, descriptors(policy), Path.of(workingDir), program,
-                List.of(args)));
+    private static String command(
+            BubblewrapCommand.Host host, SandboxPolicy policy, String workingDir, String program, String... args) {
+        return String.join(
+                " ",
+                BubblewrapCommand.argv(host, policy, descriptors(policy), Path.of(workingDir), program, List.of(args)));
     }
 
     private static String lines(String block) {
@@ -47,7 +67,8 @@ class BubblewrapCommandTests {
 
     @Test
     void aGatewayRunningAsRootStartsTheDefaultSandboxAsAnUnprivilegedHostUser() {
-        assertThat(command(ROOT_GATEWAY, SandboxPolicy.DEFAULTS, "/tmp/airlock-run-7", "/usr/bin/git", "log", "-n", "5"))
+        assertThat(command(
+                        ROOT_GATEWAY, SandboxPolicy.DEFAULTS, "/tmp/airlock-run-7", "/usr/bin/git", "log", "-n", "5"))
                 .isEqualTo(lines("""
                         /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs --
                         /usr/bin/bwrap
@@ -85,8 +106,15 @@ class BubblewrapCommandTests {
 
     @Test
     void aToolsNetworkPathsAndLimitsAndAHostWithoutMergedUsr() {
-        SandboxPolicy policy = new SandboxPolicy(true, List.of("/srv/reference", "/opt/tools"), List.of("/srv/cache"), 16,
-                64L << 20, 1L << 20, 64, 8L << 20);
+        SandboxPolicy policy = new SandboxPolicy(
+                true,
+                List.of("/srv/reference", "/opt/tools"),
+                List.of("/srv/cache"),
+                16,
+                64L << 20,
+                1L << 20,
+                64,
+                8L << 20);
         String command = command(USER_GATEWAY, policy, "/srv/repos", "/opt/tools/bin/lint", "--strict");
         assertThat(command)
                 .startsWith(lines("""
@@ -117,19 +145,27 @@ class BubblewrapCommandTests {
     @Test
     void aRunWithACgroupWaitsToBePlacedAndIsBoundedByItInsteadOfByItsAddressSpace() {
         BubblewrapCommand.Descriptors fds = new BubblewrapCommand.Descriptors(3, 4, List.of(), List.of(), 5, 6, 7);
-        String command = String.join(" ", BubblewrapCommand.argv(ROOT_GATEWAY, SandboxPolicy.DEFAULTS, fds,
-                Path.of("/w"), "/usr/bin/true", List.of()));
-        assertThat(command).contains("--json-status-fd 6 --block-fd 7 --ro-bind /usr /usr")
+        String command = String.join(
+                " ",
+                BubblewrapCommand.argv(
+                        ROOT_GATEWAY, SandboxPolicy.DEFAULTS, fds, Path.of("/w"), "/usr/bin/true", List.of()));
+        assertThat(command)
+                .contains("--json-status-fd 6 --block-fd 7 --ro-bind /usr /usr")
                 .contains("-- /usr/bin/prlimit --nproc=256 --fsize=1073741824 --nofile=1024 --core=0")
                 .doesNotContain("--as=");
     }
 
     @Test
     void keepsArgumentsWholeWhateverTheyContain() {
-        List<String> argv = BubblewrapCommand.argv(ROOT_GATEWAY, SandboxPolicy.DEFAULTS, descriptors(SandboxPolicy.DEFAULTS),
-                Path.of("/w"), "/usr/bin/echo",
+        List<String> argv = BubblewrapCommand.argv(
+                ROOT_GATEWAY,
+                SandboxPolicy.DEFAULTS,
+                descriptors(SandboxPolicy.DEFAULTS),
+                Path.of("/w"),
+                "/usr/bin/echo",
                 List.of("--bind / /", "a b", "$(id)", "-- x"));
-        assertThat(argv.subList(argv.size() - 5, argv.size())).containsExactly("/usr/bin/echo", "--bind / /", "a b", "$(id)", "-- x");
+        assertThat(argv.subList(argv.size() - 5, argv.size()))
+                .containsExactly("/usr/bin/echo", "--bind / /", "a b", "$(id)", "-- x");
     }
 
     @ParameterizedTest(name = "{0} visible: {1}")
@@ -148,6 +184,7 @@ class BubblewrapCommandTests {
             """)
     void findsProgramsOnlyWhereTheSandboxSeesTheSameFile(String path, boolean visible) {
         SandboxPolicy policy = new SandboxPolicy(false, List.of("/opt/tools"), List.of("/srv/cache"), 16, 1, 1, 1, 1);
-        assertThat(BubblewrapCommand.visible(ROOT_GATEWAY, policy, Path.of("/w"), Path.of(path))).isEqualTo(visible);
+        assertThat(BubblewrapCommand.visible(ROOT_GATEWAY, policy, Path.of("/w"), Path.of(path)))
+                .isEqualTo(visible);
     }
 }

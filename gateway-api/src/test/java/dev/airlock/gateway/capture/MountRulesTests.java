@@ -26,11 +26,13 @@ class MountRulesTests {
 
     @Test
     void aRecordedWritablePathAboveWhatAToolOfTodayMountsIsRefused() {
-        MountRules today = MountRules.of(MountRules.mountsOf("today", readOnly("/srv/a/sub"), null), WORK, DATA, List.of());
+        MountRules today =
+                MountRules.of(MountRules.mountsOf("today", readOnly("/srv/a/sub"), null), WORK, DATA, List.of());
 
         assertThat(today.problem(MountRules.mountsOf("recorded", writable("/srv/a"), null), List.of()))
                 .startsWith("today.sandbox.read-only-paths[0]: /srv/a/sub lies inside /srv/a");
-        assertThat(today.problem(MountRules.mountsOf("recorded", writable("/srv/b"), null), List.of())).isNull();
+        assertThat(today.problem(MountRules.mountsOf("recorded", writable("/srv/b"), null), List.of()))
+                .isNull();
     }
 
     @Test

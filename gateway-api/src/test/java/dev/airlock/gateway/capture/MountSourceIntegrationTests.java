@@ -34,7 +34,8 @@ import tools.jackson.databind.JsonNode;
 @AirlockIntegrationTest
 class MountSourceIntegrationTests {
 
-    private static final Path BASE = Path.of(System.getProperty("user.dir"), "target", "mounts").toAbsolutePath();
+    private static final Path BASE =
+            Path.of(System.getProperty("user.dir"), "target", "mounts").toAbsolutePath();
     private static final Path HOST = BASE.resolve("host-only");
     private static final String HOST_FILE = "host-only-secret.txt";
     private static final String REAL_FILE = "the-real-mount.txt";
@@ -86,7 +87,9 @@ class MountSourceIntegrationTests {
         assertThat(run.path("state").asString()).isEqualTo("FAILED");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("SPAWN_FAILED");
         assertThat(run.path("process").path("failure").asString())
-                .contains("sandbox path").contains(component.toString()).contains("is a symbolic link");
+                .contains("sandbox path")
+                .contains(component.toString())
+                .contains("is a symbolic link");
         assertThat(run.toString()).doesNotContain(HOST_FILE);
     }
 
@@ -152,22 +155,25 @@ class MountSourceIntegrationTests {
             swapping.set(false);
             swapper.join();
         }
-        assertThat(swaps.get()).as("the directory was swapped while runs started").isGreaterThan(40);
+        assertThat(swaps.get())
+                .as("the directory was swapped while runs started")
+                .isGreaterThan(40);
         for (JsonNode run : runs) {
             assertThat(run.toString()).doesNotContain(HOST_FILE);
             if (run.path("state").asString().equals("COMPLETED")) {
                 assertThat(run.path("stdout").path("text").asString()).isEqualTo(REAL_FILE + "\n");
             } else {
                 assertThat(run.path("state").asString()).isEqualTo("FAILED");
-                assertThat(run.path("process").path("failure").asString()).containsAnyOf("is a symbolic link",
-                        "does not exist", "the sandbox could not be set up");
+                assertThat(run.path("process").path("failure").asString())
+                        .containsAnyOf("is a symbolic link", "does not exist", "the sandbox could not be set up");
             }
         }
     }
 
     @Test
     void aDirectoryOwnedByTheSandboxsHostUserIsNeverOnTheWayToAMount() throws IOException {
-        assumeThat(WorkArea.currentUid()).as("only a gateway running as root starts sandboxes as another host user")
+        assumeThat(WorkArea.currentUid())
+                .as("only a gateway running as root starts sandboxes as another host user")
                 .isZero();
         Path owned = BASE.resolve("owned").resolve("by-sandbox");
         real(owned.resolve("data"));
@@ -177,7 +183,8 @@ class MountSourceIntegrationTests {
 
             assertThat(run.path("state").asString()).isEqualTo("FAILED");
             assertThat(run.path("process").path("failure").asString())
-                    .contains(owned.toString()).contains("is owned by the sandbox's host user 65534");
+                    .contains(owned.toString())
+                    .contains("is owned by the sandbox's host user 65534");
         } finally {
             Files.setAttribute(owned, "unix:uid", 0, LinkOption.NOFOLLOW_LINKS);
         }

@@ -3,9 +3,9 @@ package dev.airlock.gateway.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.settings.AgentSettings;
-import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
+import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
@@ -43,11 +43,15 @@ class ProcessSupervisorTests {
 
     @BeforeAll
     static void startSandboxes() {
-        bubblewrap = Sandbox.of(new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null), PATH,
+        bubblewrap = Sandbox.of(
+                new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null),
+                PATH,
                 WorkArea.open(WorkArea.defaultRoot()));
         unsandboxed = Sandbox.none(WorkArea.open(WorkArea.defaultRoot()));
-        SUPERVISORS.put(SandboxKind.BUBBLEWRAP, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), bubblewrap));
-        SUPERVISORS.put(SandboxKind.NONE, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), unsandboxed));
+        SUPERVISORS.put(
+                SandboxKind.BUBBLEWRAP, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), bubblewrap));
+        SUPERVISORS.put(
+                SandboxKind.NONE, new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), unsandboxed));
     }
 
     @AfterAll
@@ -56,11 +60,25 @@ class ProcessSupervisorTests {
         unsandboxed.close();
     }
 
-    private static ProcessSpec spec(UUID runId, List<String> argv, Duration timeout, long retained, long observed,
+    private static ProcessSpec spec(
+            UUID runId,
+            List<String> argv,
+            Duration timeout,
+            long retained,
+            long observed,
             Map<String, String> secrets) {
         Map<String, String> env = new java.util.HashMap<>(secrets);
         env.put("PATH", PATH);
-        return new ProcessSpec(runId, "test", argv, null, env, timeout, retained, observed, SecretRedactor.of(secrets),
+        return new ProcessSpec(
+                runId,
+                "test",
+                argv,
+                null,
+                env,
+                timeout,
+                retained,
+                observed,
+                SecretRedactor.of(secrets),
                 SandboxPolicy.DEFAULTS);
     }
 
@@ -76,20 +94,35 @@ class ProcessSupervisorTests {
     @EnumSource(SandboxKind.class)
     void givesTheChildOnlyTheConfiguredEnvironmentAndAnEmptyStandardInput(SandboxKind sandbox) {
         UUID runId = UUID.randomUUID();
-        CaptureResult result = SUPERVISORS.get(sandbox).run(script(runId, "env | sort; cat; echo stdin-done",
-                Duration.ofSeconds(20)), new Cancellation());
+        CaptureResult result = SUPERVISORS
+                .get(sandbox)
+                .run(script(runId, "env | sort; cat; echo stdin-done", Duration.ofSeconds(20)), new Cancellation());
         String out = result.stdout().text();
         assertThat(out).contains("PATH=" + PATH, "AIRLOCK_RUN_ID=" + runId, "stdin-done");
-        assertThat(out.lines().filter(l -> l.contains("=") && !l.startsWith("PWD=") && !l.startsWith("SHLVL=")
-                && !l.startsWith("_=")).toList()).hasSize(2);
+        assertThat(out.lines()
+                        .filter(l -> l.contains("=")
+                                && !l.startsWith("PWD=")
+                                && !l.startsWith("SHLVL=")
+                                && !l.startsWith("_="))
+                        .toList())
+                .hasSize(2);
         assertThat(result.sandbox()).isEqualTo(sandbox);
     }
 
     @ParameterizedTest
     @EnumSource(SandboxKind.class)
     void hashesEveryObservedByteButKeepsOnlyTheRetainedPrefix(SandboxKind sandbox) {
-        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(), List.of("seq", "100000"),
-                Duration.ofSeconds(20), 1000, 1 << 24, Map.of()), new Cancellation());
+        CaptureResult result = SUPERVISORS
+                .get(sandbox)
+                .run(
+                        spec(
+                                UUID.randomUUID(),
+                                List.of("seq", "100000"),
+                                Duration.ofSeconds(20),
+                                1000,
+                                1 << 24,
+                                Map.of()),
+                        new Cancellation());
         StringBuilder expected = new StringBuilder();
         for (int i = 1; i <= 100000; i++) {
             expected.append(i).append('\n');
@@ -108,14 +141,17 @@ class ProcessSupervisorTests {
     @EnumSource(SandboxKind.class)
     void killsTheWholeTreeOnTimeout(SandboxKind sandbox) throws Exception {
         UUID runId = UUID.randomUUID();
-        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(sandbox).run(
-                script(runId, "sleep 61 & sleep 62 & wait", Duration.ofSeconds(2)), new Cancellation()));
-        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker(runId),
-                HostProcesses.sleeping("61").and(HostProcesses.sleeping("62")), Duration.ofSeconds(10));
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS
+                .get(sandbox)
+                .run(script(runId, "sleep 61 & sleep 62 & wait", Duration.ofSeconds(2)), new Cancellation()));
+        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(
+                marker(runId), HostProcesses.sleeping("61").and(HostProcesses.sleeping("62")), Duration.ofSeconds(10));
 
         CaptureResult result = running.get(30, TimeUnit.SECONDS);
 
-        assertThat(HostProcesses.stillAlive(tree)).as("processes of the run after it ended").isEmpty();
+        assertThat(HostProcesses.stillAlive(tree))
+                .as("processes of the run after it ended")
+                .isEmpty();
         assertThat(tree).extracting(HostProcess::comm).contains("sh", "sleep", "sleep");
         assertThat(result.termination()).isEqualTo(Termination.TIMEOUT);
         assertThat(result.exitCode()).isNull();
@@ -126,22 +162,36 @@ class ProcessSupervisorTests {
         // A host user other than the sandbox's 65534, so that dropping bubblewrap's --uid/--gid would show inside.
         boolean root = WorkArea.currentUid() == 0;
         int hostUid = root ? 65533 : WorkArea.currentUid();
-        int hostGid = root ? 65533 : (Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:gid");
-        try (Sandbox other = Sandbox.of(new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65533, 65533, null, null),
-                PATH, WorkArea.open(WorkArea.defaultRoot()))) {
+        int hostGid = root
+                ? 65533
+                : (Integer) java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:gid");
+        try (Sandbox other = Sandbox.of(
+                new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65533, 65533, null, null),
+                PATH,
+                WorkArea.open(WorkArea.defaultRoot()))) {
             ProcessSupervisor supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), other);
             UUID runId = UUID.randomUUID();
-            CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> supervisor.run(script(runId,
-                    "grep -E '^(Uid|Gid):' /proc/self/status; exec sleep 74", Duration.ofSeconds(3)), new Cancellation()));
-            List<HostProcess> seen = HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("74"),
-                    Duration.ofSeconds(10));
-            String outside = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(seen.stream()
-                    .filter(p -> p.comm().equals("sleep")).findFirst().orElseThrow().pid()), "status"));
+            CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> supervisor.run(
+                    script(runId, "grep -E '^(Uid|Gid):' /proc/self/status; exec sleep 74", Duration.ofSeconds(3)),
+                    new Cancellation()));
+            List<HostProcess> seen = HostProcesses.awaitWithEnvironment(
+                    marker(runId), HostProcesses.sleeping("74"), Duration.ofSeconds(10));
+            String outside = java.nio.file.Files.readString(java.nio.file.Path.of(
+                    "/proc",
+                    Long.toString(seen.stream()
+                            .filter(p -> p.comm().equals("sleep"))
+                            .findFirst()
+                            .orElseThrow()
+                            .pid()),
+                    "status"));
             CaptureResult result = running.get(30, TimeUnit.SECONDS);
 
-            assertThat(result.stdout().text()).as("inside the namespace")
-                    .contains("Uid:\t65534\t65534\t65534\t65534").contains("Gid:\t65534\t65534\t65534\t65534");
-            assertThat(outside).as("the same process as the host sees it")
+            assertThat(result.stdout().text())
+                    .as("inside the namespace")
+                    .contains("Uid:\t65534\t65534\t65534\t65534")
+                    .contains("Gid:\t65534\t65534\t65534\t65534");
+            assertThat(outside)
+                    .as("the same process as the host sees it")
                     .contains("Uid:\t" + hostUid + "\t" + hostUid + "\t" + hostUid + "\t" + hostUid)
                     .contains("Gid:\t" + hostGid + "\t" + hostGid + "\t" + hostGid + "\t" + hostGid);
         }
@@ -151,13 +201,17 @@ class ProcessSupervisorTests {
     @EnumSource(SandboxKind.class)
     void killsAGrandchildThatKeepsThePipeOpen(SandboxKind sandbox) throws Exception {
         UUID runId = UUID.randomUUID();
-        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(sandbox).run(
-                script(runId, "sleep 63 & echo started; sleep 2", Duration.ofSeconds(20)), new Cancellation()));
-        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("63"), Duration.ofSeconds(10));
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS
+                .get(sandbox)
+                .run(script(runId, "sleep 63 & echo started; sleep 2", Duration.ofSeconds(20)), new Cancellation()));
+        List<HostProcess> tree =
+                HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("63"), Duration.ofSeconds(10));
 
         CaptureResult result = running.get(30, TimeUnit.SECONDS);
 
-        assertThat(HostProcesses.stillAlive(tree)).as("processes of the run after it ended").isEmpty();
+        assertThat(HostProcesses.stillAlive(tree))
+                .as("processes of the run after it ended")
+                .isEmpty();
         assertThat(result.termination()).isEqualTo(Termination.EXITED);
         assertThat(result.exitCode()).isZero();
         assertThat(result.stdout().text()).isEqualTo("started\n");
@@ -168,8 +222,11 @@ class ProcessSupervisorTests {
     @ParameterizedTest
     @EnumSource(SandboxKind.class)
     void stopsAStreamPastItsObservedLimit(SandboxKind sandbox) {
-        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(), List.of("yes"), Duration.ofSeconds(20), 4096,
-                256 * 1024, Map.of()), new Cancellation());
+        CaptureResult result = SUPERVISORS
+                .get(sandbox)
+                .run(
+                        spec(UUID.randomUUID(), List.of("yes"), Duration.ofSeconds(20), 4096, 256 * 1024, Map.of()),
+                        new Cancellation());
         assertThat(result.termination()).isEqualTo(Termination.OUTPUT_LIMIT);
         assertThat(result.stdout().observedBytes()).isGreaterThan(256 * 1024);
         assertThat(result.stdout().retainedBytes()).isEqualTo(4096);
@@ -178,8 +235,17 @@ class ProcessSupervisorTests {
     @ParameterizedTest
     @EnumSource(SandboxKind.class)
     void reportsSpawnFailureWithoutThrowing(SandboxKind sandbox) {
-        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(), List.of("/no/such/program"),
-                Duration.ofSeconds(5), 1024, 1024, Map.of()), new Cancellation());
+        CaptureResult result = SUPERVISORS
+                .get(sandbox)
+                .run(
+                        spec(
+                                UUID.randomUUID(),
+                                List.of("/no/such/program"),
+                                Duration.ofSeconds(5),
+                                1024,
+                                1024,
+                                Map.of()),
+                        new Cancellation());
         assertThat(result.termination()).isEqualTo(Termination.SPAWN_FAILED);
         assertThat(result.failure()).startsWith("cannot start '/no/such/program'");
     }
@@ -189,15 +255,19 @@ class ProcessSupervisorTests {
     void cancelsARunningProcess(SandboxKind sandbox) throws Exception {
         UUID runId = UUID.randomUUID();
         Cancellation cancellation = new Cancellation();
-        CompletableFuture<CaptureResult> result = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(sandbox).run(
-                script(runId, "echo begun; sleep 64", Duration.ofSeconds(60)), cancellation));
+        CompletableFuture<CaptureResult> result = CompletableFuture.supplyAsync(() -> SUPERVISORS
+                .get(sandbox)
+                .run(script(runId, "echo begun; sleep 64", Duration.ofSeconds(60)), cancellation));
         // The sleep runs only after the echo has written its line: the process has really started.
-        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("64"), Duration.ofSeconds(10));
+        List<HostProcess> tree =
+                HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("64"), Duration.ofSeconds(10));
 
         cancellation.cancel();
         CaptureResult ended = result.get(20, TimeUnit.SECONDS);
 
-        assertThat(HostProcesses.stillAlive(tree)).as("processes of the run after it ended").isEmpty();
+        assertThat(HostProcesses.stillAlive(tree))
+                .as("processes of the run after it ended")
+                .isEmpty();
         assertThat(ended.termination()).isEqualTo(Termination.CANCELLED);
         assertThat(ended.exitCode()).isNull();
         assertThat(ended.stdout().text()).isEqualTo("begun\n");
@@ -210,17 +280,23 @@ class ProcessSupervisorTests {
         UUID runId = UUID.randomUUID();
         String leftover = "AIRLOCK_TEST_LEFTOVER=" + UUID.randomUUID();
         try {
-            CaptureResult result = SUPERVISORS.get(SandboxKind.NONE).run(script(runId,
-                    "env -i " + leftover + " sleep 65 & echo started", Duration.ofSeconds(20)), new Cancellation());
+            CaptureResult result = SUPERVISORS
+                    .get(SandboxKind.NONE)
+                    .run(
+                            script(runId, "env -i " + leftover + " sleep 65 & echo started", Duration.ofSeconds(20)),
+                            new Cancellation());
 
-            assertThat(HostProcesses.withEnvironment(leftover)).as("the leftover outlived the run").hasSize(1);
+            assertThat(HostProcesses.withEnvironment(leftover))
+                    .as("the leftover outlived the run")
+                    .hasSize(1);
             assertThat(result.termination()).isEqualTo(Termination.EXITED);
             assertThat(result.exitCode()).isZero();
             assertThat(result.stdout().text()).isEqualTo("started\n");
             assertThat(result.stdout().eof()).isFalse();
             assertThat(result.stderr().eof()).isFalse();
         } finally {
-            HostProcesses.withEnvironment(leftover).forEach(p -> ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly));
+            HostProcesses.withEnvironment(leftover)
+                    .forEach(p -> ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly));
         }
     }
 
@@ -230,10 +306,16 @@ class ProcessSupervisorTests {
         // streams end and nothing is abandoned.
         UUID runId = UUID.randomUUID();
         String leftover = "AIRLOCK_TEST_LEFTOVER=" + UUID.randomUUID();
-        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS.get(SandboxKind.BUBBLEWRAP)
-                .run(script(runId, "env -i " + leftover + " sleep 66 & echo started; sleep 2", Duration.ofSeconds(20)),
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS
+                .get(SandboxKind.BUBBLEWRAP)
+                .run(
+                        script(
+                                runId,
+                                "env -i " + leftover + " sleep 66 & echo started; sleep 2",
+                                Duration.ofSeconds(20)),
                         new Cancellation()));
-        List<HostProcess> seen = HostProcesses.awaitWithEnvironment(leftover, HostProcesses.sleeping("66"), Duration.ofSeconds(10));
+        List<HostProcess> seen =
+                HostProcesses.awaitWithEnvironment(leftover, HostProcesses.sleeping("66"), Duration.ofSeconds(10));
 
         CaptureResult result = running.get(30, TimeUnit.SECONDS);
 
@@ -247,8 +329,8 @@ class ProcessSupervisorTests {
     void redactsASecretWrittenInPiecesAcrossReads() {
         // Fed to the capture directly, one piece per read, so the split is certain.
         ScriptedStream pieces = new ScriptedStream("a s3cr3t-", "VALUE", "-1234 b\n");
-        StreamCapture capture = new StreamCapture(() -> pieces, 1 << 20, 1 << 24,
-                SecretRedactor.of(Map.of("TOKEN", "s3cr3t-VALUE-1234")), () -> { });
+        StreamCapture capture = new StreamCapture(
+                () -> pieces, 1 << 20, 1 << 24, SecretRedactor.of(Map.of("TOKEN", "s3cr3t-VALUE-1234")), () -> {});
 
         capture.run();
         StreamResult result = capture.seal();
@@ -289,7 +371,7 @@ class ProcessSupervisorTests {
                 closed.countDown();
             }
         };
-        StreamCapture capture = new StreamCapture(() -> held, 1024, 1024, SecretRedactor.of(Map.of()), () -> { });
+        StreamCapture capture = new StreamCapture(() -> held, 1024, 1024, SecretRedactor.of(Map.of()), () -> {});
         Thread.ofVirtual().start(capture);
         assertThat(reading.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -303,9 +385,17 @@ class ProcessSupervisorTests {
     @EnumSource(SandboxKind.class)
     void redactsAnInjectedSecretFromBothStreams(SandboxKind sandbox) {
         Map<String, String> secrets = Map.of("TOKEN", "s3cr3t-VALUE-1234");
-        CaptureResult result = SUPERVISORS.get(sandbox).run(spec(UUID.randomUUID(),
-                List.of("sh", "-c", "echo \"a $TOKEN b\"; echo \"$TOKEN\" >&2"), Duration.ofSeconds(20), 1 << 20, 1 << 24, secrets),
-                new Cancellation());
+        CaptureResult result = SUPERVISORS
+                .get(sandbox)
+                .run(
+                        spec(
+                                UUID.randomUUID(),
+                                List.of("sh", "-c", "echo \"a $TOKEN b\"; echo \"$TOKEN\" >&2"),
+                                Duration.ofSeconds(20),
+                                1 << 20,
+                                1 << 24,
+                                secrets),
+                        new Cancellation());
         assertThat(result.stdout().text()).isEqualTo("a [REDACTED:TOKEN] b\n");
         assertThat(result.stderr().text()).isEqualTo("[REDACTED:TOKEN]\n");
     }
@@ -313,8 +403,11 @@ class ProcessSupervisorTests {
     @ParameterizedTest
     @EnumSource(SandboxKind.class)
     void keepsStdoutAndStderrApart(SandboxKind sandbox) {
-        CaptureResult result = SUPERVISORS.get(sandbox).run(script(UUID.randomUUID(), "echo one; echo two >&2; echo three",
-                Duration.ofSeconds(20)), new Cancellation());
+        CaptureResult result = SUPERVISORS
+                .get(sandbox)
+                .run(
+                        script(UUID.randomUUID(), "echo one; echo two >&2; echo three", Duration.ofSeconds(20)),
+                        new Cancellation());
         assertThat(result.stdout().text()).isEqualTo("one\nthree\n");
         assertThat(result.stderr().text()).isEqualTo("two\n");
     }

@@ -29,15 +29,19 @@ class ProcessTreeTests {
     void killingTheTreeTakesEveryDescendantWithoutTheSweep() throws Exception {
         String marker = "AIRLOCK_TEST_TREE=" + UUID.randomUUID();
         Process root = start(marker, "sleep 71 & (sleep 72 & wait) & wait");
-        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(marker,
-                HostProcesses.sleeping("71").and(HostProcesses.sleeping("72")), Duration.ofSeconds(10));
+        List<HostProcess> tree = HostProcesses.awaitWithEnvironment(
+                marker, HostProcesses.sleeping("71").and(HostProcesses.sleeping("72")), Duration.ofSeconds(10));
 
         List<ProcessTree.Member> killed = ProcessTree.kill(root.pid(), NOTHING_CARRIES_THIS);
 
         assertThat(killed).isNotEmpty();
         assertThat(ProcessTree.awaitGone(killed, Duration.ofSeconds(5))).isTrue();
-        assertThat(HostProcesses.stillAlive(tree)).as("the tree right after its kill").isEmpty();
-        assertThat(ProcessTree.killMarked(marker)).as("what a sweep would still have found").isEmpty();
+        assertThat(HostProcesses.stillAlive(tree))
+                .as("the tree right after its kill")
+                .isEmpty();
+        assertThat(ProcessTree.killMarked(marker))
+                .as("what a sweep would still have found")
+                .isEmpty();
         assertThat(root.waitFor(5, TimeUnit.SECONDS)).isTrue();
     }
 
@@ -47,8 +51,11 @@ class ProcessTreeTests {
         // The subshell exits at once, so the sleep is reparented away from the tree.
         Process root = start(marker, "(sleep 73 &) ; exit 0");
         assertThat(root.waitFor(5, TimeUnit.SECONDS)).isTrue();
-        List<HostProcess> orphan = HostProcesses.awaitWithEnvironment(marker, HostProcesses.sleeping("73"), Duration.ofSeconds(10));
-        assertThat(ProcessTree.kill(root.pid(), NOTHING_CARRIES_THIS)).as("the tree has nothing left to kill").isEmpty();
+        List<HostProcess> orphan =
+                HostProcesses.awaitWithEnvironment(marker, HostProcesses.sleeping("73"), Duration.ofSeconds(10));
+        assertThat(ProcessTree.kill(root.pid(), NOTHING_CARRIES_THIS))
+                .as("the tree has nothing left to kill")
+                .isEmpty();
         assertThat(HostProcesses.stillAlive(orphan)).isNotEmpty();
 
         List<ProcessTree.Member> swept = ProcessTree.killMarked(marker);

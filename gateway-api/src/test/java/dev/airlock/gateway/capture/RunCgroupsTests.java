@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.gateway.settings.AgentSettings;
-import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.kernel.config.InvalidConfigurationException;
-import dev.airlock.persistence.run.SandboxKind;
+import dev.airlock.kernel.config.SandboxMode;
 import dev.airlock.persistence.run.Termination;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.io.IOException;
@@ -48,8 +47,11 @@ class RunCgroupsTests {
         Files.writeString(root.resolve("cgroup.controllers"), "cpuset cpu io memory hugetlb pids rdma misc\n");
         Files.writeString(root.resolve("cgroup.procs"), "");
         Files.writeString(root.resolve("cgroup.subtree_control"), "");
-        sandbox = Sandbox.of(new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, root), PATH,
-                WorkArea.open(WorkArea.defaultRoot()), RunCgroups.prepared(root));
+        sandbox = Sandbox.of(
+                new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, root),
+                PATH,
+                WorkArea.open(WorkArea.defaultRoot()),
+                RunCgroups.prepared(root));
         supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), sandbox);
     }
 
@@ -59,8 +61,17 @@ class RunCgroupsTests {
     }
 
     private static ProcessSpec spec(UUID runId, String script, SandboxPolicy policy) {
-        return new ProcessSpec(runId, "test", List.of("sh", "-c", script), null, Map.of("PATH", PATH), Duration.ofSeconds(20),
-                1 << 20, 1 << 24, SecretRedactor.of(Map.of()), policy);
+        return new ProcessSpec(
+                runId,
+                "test",
+                List.of("sh", "-c", script),
+                null,
+                Map.of("PATH", PATH),
+                Duration.ofSeconds(20),
+                1 << 20,
+                1 << 24,
+                SecretRedactor.of(Map.of()),
+                policy);
     }
 
     private static SandboxPolicy limits(long memory, int processes) {
@@ -73,14 +84,17 @@ class RunCgroupsTests {
         Path cgroup = Files.createDirectories(root.resolve("run-" + runId));
         Path procs = cgroup.resolve("cgroup.procs");
         Process mkfifo = new ProcessBuilder("mkfifo", procs.toString()).start();
-        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0).isTrue();
+        assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0)
+                .isTrue();
         // The placement writes into a pipe that this test opens only after a pause: until then the tool must not start.
         CompletableFuture<long[]> placed = CompletableFuture.supplyAsync(() -> {
             try {
                 Thread.sleep(700); // a deliberate pause, not a wait for a condition
                 long before = System.currentTimeMillis();
                 try (InputStream in = Files.newInputStream(procs)) {
-                    return new long[] {before, Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip())};
+                    return new long[] {
+                        before, Long.parseLong(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip())
+                    };
                 }
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
@@ -92,7 +106,8 @@ class RunCgroupsTests {
         long[] placement = placed.get(30, TimeUnit.SECONDS);
         assertThat(result.termination()).isEqualTo(Termination.EXITED);
         assertThat(result.exitCode()).isZero();
-        assertThat(Long.parseLong(result.stdout().text().strip())).as("the tool started after its placement")
+        assertThat(Long.parseLong(result.stdout().text().strip()))
+                .as("the tool started after its placement")
                 .isGreaterThanOrEqualTo(placement[0]);
         assertThat(placement[1]).as("the sandbox's init, as the host sees it").isPositive();
         assertThat(Files.readString(cgroup.resolve("memory.max"))).isEqualTo(Long.toString(64L << 20));
@@ -102,14 +117,18 @@ class RunCgroupsTests {
     @Test
     void aRunThatCannotBePlacedNeverStartsItsTool() throws Exception {
         UUID runId = UUID.randomUUID();
-        Path writable = Files.createDirectories(Path.of(System.getProperty("user.dir"), "target", "cgroup-marks", runId.toString())
-                .toAbsolutePath());
+        Path writable = Files.createDirectories(
+                Path.of(System.getProperty("user.dir"), "target", "cgroup-marks", runId.toString())
+                        .toAbsolutePath());
         Files.setPosixFilePermissions(writable, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         Path marker = writable.resolve("ran");
-        SandboxPolicy policy = new SandboxPolicy(false, List.of(), List.of(writable.toString()), 32, 64L << 20,
-                1L << 30, 1024, 1L << 20);
-        assertThat(supervisor.run(spec(UUID.randomUUID(), "echo ran > " + marker, policy), new Cancellation()).exitCode())
-                .as("a run that is placed writes its mark").isZero();
+        SandboxPolicy policy = new SandboxPolicy(
+                false, List.of(), List.of(writable.toString()), 32, 64L << 20, 1L << 30, 1024, 1L << 20);
+        assertThat(supervisor
+                        .run(spec(UUID.randomUUID(), "echo ran > " + marker, policy), new Cancellation())
+                        .exitCode())
+                .as("a run that is placed writes its mark")
+                .isZero();
         assertThat(marker).exists();
         Files.delete(marker);
         // cgroup.procs as a directory: writing the pid fails.
@@ -126,7 +145,8 @@ class RunCgroupsTests {
     void aRunTheKernelKilledForMemoryEndsMemoryLimit() throws Exception {
         UUID runId = UUID.randomUUID();
         Path cgroup = Files.createDirectories(root.resolve("run-" + runId));
-        Files.writeString(cgroup.resolve("memory.events"), "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\noom_group_kill 0\n");
+        Files.writeString(
+                cgroup.resolve("memory.events"), "low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\noom_group_kill 0\n");
 
         CaptureResult result = supervisor.run(spec(runId, "exit 137", limits(64L << 20, 32)), new Cancellation());
 
@@ -137,8 +157,10 @@ class RunCgroupsTests {
     @Test
     void refusesADelegationWithoutTheControllersItNeedsOrWithProcessesOfItsOwn() throws IOException {
         Files.writeString(root.resolve("cgroup.controllers"), "cpu io pids\n");
-        assertThatThrownBy(() -> RunCgroups.prepared(root)).isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageStartingWith("airlock.sandbox.cgroup: ").hasMessageContaining("does not offer the memory controller");
+        assertThatThrownBy(() -> RunCgroups.prepared(root))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith("airlock.sandbox.cgroup: ")
+                .hasMessageContaining("does not offer the memory controller");
         Files.writeString(root.resolve("cgroup.controllers"), "memory pids\n");
         Files.writeString(root.resolve("cgroup.procs"), "4242\n");
         assertThatThrownBy(() -> RunCgroups.prepared(root)).hasMessageContaining("holds processes of its own");

@@ -4,14 +4,14 @@ import static dev.airlock.gateway.support.AgentApi.ACME;
 import static dev.airlock.gateway.support.AgentApi.GLOBEX;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.support.ToolInputs;
+import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.digest.Sha256;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -56,7 +56,7 @@ class SandboxIntegrationTests {
     @BeforeEach
     void setUp() {
         api = new AgentApi(mvc);
-        ToolInputs.directory("sandbox");   // the directory the hostile tool mounts must exist when it runs
+        ToolInputs.directory("sandbox"); // the directory the hostile tool mounts must exist when it runs
     }
 
     private static String marker(String runId) {
@@ -64,7 +64,8 @@ class SandboxIntegrationTests {
     }
 
     private String start(String key, String tool, String arguments) {
-        AgentApi.Response started = api.post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
+        AgentApi.Response started =
+                api.post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
         assertThat(started.status()).isEqualTo(201);
         return started.text("runId");
     }
@@ -88,7 +89,9 @@ class SandboxIntegrationTests {
             JsonNode run = run("proc-environ", "{}");
 
             Set<String> seen = stdout(run).lines().collect(Collectors.toSet());
-            assertThat(seen).as("the tool read its own environment").contains(marker(run.path("runId").asString()));
+            assertThat(seen)
+                    .as("the tool read its own environment")
+                    .contains(marker(run.path("runId").asString()));
             assertThat(run.toString()).doesNotContain(TestSecrets.GLOBEX_TOKEN);
             Set<String> gateway = System.getenv().entrySet().stream()
                     .filter(e -> !e.getKey().equals("PATH"))
@@ -104,26 +107,40 @@ class SandboxIntegrationTests {
     @Test
     void aToolSeesOnlyTheProcessesOfItsOwnRun() {
         List<String> names = stdout(run("processes", "{}")).lines().toList();
-        assertThat(names).isNotEmpty().allMatch(name -> Set.of("bwrap", "sh", "cat").contains(name), "is bwrap, sh or cat");
+        assertThat(names)
+                .isNotEmpty()
+                .allMatch(name -> Set.of("bwrap", "sh", "cat").contains(name), "is bwrap, sh or cat");
         assertThat(names).hasSizeLessThanOrEqualTo(4);
     }
 
     @Test
     void aToolCannotReadHostFilesTheGatewaysDataOrItsConfiguration() throws Exception {
         Path hostFile = Files.createDirectories(Path.of(System.getProperty("user.dir"), "target", "host-only"))
-                .resolve(UUID.randomUUID() + ".txt").toAbsolutePath();
+                .resolve(UUID.randomUUID() + ".txt")
+                .toAbsolutePath();
         Files.writeString(hostFile, "host-only-content\n");
-        Path pgVersion = properties.dataDir().toAbsolutePath().normalize().resolve("postgres").resolve("PG_VERSION");
+        Path pgVersion = properties
+                .dataDir()
+                .toAbsolutePath()
+                .normalize()
+                .resolve("postgres")
+                .resolve("PG_VERSION");
         Path configuration = Path.of(System.getProperty("user.dir"), "target", "test-classes", "application-test.yaml")
-                .toAbsolutePath().normalize();
+                .toAbsolutePath()
+                .normalize();
         assertThat(pgVersion).as("the gateway's data directory on the host").exists();
         assertThat(configuration).exists();
 
-        for (Path hidden : List.of(hostFile, pgVersion, configuration, Path.of("/etc/shadow"), Path.of("/root/.bashrc"))) {
+        for (Path hidden :
+                List.of(hostFile, pgVersion, configuration, Path.of("/etc/shadow"), Path.of("/root/.bashrc"))) {
             JsonNode run = run("hostile", "{\"file\":\"" + hidden + "\"}");
             assertThat(stdout(run)).as(hidden.toString()).isEmpty();
-            assertThat(run.path("process").path("exitCode").asInt()).as(hidden.toString()).isEqualTo(1);
-            assertThat(run.path("stderr").path("text").asString()).as(hidden.toString()).contains("No such file or directory");
+            assertThat(run.path("process").path("exitCode").asInt())
+                    .as(hidden.toString())
+                    .isEqualTo(1);
+            assertThat(run.path("stderr").path("text").asString())
+                    .as(hidden.toString())
+                    .contains("No such file or directory");
         }
         assertThat(stdout(run("hostile", "{\"file\":\"/etc/passwd\"}")))
                 .isEqualTo("nobody:x:65534:65534:Airlock sandbox:/nonexistent:/usr/sbin/nologin\n");
@@ -136,9 +153,13 @@ class SandboxIntegrationTests {
         Path inTmp = Path.of("/tmp", name);
         Path inUsr = Path.of("/usr", name);
         try {
-            assertThat(stdout(run("write-file", "{\"path\":\"" + inTarget + "\"}"))).isEqualTo("refused\n");
-            assertThat(stdout(run("write-file", "{\"path\":\"" + inUsr + "\"}"))).isEqualTo("refused\n");
-            assertThat(stdout(run("write-file", "{\"path\":\"" + inTmp + "\"}"))).as("its own private /tmp").isEqualTo("written\n");
+            assertThat(stdout(run("write-file", "{\"path\":\"" + inTarget + "\"}")))
+                    .isEqualTo("refused\n");
+            assertThat(stdout(run("write-file", "{\"path\":\"" + inUsr + "\"}")))
+                    .isEqualTo("refused\n");
+            assertThat(stdout(run("write-file", "{\"path\":\"" + inTmp + "\"}")))
+                    .as("its own private /tmp")
+                    .isEqualTo("written\n");
             assertThat(inTarget).doesNotExist();
             assertThat(inUsr).doesNotExist();
             assertThat(inTmp).as("the host's /tmp").doesNotExist();
@@ -151,18 +172,19 @@ class SandboxIntegrationTests {
 
     @Test
     void aToolRunsAsAnUnprivilegedUserWithoutCapabilitiesAndGoesFirstWhenMemoryRunsOut() {
-        assertThat(stdout(run("identity", "{}")).lines().toList()).containsExactly(
-                "Uid:\t65534\t65534\t65534\t65534",
-                "Gid:\t65534\t65534\t65534\t65534",
-                "Groups:\t ",
-                "CapInh:\t0000000000000000",
-                "CapPrm:\t0000000000000000",
-                "CapEff:\t0000000000000000",
-                "CapBnd:\t0000000000000000",
-                "CapAmb:\t0000000000000000",
-                "NoNewPrivs:\t1",
-                "1000",
-                "airlock");
+        assertThat(stdout(run("identity", "{}")).lines().toList())
+                .containsExactly(
+                        "Uid:\t65534\t65534\t65534\t65534",
+                        "Gid:\t65534\t65534\t65534\t65534",
+                        "Groups:\t ",
+                        "CapInh:\t0000000000000000",
+                        "CapPrm:\t0000000000000000",
+                        "CapEff:\t0000000000000000",
+                        "CapBnd:\t0000000000000000",
+                        "CapAmb:\t0000000000000000",
+                        "NoNewPrivs:\t1",
+                        "1000",
+                        "airlock");
     }
 
     @Test
@@ -185,7 +207,9 @@ class SandboxIntegrationTests {
                 }
             });
             assertThat(stdout(run("connect-networked", port))).isEqualTo("connected\n");
-            assertThat(accepted.get(20, TimeUnit.SECONDS)).as("the host's listener saw the connection").isTrue();
+            assertThat(accepted.get(20, TimeUnit.SECONDS))
+                    .as("the host's listener saw the connection")
+                    .isTrue();
         }
     }
 
@@ -193,8 +217,12 @@ class SandboxIntegrationTests {
     void aSecondRunDoesNotSeeTheFirstRunsWorkingDirectory() throws Exception {
         String first = start(ACME, "leave-a-note", "{}");
         try {
-            List<HostProcess> processes = HostProcesses.awaitWithEnvironment(marker(first), HostProcesses.sleeping("30"), SEEN);
-            HostProcess sleeper = processes.stream().filter(p -> p.comm().equals("sleep")).findFirst().orElseThrow();
+            List<HostProcess> processes =
+                    HostProcesses.awaitWithEnvironment(marker(first), HostProcesses.sleeping("30"), SEEN);
+            HostProcess sleeper = processes.stream()
+                    .filter(p -> p.comm().equals("sleep"))
+                    .findFirst()
+                    .orElseThrow();
             Path workingDir = Files.readSymbolicLink(Path.of("/proc", Long.toString(sleeper.pid()), "cwd"));
             Path note = workingDir.resolve("note");
             assertThat(note).as("the first run's note, seen from the host").hasContent("note-of-the-first-run");
@@ -203,7 +231,10 @@ class SandboxIntegrationTests {
             assertThat(stdout(reading)).isEmpty();
             assertThat(reading.path("stderr").path("text").asString()).contains("No such file or directory");
             List<String> tmp = stdout(run("list-tmp", "{}")).lines().toList();
-            assertThat(tmp).contains(".", "..").doesNotContain(workingDir.getFileName().toString()).hasSizeLessThanOrEqualTo(3);
+            assertThat(tmp)
+                    .contains(".", "..")
+                    .doesNotContain(workingDir.getFileName().toString())
+                    .hasSizeLessThanOrEqualTo(3);
         } finally {
             api.post(ACME, "/api/v1/runs/" + first + "/cancel", "");
         }
@@ -253,7 +284,8 @@ class SandboxIntegrationTests {
 
     @Test
     void readsAFileSecretWhenTheRunStartsAndNamesTheFileWhenItIsGone() throws Exception {
-        Path file = Path.of(System.getProperty("user.dir"), "target", "test-secrets", "file-token").toAbsolutePath();
+        Path file = Path.of(System.getProperty("user.dir"), "target", "test-secrets", "file-token")
+                .toAbsolutePath();
         Files.createDirectories(file.getParent());
         try {
             Files.writeString(file, "file-secret-one\n");
@@ -262,8 +294,13 @@ class SandboxIntegrationTests {
             assertThat(first.path("stdout").path("sha256").asString()).isEqualTo(Sha256.hex("token=file-secret-one\n"));
 
             Files.writeString(file, "file-secret-two");
-            assertThat(api.run(ACME, "file-secret", "{}").body().path("stdout").path("sha256").asString())
-                    .as("read again when the next run starts").isEqualTo(Sha256.hex("token=file-secret-two\n"));
+            assertThat(api.run(ACME, "file-secret", "{}")
+                            .body()
+                            .path("stdout")
+                            .path("sha256")
+                            .asString())
+                    .as("read again when the next run starts")
+                    .isEqualTo(Sha256.hex("token=file-secret-two\n"));
 
             Files.delete(file);
             JsonNode failed = api.run(ACME, "file-secret", "{}").body();
@@ -280,8 +317,11 @@ class SandboxIntegrationTests {
     @Test
     void recordsTheSandboxInTheRunStartedAuditEvent() {
         String runId = run("echo", "{\"message\":\"audited\"}").path("runId").asString();
-        String details = jdbc.sql("SELECT details FROM airlock.audit_events WHERE run_id = :run AND type = 'run.started'")
-                .param("run", UUID.fromString(runId)).query(String.class).single();
+        String details = jdbc.sql(
+                        "SELECT details FROM airlock.audit_events WHERE run_id = :run AND type = 'run.started'")
+                .param("run", UUID.fromString(runId))
+                .query(String.class)
+                .single();
         assertThat(details).contains("\"sandbox\":\"bubblewrap\"");
     }
 }

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.gateway.AirlockApplication;
-import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.gateway.run.RunService;
-import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.tenant.AgentIdentity;
+import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.SandboxKind;
 import java.nio.file.Path;
@@ -38,28 +38,36 @@ class SandboxStartupIntegrationTests {
         all[0] = "--airlock.data-dir=" + dataDir;
         all[1] = "--server.port=0";
         System.arraycopy(arguments, 0, all, 2, arguments.length);
-        return new SpringApplicationBuilder(AirlockApplication.class, TestSecrets.class).profiles("test").run(all);
+        return new SpringApplicationBuilder(AirlockApplication.class, TestSecrets.class)
+                .profiles("test")
+                .run(all);
     }
 
     @Test
     void refusesToStartWhenBubblewrapIsMissing(CapturedOutput output) {
-        assertThatThrownBy(() -> start("--airlock.sandbox.bwrap-path=/nonexistent/bwrap").close())
+        assertThatThrownBy(() ->
+                        start("--airlock.sandbox.bwrap-path=/nonexistent/bwrap").close())
                 .rootCause()
                 .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
                     assertThat(e.key()).isEqualTo("airlock.sandbox.bwrap-path");
-                    assertThat(e.problem()).startsWith("'/nonexistent/bwrap' is not an executable file.")
+                    assertThat(e.problem())
+                            .startsWith("'/nonexistent/bwrap' is not an executable file.")
                             .contains("Install the package 'bubblewrap'", "airlock.sandbox.mode=none");
                 });
-        assertThat(output.getAll()).contains("APPLICATION FAILED TO START",
-                "Invalid Airlock configuration at 'airlock.sandbox.bwrap-path': '/nonexistent/bwrap' is not an executable file.",
-                "Install the package 'bubblewrap' (apt-get install bubblewrap)");
+        assertThat(output.getAll())
+                .contains(
+                        "APPLICATION FAILED TO START",
+                        "Invalid Airlock configuration at 'airlock.sandbox.bwrap-path': '/nonexistent/bwrap' is not an executable file.",
+                        "Install the package 'bubblewrap' (apt-get install bubblewrap)");
     }
 
     @Test
     void runsWithoutASandboxWhenTheModeIsNoneAndSaysSo(CapturedOutput output) {
         AgentIdentity agent = new AgentIdentity("acme", "build-bot");
         try (ConfigurableApplicationContext context = start("--airlock.sandbox.mode=none");
-                var scope = context.getBean(dev.airlock.persistence.scope.Scopes.class).agent(agent.tenant()).open()) {
+                var scope = context.getBean(dev.airlock.persistence.scope.Scopes.class)
+                        .agent(agent.tenant())
+                        .open()) {
             RunService runs = context.getBean(RunService.class);
             RunRecord run = runs.submit(agent, "identity", Map.of(), null).run();
             RunRecord ended = runs.await(agent, run.id(), Duration.ofSeconds(20));
@@ -67,9 +75,12 @@ class SandboxStartupIntegrationTests {
             assertThat(ended.sandbox()).isEqualTo(SandboxKind.NONE);
             assertThat(RunViews.process(ended).sandbox()).isEqualTo("none");
             assertThat(output.getAll()).contains("airlock.sandbox.mode is 'none': tools run as the gateway's own user");
-            String text = context.getBean(RunViews.class).transcript(ended, dev.airlock.persistence.run.StreamName.STDOUT);
-            assertThat(text).as("the same tool that sees an unprivileged sandbox sees the host")
-                    .doesNotContain("Uid:\t65534\t65534\t65534\t65534").doesNotContain("\nairlock\n");
+            String text =
+                    context.getBean(RunViews.class).transcript(ended, dev.airlock.persistence.run.StreamName.STDOUT);
+            assertThat(text)
+                    .as("the same tool that sees an unprivileged sandbox sees the host")
+                    .doesNotContain("Uid:\t65534\t65534\t65534\t65534")
+                    .doesNotContain("\nairlock\n");
         }
     }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SecretReferenceTests {
 
     private static final String VALUE = "v4lue-that-must-never-appear";
-    private static final SecretSource ENVIRONMENT = name -> Optional.ofNullable(Map.of("TOKEN", VALUE).get(name));
+    private static final SecretSource ENVIRONMENT =
+            name -> Optional.ofNullable(Map.of("TOKEN", VALUE).get(name));
 
     @TempDir
     Path dir;
@@ -44,7 +45,8 @@ class SecretReferenceTests {
             vault:kv/token           | is not an environment variable name
             """)
     void refusesAnythingElse(String text, String problem) {
-        assertThatThrownBy(() -> SecretReference.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> SecretReference.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(problem);
     }
 

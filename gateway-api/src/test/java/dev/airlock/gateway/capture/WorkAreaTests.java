@@ -28,9 +28,14 @@ class WorkAreaTests {
 
     /** Another process holding a POSIX lock on {@code file} (Python's lockf is fcntl, as the JVM's FileChannel.lock). */
     private static Process lockHolder(Path file) throws IOException {
-        Process holder = new ProcessBuilder("python3", "-c", "import fcntl, sys, time\n"
-                + "f = open(sys.argv[1], 'r+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(120)\n",
-                file.toString()).redirectErrorStream(true).start();
+        Process holder = new ProcessBuilder(
+                        "python3",
+                        "-c",
+                        "import fcntl, sys, time\n"
+                                + "f = open(sys.argv[1], 'r+')\nfcntl.lockf(f, fcntl.LOCK_EX)\nprint('locked', flush=True)\ntime.sleep(120)\n",
+                        file.toString())
+                .redirectErrorStream(true)
+                .start();
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).isEqualTo("locked");
         return holder;
@@ -92,12 +97,15 @@ class WorkAreaTests {
 
         assertThat(root.resolve("run")).doesNotExist();
         assertThat(outside.resolve("keep.txt")).hasContent("not the run's");
-        assertThat(Files.getPosixFilePermissions(outside)).as("not opened up through the link").isEqualTo(permissions);
+        assertThat(Files.getPosixFilePermissions(outside))
+                .as("not opened up through the link")
+                .isEqualTo(permissions);
     }
 
     @Test
     void twoReplicasOfOneJvmKeepTheirOwnDirectories() throws IOException {
-        try (WorkArea first = WorkArea.open(root); WorkArea second = WorkArea.open(root)) {
+        try (WorkArea first = WorkArea.open(root);
+                WorkArea second = WorkArea.open(root)) {
             assertThat(first.directory()).exists().isNotEqualTo(second.directory());
             assertThat(second.directory()).exists();
         }
@@ -107,8 +115,10 @@ class WorkAreaTests {
     void refusesARootThatIsALinkOrOpenToOthers() throws IOException {
         Path target = Files.createDirectories(root.resolve("target"));
         Path link = Files.createSymbolicLink(root.resolve("link"), target);
-        assertThatThrownBy(() -> WorkArea.open(link)).isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageStartingWith("airlock.sandbox.work-dir: ").hasMessageContaining("not a link");
+        assertThatThrownBy(() -> WorkArea.open(link))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith("airlock.sandbox.work-dir: ")
+                .hasMessageContaining("not a link");
         Path open = Files.createDirectories(root.resolve("open"));
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
         assertThatThrownBy(() -> WorkArea.open(open)).hasMessageContaining("mode 0711 or 0700");

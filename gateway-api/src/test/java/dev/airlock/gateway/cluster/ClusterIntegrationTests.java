@@ -1,12 +1,11 @@
 package dev.airlock.gateway.cluster;
 
-import dev.airlock.gateway.support.Decisions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.gateway.run.RunService;
+import dev.airlock.gateway.support.Decisions;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.persistence.approval.Verdict;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -61,8 +60,10 @@ class ClusterIntegrationTests {
     @BeforeAll
     static void startFirst() throws IOException {
         first = start("first", toolDir("marks"), null);
-        url = "jdbc:postgresql://localhost:" + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
-        password = first.getBean(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails.class).getPassword();
+        url = "jdbc:postgresql://localhost:"
+                + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
+        password = first.getBean(org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails.class)
+                .getPassword();
     }
 
     @AfterAll
@@ -79,7 +80,8 @@ class ClusterIntegrationTests {
      * (owner only) would shut out.
      */
     private static Path toolDir(String name) throws IOException {
-        Path dir = Path.of(System.getProperty("user.dir"), "target", "tool-work", name + "-" + UUID.randomUUID()).toAbsolutePath();
+        Path dir = Path.of(System.getProperty("user.dir"), "target", "tool-work", name + "-" + UUID.randomUUID())
+                .toAbsolutePath();
         Files.createDirectories(dir);
         Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         return dir;
@@ -108,7 +110,9 @@ class ClusterIntegrationTests {
             }
         }
         args.addAll(List.of(extra));
-        return new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(args.toArray(String[]::new));
+        return new SpringApplicationBuilder(AirlockApplication.class)
+                .profiles("test")
+                .run(args.toArray(String[]::new));
     }
 
     private static JdbcClient db() {
@@ -116,11 +120,17 @@ class ClusterIntegrationTests {
     }
 
     private static String state(UUID runId) {
-        return db().sql("SELECT state FROM airlock.runs WHERE id = ?").param(runId).query(String.class).single();
+        return db().sql("SELECT state FROM airlock.runs WHERE id = ?")
+                .param(runId)
+                .query(String.class)
+                .single();
     }
 
     private static void await(Duration limit, String what, BooleanSupplier condition) {
-        org.awaitility.Awaitility.await(what).atMost(limit).pollInterval(Duration.ofMillis(100)).until(condition::getAsBoolean);
+        org.awaitility.Awaitility.await(what)
+                .atMost(limit)
+                .pollInterval(Duration.ofMillis(100))
+                .until(condition::getAsBoolean);
     }
 
     private static List<String> lines(Path file) {
@@ -144,7 +154,9 @@ class ClusterIntegrationTests {
 
         RunService runs = submitter.getBean(RunService.class);
         List<UUID> ids = new ArrayList<>();
-        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(dev.airlock.persistence.scope.DatabaseRole.GATEWAY, List.of(BOT.tenant())).open()) {
+        try (var scope = dev.airlock.persistence.scope.DatabaseScope.of(
+                        dev.airlock.persistence.scope.DatabaseRole.GATEWAY, List.of(BOT.tenant()))
+                .open()) {
             for (int i = 0; i < 200; i++) {
                 ids.add(runs.submit(BOT, "mark", Map.of(), null).run().id());
             }
@@ -153,15 +165,23 @@ class ClusterIntegrationTests {
             ApprovalService approvals = deciders.get(i % deciders.size()).getBean(ApprovalService.class);
             Decisions.decide(approvals, "alice", "cluster", ids.get(i), Verdict.APPROVE, null);
         }
-        await(Duration.ofSeconds(120), "200 completed runs", () -> db()
-                .sql("SELECT count(*) FROM airlock.runs WHERE id = ANY(?) AND state = 'COMPLETED'")
-                .param(ids.toArray(UUID[]::new)).query(Long.class).single() == 200);
+        await(
+                Duration.ofSeconds(120),
+                "200 completed runs",
+                () -> db().sql("SELECT count(*) FROM airlock.runs WHERE id = ANY(?) AND state = 'COMPLETED'")
+                                .param(ids.toArray(UUID[]::new))
+                                .query(Long.class)
+                                .single()
+                        == 200);
 
         List<String> executed = lines(marks.resolve("marks"));
         assertThat(executed).hasSize(200);
-        assertThat(new HashSet<>(executed)).isEqualTo(new HashSet<>(ids.stream().map(UUID::toString).toList()));
+        assertThat(new HashSet<>(executed))
+                .isEqualTo(new HashSet<>(ids.stream().map(UUID::toString).toList()));
         List<String> nodes = db().sql("SELECT DISTINCT claimed_by FROM airlock.runs WHERE id = ANY(?)")
-                .param(ids.toArray(UUID[]::new)).query(String.class).list();
+                .param(ids.toArray(UUID[]::new))
+                .query(String.class)
+                .list();
         assertThat(nodes).as("claims spread over the instances").hasSizeGreaterThanOrEqualTo(2);
     }
 
@@ -178,26 +198,42 @@ class ClusterIntegrationTests {
         assertThat(jar).as("the packaged gateway (failsafe runs after package)").exists();
         String java = ProcessHandle.current().info().command().orElse("java");
         Path log = work.resolve(node + ".log");
-        ProcessBuilder builder = new ProcessBuilder(java, "-jar", jar.toString(),
-                "--spring.profiles.active=test",
-                "--spring.config.additional-location=file:" + Path.of("target", "test-classes").toAbsolutePath() + "/",
-                "--server.port=" + port,
-                "--airlock.node-id=" + node,
-                "--airlock.data-dir=" + work.resolve("data-" + node),
-                "--airlock.executor.lease-ttl=" + LEASE,
-                "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
-                "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
-                "--spring.datasource.url=" + url, "--spring.datasource.username=airlock_app",
-                "--spring.datasource.password=" + password, "--spring.flyway.enabled=false")
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(
+                        java,
+                        "-jar",
+                        jar.toString(),
+                        "--spring.profiles.active=test",
+                        "--spring.config.additional-location=file:"
+                                + Path.of("target", "test-classes").toAbsolutePath() + "/",
+                        "--server.port=" + port,
+                        "--airlock.node-id=" + node,
+                        "--airlock.data-dir=" + work.resolve("data-" + node),
+                        "--airlock.executor.lease-ttl=" + LEASE,
+                        "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
+                        "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
+                        "--spring.datasource.url=" + url,
+                        "--spring.datasource.username=airlock_app",
+                        "--spring.datasource.password=" + password,
+                        "--spring.flyway.enabled=false")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         builder.command().addAll(List.of(extra));
         Process process = builder.start();
-        org.awaitility.Awaitility.await("replica " + node + " ready (see " + log + ")").atMost(Duration.ofSeconds(90))
-                .pollInterval(Duration.ofMillis(250)).until(() -> {
-                    assertThat(process.isAlive()).as("replica %s is up (see %s)", node, log).isTrue();
+        org.awaitility.Awaitility.await("replica " + node + " ready (see " + log + ")")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    assertThat(process.isAlive())
+                            .as("replica %s is up (see %s)", node, log)
+                            .isTrue();
                     try {
-                        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                                + "/actuator/health/readiness")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+                        return http.send(
+                                                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                                                                + "/actuator/health/readiness"))
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.ofString())
+                                        .statusCode()
+                                == 200;
                     } catch (IOException notYet) {
                         return false;
                     }
@@ -206,10 +242,14 @@ class ClusterIntegrationTests {
     }
 
     private HttpResponse<String> submit(int port, String tool, String arguments) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/runs"))
-                .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/runs"))
+                        .header("Authorization", "Bearer " + KEY)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static UUID runId(HttpResponse<String> response) {
@@ -223,7 +263,10 @@ class ClusterIntegrationTests {
         HttpResponse<String> accepted = submit(port, "sleeper", "{\"seconds\":" + seconds + "}");
         assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
         UUID runId = runId(accepted);
-        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).contains(runId.toString()));
+        await(
+                Duration.ofSeconds(20),
+                "the tool started",
+                () -> lines(marks.resolve("marks")).contains(runId.toString()));
         return runId;
     }
 
@@ -231,7 +274,8 @@ class ClusterIntegrationTests {
     void aReplicaKilledMidRunLeavesItInterruptedAndItNeverRunsAgain() throws Exception {
         Path marks = toolDir("marks-killed");
         // Under target/, not the test's private temporary directory: the sandbox's host user must pass through it.
-        Path workArea = Path.of(System.getProperty("user.dir"), "target", "work-area-" + UUID.randomUUID()).toAbsolutePath();
+        Path workArea = Path.of(System.getProperty("user.dir"), "target", "work-area-" + UUID.randomUUID())
+                .toAbsolutePath();
         int port = freePort();
         Process victim = replica("victim", marks, port, "--airlock.sandbox.work-dir=" + workArea);
         UUID runId = startedSleeper(port, marks, 60);
@@ -244,19 +288,30 @@ class ClusterIntegrationTests {
         long killed = System.nanoTime();
         // Bound: the lease (renewed every third of it, so at most LEASE after the kill) plus a few
         // of the survivors' half-second checks.
-        await(LEASE.plusSeconds(5), "INTERRUPTED within the lease plus 5 s", () -> state(runId).equals("INTERRUPTED"));
-        System.out.printf("run interrupted %d ms after the kill (lease %s)%n",
+        await(
+                LEASE.plusSeconds(5),
+                "INTERRUPTED within the lease plus 5 s",
+                () -> state(runId).equals("INTERRUPTED"));
+        System.out.printf(
+                "run interrupted %d ms after the kill (lease %s)%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed), LEASE);
         Map<String, Object> row = db().sql("SELECT termination, exit_code, ended_at FROM airlock.runs WHERE id = ?")
-                .param(runId).query().singleRow();
+                .param(runId)
+                .query()
+                .singleRow();
         assertThat(row.get("termination")).isEqualTo("LOST");
         assertThat(row.get("exit_code")).isNull();
         assertThat(row.get("ended_at")).isNotNull();
         assertThat(db().sql("SELECT count(*) FROM airlock.audit_events WHERE run_id = ? AND type = 'run.interrupted'")
-                .param(runId).query(Long.class).single()).isEqualTo(1);
+                        .param(runId)
+                        .query(Long.class)
+                        .single())
+                .isEqualTo(1);
 
-        org.awaitility.Awaitility.await("the run stays INTERRUPTED for a whole lease").during(LEASE)
-                .atMost(LEASE.multipliedBy(2)).until(() -> state(runId).equals("INTERRUPTED"));
+        org.awaitility.Awaitility.await("the run stays INTERRUPTED for a whole lease")
+                .during(LEASE)
+                .atMost(LEASE.multipliedBy(2))
+                .until(() -> state(runId).equals("INTERRUPTED"));
         assertThat(lines(marks.resolve("marks"))).containsExactly(runId.toString());
 
         // What the killed replica left on the host goes when a replica starts again with the same work area,
@@ -267,9 +322,14 @@ class ClusterIntegrationTests {
         try {
             assertThat(victimsArea.get(0)).doesNotExist();
             assertThat(replicaAreas(workArea)).hasSize(1).doesNotContainAnyElementsOf(victimsArea);
-            HttpResponse<String> envelope = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + again
-                    + "/api/v1/runs/" + runId)).header("Authorization", "Bearer " + KEY).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(envelope.body()).contains("\"state\":\"INTERRUPTED\"").contains("\"sandbox\":\"bubblewrap\"")
+            HttpResponse<String> envelope = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + again + "/api/v1/runs/" + runId))
+                            .header("Authorization", "Bearer " + KEY)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(envelope.body())
+                    .contains("\"state\":\"INTERRUPTED\"")
+                    .contains("\"sandbox\":\"bubblewrap\"")
                     .contains("was not recorded");
         } finally {
             restarted.destroy();
@@ -279,7 +339,8 @@ class ClusterIntegrationTests {
 
     private static List<Path> replicaAreas(Path workArea) throws IOException {
         try (var entries = Files.list(workArea)) {
-            return entries.filter(p -> p.getFileName().toString().startsWith("replica-")).toList();
+            return entries.filter(p -> p.getFileName().toString().startsWith("replica-"))
+                    .toList();
         }
     }
 
@@ -293,7 +354,10 @@ class ClusterIntegrationTests {
         replica.destroy();
         assertThat(replica.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(state(runId)).isEqualTo("COMPLETED");
-        assertThat(db().sql("SELECT exit_code FROM airlock.runs WHERE id = ?").param(runId).query(Integer.class).single())
+        assertThat(db().sql("SELECT exit_code FROM airlock.runs WHERE id = ?")
+                        .param(runId)
+                        .query(Integer.class)
+                        .single())
                 .isZero();
         assertThat(Files.readString(work.resolve("drained.log"))).contains("Draining: 1 run(s) in flight");
     }
@@ -303,11 +367,17 @@ class ClusterIntegrationTests {
         Path pgData = work.resolve("outage-pg");
         Files.createDirectories(pgData);
         int pgPort = freePort();
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
-                .setPort(pgPort).setServerConfig("fsync", "on").start();
-        dev.airlock.persistence.database.ApplicationLogin.create(postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(pgData)
+                .setCleanDataDirectory(false)
+                .setPort(pgPort)
+                .setServerConfig("fsync", "on")
+                .start();
+        dev.airlock.persistence.database.ApplicationLogin.create(
+                postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
         Path marks = toolDir("marks-outage");
-        ConfigurableApplicationContext instance = start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
+        ConfigurableApplicationContext instance =
+                start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
         others.add(instance);
         int port = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));
         List<UUID> acknowledged = new ArrayList<>();
@@ -315,15 +385,24 @@ class ClusterIntegrationTests {
         HttpResponse<String> running = submit(port, "sleeper", "{\"seconds\":2}");
         assertThat(running.statusCode()).as(running.body()).isEqualTo(201);
         acknowledged.add(runId(running));
-        await(Duration.ofSeconds(20), "the tool started", () -> lines(marks.resolve("marks")).size() == 1);
+        await(
+                Duration.ofSeconds(20),
+                "the tool started",
+                () -> lines(marks.resolve("marks")).size() == 1);
 
         postgres.close();
         HttpResponse<String> refused = submit(port, "mark", "{}");
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("5");
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
-        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(http.send(
+                                HttpRequest.newBuilder(
+                                                URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(503);
         Path spool = work.resolve("data-outage").resolve("spool");
         await(Duration.ofSeconds(30), "the result kept in the spool", () -> {
             try (var files = Files.list(spool)) {
@@ -333,22 +412,39 @@ class ClusterIntegrationTests {
             }
         });
 
-        EmbeddedPostgres again = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
-                .setPort(pgPort).setServerConfig("fsync", "on").start();
+        EmbeddedPostgres again = EmbeddedPostgres.builder()
+                .setDataDirectory(pgData)
+                .setCleanDataDirectory(false)
+                .setPort(pgPort)
+                .setServerConfig("fsync", "on")
+                .start();
         try {
             HttpResponse<String> back = org.awaitility.Awaitility.await("recovered without a restart")
-                    .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(250))
                     .until(() -> submit(port, "mark", "{}"), response -> response.statusCode() != 503);
             assertThat(back.statusCode()).as(back.body()).isEqualTo(201);
             acknowledged.add(runId(back));
             JdbcClient jdbc = JdbcClient.create(again.getPostgresDatabase());
-            await(Duration.ofSeconds(60), "every acknowledged run recorded as ended", () -> acknowledged.stream()
-                    .allMatch(id -> jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?").param(id).query(String.class)
-                            .optional().filter(s -> s.equals("COMPLETED") || s.equals("PENDING_APPROVAL")).isPresent()));
-            assertThat(jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?").param(acknowledged.get(0)).query(String.class)
-                    .single()).isEqualTo("COMPLETED");
+            await(
+                    Duration.ofSeconds(60),
+                    "every acknowledged run recorded as ended",
+                    () -> acknowledged.stream()
+                            .allMatch(id -> jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?")
+                                    .param(id)
+                                    .query(String.class)
+                                    .optional()
+                                    .filter(s -> s.equals("COMPLETED") || s.equals("PENDING_APPROVAL"))
+                                    .isPresent()));
+            assertThat(jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?")
+                            .param(acknowledged.get(0))
+                            .query(String.class)
+                            .single())
+                    .isEqualTo("COMPLETED");
             try (var files = Files.list(spool)) {
-                assertThat(files.filter(f -> f.toString().endsWith(".result.json")).count()).isZero();
+                assertThat(files.filter(f -> f.toString().endsWith(".result.json"))
+                                .count())
+                        .isZero();
             }
         } finally {
             instance.close();

@@ -32,9 +32,11 @@ class DatabaseLoginIntegrationTests {
 
     @BeforeAll
     static void start() {
-        first = new SpringApplicationBuilder(AirlockApplication.class).profiles("test").run(
-                "--airlock.data-dir=" + work.resolve("first"), "--server.port=0", "--airlock.node-id=first");
-        url = "jdbc:postgresql://localhost:" + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
+        first = new SpringApplicationBuilder(AirlockApplication.class)
+                .profiles("test")
+                .run("--airlock.data-dir=" + work.resolve("first"), "--server.port=0", "--airlock.node-id=first");
+        url = "jdbc:postgresql://localhost:"
+                + first.getBean(EmbeddedPostgres.class).getPort() + "/postgres";
     }
 
     @AfterAll
@@ -47,33 +49,53 @@ class DatabaseLoginIntegrationTests {
     @Test
     void theEmbeddedDefaultSignsInAsALoginThatOwnsNothingAndInheritsNothing() {
         assertThat(first.getBean(JdbcConnectionDetails.class).getUsername()).isEqualTo("airlock_app");
-        assertThat(OwnerDatabase.jdbc(first).sql("SELECT rolsuper::text || rolinherit::text || rolbypassrls::text"
-                + " FROM pg_roles WHERE rolname = 'airlock_app'").query(String.class).single()).isEqualTo("falsefalsefalse");
+        assertThat(OwnerDatabase.jdbc(first)
+                        .sql("SELECT rolsuper::text || rolinherit::text || rolbypassrls::text"
+                                + " FROM pg_roles WHERE rolname = 'airlock_app'")
+                        .query(String.class)
+                        .single())
+                .isEqualTo("falsefalsefalse");
     }
 
     @Test
     void theSuperuserIsRefused() {
-        String password = first.getBean(EmbeddedPostgres.class).getPostgresDatabase() instanceof org.postgresql.ds.PGSimpleDataSource ds
-                ? ds.getPassword() : "";
+        String password = first.getBean(EmbeddedPostgres.class).getPostgresDatabase()
+                        instanceof org.postgresql.ds.PGSimpleDataSource ds
+                ? ds.getPassword()
+                : "";
         assertRefused("may become) a superuser", "postgres", password);
     }
 
     @Test
     void aLoginThatCannotAssumeItsSidesRoleIsRefusedWithTheGrantToRun() {
-        OwnerDatabase.jdbc(first).sql("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'airlock_stranger')"
-                + " THEN CREATE ROLE airlock_stranger LOGIN PASSWORD 'stranger-password-0123456789'; END IF; END $$").update();
-        assertRefused("GRANT airlock_gateway TO airlock_stranger", "airlock_stranger", "stranger-password-0123456789",
+        OwnerDatabase.jdbc(first)
+                .sql(
+                        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'airlock_stranger')"
+                                + " THEN CREATE ROLE airlock_stranger LOGIN PASSWORD 'stranger-password-0123456789'; END IF; END $$")
+                .update();
+        assertRefused(
+                "GRANT airlock_gateway TO airlock_stranger",
+                "airlock_stranger",
+                "stranger-password-0123456789",
                 "--airlock.roles=agent-api");
     }
 
     private static void assertRefused(String message, String login, String password, String... extra) {
-        List<String> args = new ArrayList<>(List.of("--airlock.data-dir=" + work.resolve("refused-" + login),
-                "--server.port=0", "--airlock.node-id=refused", "--spring.datasource.url=" + url,
-                "--spring.datasource.username=" + login, "--spring.datasource.password=" + password,
+        List<String> args = new ArrayList<>(List.of(
+                "--airlock.data-dir=" + work.resolve("refused-" + login),
+                "--server.port=0",
+                "--airlock.node-id=refused",
+                "--spring.datasource.url=" + url,
+                "--spring.datasource.username=" + login,
+                "--spring.datasource.password=" + password,
                 "--spring.flyway.enabled=false"));
         args.addAll(List.of(extra));
-        assertThatThrownBy(() -> new SpringApplicationBuilder(AirlockApplication.class).profiles("test")
-                .run(args.toArray(String[]::new)).close())
-                .rootCause().hasMessageContaining("Airlock will not work with this database login").hasMessageContaining(message);
+        assertThatThrownBy(() -> new SpringApplicationBuilder(AirlockApplication.class)
+                        .profiles("test")
+                        .run(args.toArray(String[]::new))
+                        .close())
+                .rootCause()
+                .hasMessageContaining("Airlock will not work with this database login")
+                .hasMessageContaining(message);
     }
 }

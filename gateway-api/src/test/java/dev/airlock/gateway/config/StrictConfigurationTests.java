@@ -1,14 +1,11 @@
 package dev.airlock.gateway.config;
 
-import dev.airlock.kernel.config.InvalidConfigurationException;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.config.SettingsConfiguration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -22,59 +19,78 @@ class StrictConfigurationTests {
     @Configuration(proxyBeanMethods = false)
     @Import(SettingsConfiguration.class)
     @EnableConfigurationProperties({AgentSettings.class, PeopleSettings.class})
-    static class Bound {
-    }
+    static class Bound {}
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Bound.class)
-            .withPropertyValues("airlock.tenants.acme.agents.bot.key-sha256=" + "a".repeat(64),
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withUserConfiguration(Bound.class)
+            .withPropertyValues(
+                    "airlock.tenants.acme.agents.bot.key-sha256=" + "a".repeat(64),
                     "airlock.tenants.acme.tools.deploy.argv[0]=echo",
                     "airlock.tenants.acme.tools.deploy.approval=required");
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "airlock.tenants.acme.tools.deploy.aproval=required",
-            "airlock.tenants.acme.tools.deploy.parameters.x.patern=[a-z]+",
-            "airlock.tenants.acme.agents.bot.onwer=alice",
-            "airlock.tenants.acme.limit.concurrent-runs=1",
-            "airlock.tenants.acme.limits.concurent-runs=1",
-            "airlock.tenants.acme.retention.raws=P1D",
-            "airlock.tenants.acme.raw-access.second-persons=false",
-            "airlock.users.alice.role.acme=APPROVER",
-            "airlock.capture.max-waits=PT1S",
-            "airlock.login.max-failure=3",
-            "airlock.tokens.max-ttls=P1D",
-            "airlock.approval.expiry-interval=PT1S",
-            "airlock.mcp.call-waits=PT10S",
-            "airlock.mcp.allowed-origin=https://app.example.com",
-            "airlock.tenants.acme.tools.deploy.annotations.read-only=true",
-            "airlock.unknown=true"})
+    @ValueSource(
+            strings = {
+                "airlock.tenants.acme.tools.deploy.aproval=required",
+                "airlock.tenants.acme.tools.deploy.parameters.x.patern=[a-z]+",
+                "airlock.tenants.acme.agents.bot.onwer=alice",
+                "airlock.tenants.acme.limit.concurrent-runs=1",
+                "airlock.tenants.acme.limits.concurent-runs=1",
+                "airlock.tenants.acme.retention.raws=P1D",
+                "airlock.tenants.acme.raw-access.second-persons=false",
+                "airlock.users.alice.role.acme=APPROVER",
+                "airlock.capture.max-waits=PT1S",
+                "airlock.login.max-failure=3",
+                "airlock.tokens.max-ttls=P1D",
+                "airlock.approval.expiry-interval=PT1S",
+                "airlock.mcp.call-waits=PT10S",
+                "airlock.mcp.allowed-origin=https://app.example.com",
+                "airlock.tenants.acme.tools.deploy.annotations.read-only=true",
+                "airlock.unknown=true"
+            })
     void anUnknownKeyStopsTheStartNamingTheKey(String setting) {
         String key = setting.substring(0, setting.indexOf('='));
         runner.withPropertyValues(setting).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).isInstanceOf(InvalidConfigurationException.class).hasMessageContaining(key);
+            assertThat(context.getStartupFailure())
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining(key);
         });
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"airlock.tenants.acme.tools.deploy.approvers=2", "airlock.login.max-failures=3",
-            "airlock.executor.poll-interval=PT1S", "airlock.approvals.max-text-length=500", "airlock.audit.verify=*",
-            "airlock.database.unsafe-no-fsync=true", "airlock.mcp.enabled=false", "airlock.mcp.call-wait=PT20S",
-            "airlock.mcp.max-text=5000", "airlock.mcp.allowed-origins[0]=https://app.example.com",
-            "airlock.tenants.acme.tools.deploy.annotations.destructive-hint=true",
-            "airlock.tenants.acme.tools.deploy.annotations.open-world-hint=false"})
+    @ValueSource(
+            strings = {
+                "airlock.tenants.acme.tools.deploy.approvers=2",
+                "airlock.login.max-failures=3",
+                "airlock.executor.poll-interval=PT1S",
+                "airlock.approvals.max-text-length=500",
+                "airlock.audit.verify=*",
+                "airlock.database.unsafe-no-fsync=true",
+                "airlock.mcp.enabled=false",
+                "airlock.mcp.call-wait=PT20S",
+                "airlock.mcp.max-text=5000",
+                "airlock.mcp.allowed-origins[0]=https://app.example.com",
+                "airlock.tenants.acme.tools.deploy.annotations.destructive-hint=true",
+                "airlock.tenants.acme.tools.deploy.annotations.open-world-hint=false"
+            })
     void everyDocumentedKeyStillBinds(String setting) {
         runner.withPropertyValues(setting).run(context -> assertThat(context).hasNotFailed());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"airlock.mcp.call-wait=PT0S|airlock.mcp.call-wait", "airlock.mcp.call-wait=PT11M|airlock.mcp.call-wait",
-            "airlock.mcp.call-wait=PT1.5S|airlock.mcp.call-wait", "airlock.mcp.max-text=0|airlock.mcp.max-text",
-            "airlock.mcp.allowed-origins[0]=*|airlock.mcp.allowed-origins[0]",
-            "airlock.mcp.allowed-origins[0]=https://app.example.com/|airlock.mcp.allowed-origins[0]",
-            "airlock.mcp.allowed-origins[0]=app.example.com|airlock.mcp.allowed-origins[0]",
-            "airlock.mcp.allowed-origins[0]=https://*.example.com|airlock.mcp.allowed-origins[0]",
-            "airlock.mcp.allowed-origins[0]=null|airlock.mcp.allowed-origins[0]"})
+    @ValueSource(
+            strings = {
+                "airlock.mcp.call-wait=PT0S|airlock.mcp.call-wait",
+                "airlock.mcp.call-wait=PT11M|airlock.mcp.call-wait",
+                "airlock.mcp.call-wait=PT1.5S|airlock.mcp.call-wait",
+                "airlock.mcp.max-text=0|airlock.mcp.max-text",
+                "airlock.mcp.allowed-origins[0]=*|airlock.mcp.allowed-origins[0]",
+                "airlock.mcp.allowed-origins[0]=https://app.example.com/|airlock.mcp.allowed-origins[0]",
+                "airlock.mcp.allowed-origins[0]=app.example.com|airlock.mcp.allowed-origins[0]",
+                "airlock.mcp.allowed-origins[0]=https://*.example.com|airlock.mcp.allowed-origins[0]",
+                "airlock.mcp.allowed-origins[0]=null|airlock.mcp.allowed-origins[0]"
+            })
     void refusesMcpSettingsItCannotHonourNamingTheKey(String settingAndKey) {
         String[] parts = settingAndKey.split("\\|");
         runner.withPropertyValues(parts[0]).run(context -> {
@@ -85,8 +101,9 @@ class StrictConfigurationTests {
 
     @org.junit.jupiter.api.Test
     void keepsAllowedOriginsAsBrowsersSendThem() {
-        runner.withPropertyValues("airlock.mcp.allowed-origins[0]=HTTPS://App.Example.com:8443").run(context ->
-                assertThat(context.getBean(AgentSettings.class).mcp().allowedOrigins())
+        runner.withPropertyValues("airlock.mcp.allowed-origins[0]=HTTPS://App.Example.com:8443")
+                .run(context -> assertThat(
+                                context.getBean(AgentSettings.class).mcp().allowedOrigins())
                         .containsExactly("https://app.example.com:8443"));
         runner.run(context -> {
             AgentSettings.Mcp mcp = context.getBean(AgentSettings.class).mcp();
@@ -102,7 +119,9 @@ class StrictConfigurationTests {
             if (cause instanceof InvalidConfigurationException refused) {
                 return refused;
             }
-            if (cause instanceof org.springframework.boot.context.properties.bind.validation.BindValidationException invalid) {
+            if (cause
+                    instanceof
+                    org.springframework.boot.context.properties.bind.validation.BindValidationException invalid) {
                 return InvalidConfigurationException.of(invalid);
             }
         }

@@ -23,7 +23,11 @@ class AuditConsoleIntegrationTests {
 
     /** A page as a configured person, signed in through the form login. */
     private MockHttpServletResponse get(String path, String person) {
-        return mvc.get().uri(path).session(new AgentApi(mvc).session(person)).exchange().getResponse();
+        return mvc.get()
+                .uri(path)
+                .session(new AgentApi(mvc).session(person))
+                .exchange()
+                .getResponse();
     }
 
     private MvcTestResult post(String path, boolean withCsrf, String person) {
@@ -36,49 +40,74 @@ class AuditConsoleIntegrationTests {
 
     @Test
     void searchPageListsTheTenantsRunsAndRefusesOthers() throws Exception {
-        String runId = new AgentApi(mvc).run(AgentApi.ACME, "echo", "{\"message\":\"console-search\"}").text("runId");
+        String runId = new AgentApi(mvc)
+                .run(AgentApi.ACME, "echo", "{\"message\":\"console-search\"}")
+                .text("runId");
         MockHttpServletResponse page = get("/console/audit?tenant=acme&q=console-search&tool=echo", "erin");
         assertThat(page.getStatus()).isEqualTo(200);
-        assertThat(page.getContentAsString()).contains("/console/audit/runs/" + runId + "?tenant=acme")
+        assertThat(page.getContentAsString())
+                .contains("/console/audit/runs/" + runId + "?tenant=acme")
                 .contains("format=csv", "format=jsonl");
 
         MockHttpServletResponse other = get("/console/audit?tenant=globex", "erin");
         assertThat(other.getStatus()).isEqualTo(403);
-        assertThat(other.getContentAsString()).contains("You are not an auditor of tenant &#39;globex&#39;.").doesNotContain("Exception");
+        assertThat(other.getContentAsString())
+                .contains("You are not an auditor of tenant &#39;globex&#39;.")
+                .doesNotContain("Exception");
         MockHttpServletResponse bad = get("/console/audit?tenant=acme&q=ab", "erin");
         assertThat(bad.getStatus()).isEqualTo(400);
         assertThat(bad.getContentAsString()).contains("q must be 3 to 200 characters long");
-        assertThat(get("/console/audit", "alice").getContentAsString()).contains("You are not an auditor of any tenant.");
-        assertThat(get("/console/audit/runs/" + runId + "?tenant=globex", "dave").getStatus()).isEqualTo(404);
-        assertThat(get("/console/audit/runs/not-a-uuid?tenant=acme", "erin").getStatus()).isEqualTo(404);
+        assertThat(get("/console/audit", "alice").getContentAsString())
+                .contains("You are not an auditor of any tenant.");
+        assertThat(get("/console/audit/runs/" + runId + "?tenant=globex", "dave")
+                        .getStatus())
+                .isEqualTo(404);
+        assertThat(get("/console/audit/runs/not-a-uuid?tenant=acme", "erin").getStatus())
+                .isEqualTo(404);
     }
 
     @Test
     void tenantAdministratorsPlaceAndReleaseLegalHoldsFromTheRunPage() throws Exception {
-        String runId = new AgentApi(mvc).run(AgentApi.ACME, "echo", "{\"message\":\"hold me\"}").text("runId");
+        String runId = new AgentApi(mvc)
+                .run(AgentApi.ACME, "echo", "{\"message\":\"hold me\"}")
+                .text("runId");
         String runPage = "/console/audit/runs/" + runId + "?tenant=acme";
         String admin = "frank";
         assertThat(get(runPage, admin).getContentAsString()).contains("id=\"place-hold\"");
         assertThat(get(runPage, "erin").getContentAsString()).doesNotContain("place-hold");
 
         String hold = "/console/audit/runs/" + runId + "/legal-hold?tenant=acme&action=place&reason=audit-2026";
-        assertThat(post(hold, false, admin).getResponse().getStatus()).as("without the CSRF token").isEqualTo(403);
-        assertThat(post(hold, true, "erin").getResponse().getStatus()).as("auditors do not place holds").isEqualTo(403);
+        assertThat(post(hold, false, admin).getResponse().getStatus())
+                .as("without the CSRF token")
+                .isEqualTo(403);
+        assertThat(post(hold, true, "erin").getResponse().getStatus())
+                .as("auditors do not place holds")
+                .isEqualTo(403);
         MockHttpServletResponse placed = post(hold, true, admin).getResponse();
         assertThat(placed.getStatus()).isEqualTo(302);
         assertThat(placed.getRedirectedUrl()).isEqualTo(runPage);
-        assertThat(get(runPage, admin).getContentAsString()).contains("Legal hold by frank since").contains("audit-2026")
+        assertThat(get(runPage, admin).getContentAsString())
+                .contains("Legal hold by frank since")
+                .contains("audit-2026")
                 .contains("id=\"release-hold\"");
 
-        assertThat(post("/console/audit/runs/" + runId + "/legal-hold?tenant=acme&action=release&reason=done", true, admin)
-                .getResponse().getStatus()).isEqualTo(302);
+        assertThat(post(
+                                "/console/audit/runs/" + runId + "/legal-hold?tenant=acme&action=release&reason=done",
+                                true,
+                                admin)
+                        .getResponse()
+                        .getStatus())
+                .isEqualTo(302);
         assertThat(get(runPage, admin).getContentAsString()).doesNotContain("Legal hold by");
     }
 
     @Test
     void aRefusedGrantIsAPageThatSaysWhy() throws Exception {
-        String runId = new AgentApi(mvc).run(AgentApi.ACME, "echo", "{\"message\":\"refused\"}").text("runId");
-        MvcTestResult requested = post("/console/audit/runs/" + runId + "/raw-grants?tenant=acme&reason=check", true, "erin");
+        String runId = new AgentApi(mvc)
+                .run(AgentApi.ACME, "echo", "{\"message\":\"refused\"}")
+                .text("runId");
+        MvcTestResult requested =
+                post("/console/audit/runs/" + runId + "/raw-grants?tenant=acme&reason=check", true, "erin");
         assertThat(requested.getResponse().getStatus()).isEqualTo(302);
         String grantsPage = get("/console/audit/grants", "erin").getContentAsString();
         assertThat(grantsPage).contains("PENDING · asked by erin");
@@ -88,21 +117,29 @@ class AuditConsoleIntegrationTests {
         assertThat(viewer.getContentAsString()).contains("Raw access refused", "This grant is pending.");
         MvcTestResult noReason = post("/console/audit/runs/" + runId + "/raw-grants?tenant=acme", true, "erin");
         assertThat(noReason.getResponse().getStatus()).isEqualTo(302);
-        assertThat((String) noReason.getMvcResult().getFlashMap().get("error")).isEqualTo("Say why you need the raw bytes.");
+        assertThat((String) noReason.getMvcResult().getFlashMap().get("error"))
+                .isEqualTo("Say why you need the raw bytes.");
     }
 
     @Test
     void anotherAuditorRefusesARawAccessRequestFromTheRunPage() throws Exception {
-        String runId = new AgentApi(mvc).run(AgentApi.ACME, "echo", "{\"message\":\"refuse me\"}").text("runId");
+        String runId = new AgentApi(mvc)
+                .run(AgentApi.ACME, "echo", "{\"message\":\"refuse me\"}")
+                .text("runId");
         String runPage = "/console/audit/runs/" + runId + "?tenant=acme";
         assertThat(post("/console/audit/runs/" + runId + "/raw-grants?tenant=acme&reason=curious", true, "bob")
-                .getResponse().getStatus()).isEqualTo(302);
+                        .getResponse()
+                        .getStatus())
+                .isEqualTo(302);
         String grantId = newestGrant("bob");
-        assertThat(get(runPage, "frank").getContentAsString()).contains("id=\"grant-" + grantId + "\"")
+        assertThat(get(runPage, "frank").getContentAsString())
+                .contains("id=\"grant-" + grantId + "\"")
                 .contains("value=\"REFUSE\"");
 
         String decision = "/console/audit/grants/" + grantId + "/decision?decision=REFUSE&reason=not+for+curiosity";
-        assertThat(post(decision, false, "frank").getResponse().getStatus()).as("without the CSRF token").isEqualTo(403);
+        assertThat(post(decision, false, "frank").getResponse().getStatus())
+                .as("without the CSRF token")
+                .isEqualTo(403);
         MvcTestResult refused = post(decision, true, "frank");
         assertThat(refused.getResponse().getStatus()).isEqualTo(302);
         assertThat(refused.getResponse().getRedirectedUrl()).isEqualTo(runPage);
@@ -117,13 +154,20 @@ class AuditConsoleIntegrationTests {
         assertThat(viewer.getContentAsString()).contains("Raw access refused", "This grant is refused.");
 
         MvcTestResult again = post("/console/audit/grants/" + grantId + "/decision?decision=GRANT", true, "erin");
-        assertThat((String) again.getMvcResult().getFlashMap().get("error")).isEqualTo("This request was refused by frank.");
-        assertThat(get("/console/audit/grants/" + grantId + "/audit-view", "bob").getStatus()).isEqualTo(403);
+        assertThat((String) again.getMvcResult().getFlashMap().get("error"))
+                .isEqualTo("This request was refused by frank.");
+        assertThat(get("/console/audit/grants/" + grantId + "/audit-view", "bob")
+                        .getStatus())
+                .isEqualTo(403);
     }
 
     /** The id of the newest raw-access grant the person can see. */
     private String newestGrant(String person) throws Exception {
         MockHttpServletResponse grants = get("/api/v1/audit/raw-grants", person);
-        return new tools.jackson.databind.json.JsonMapper().readTree(grants.getContentAsString()).get(0).path("id").asString();
+        return new tools.jackson.databind.json.JsonMapper()
+                .readTree(grants.getContentAsString())
+                .get(0)
+                .path("id")
+                .asString();
     }
 }

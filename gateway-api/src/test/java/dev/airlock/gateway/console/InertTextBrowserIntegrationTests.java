@@ -1,12 +1,11 @@
 package dev.airlock.gateway.console;
 
-import dev.airlock.gateway.support.Decisions;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.BrowserIntegrationTest;
+import dev.airlock.gateway.support.Decisions;
 import dev.airlock.persistence.approval.Verdict;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,19 +33,25 @@ class InertTextBrowserIntegrationTests extends BrowserIntegrationTest {
     @Autowired
     ApprovalService approvals;
 
-    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     @Test
     void argumentsAndReasonsAreShownEscapedOrSanitizedNeverLive() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/runs"))
-                .header("Authorization", "Bearer " + AgentApi.ACME).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"tool\":\"release\",\"arguments\":{\"note\":\"" + SPOOF + "\"}}"))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(base() + "/api/v1/runs"))
+                        .header("Authorization", "Bearer " + AgentApi.ACME)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"tool\":\"release\",\"arguments\":{\"note\":\"" + SPOOF + "\"}}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(201);
         Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
         assertThat(m.find()).isTrue();
         String runId = m.group(1);
-        Decisions.decide(approvals, "alice", "acme", UUID.fromString(runId), Verdict.DENY, "looks fine \u202Etxt.exe\u200B");
+        Decisions.decide(
+                approvals, "alice", "acme", UUID.fromString(runId), Verdict.DENY, "looks fine \u202Etxt.exe\u200B");
 
         browser.manage().deleteAllCookies();
         browser.get(base() + "/login");
@@ -59,13 +64,20 @@ class InertTextBrowserIntegrationTests extends BrowserIntegrationTest {
         String arguments = browser.findElement(By.id("auth-arguments")).getText();
         assertThat(arguments).contains("\\xe2\\x80\\xaeevil.sh\\xe2\\x80\\x8b\\xe2\\x80\\xa8line");
         String auditPage = browser.findElement(By.tagName("body")).getText();
-        assertThat(auditPage).contains("looks fine txt.exe").doesNotContain("\u202E").doesNotContain("\u200B")
+        assertThat(auditPage)
+                .contains("looks fine txt.exe")
+                .doesNotContain("\u202E")
+                .doesNotContain("\u200B")
                 .doesNotContain("\u2028");
 
         browser.get(base() + "/console/runs/" + runId);
         String runPage = browser.findElement(By.tagName("body")).getText();
-        assertThat(runPage).contains("looks fine txt.exe").contains("\\xe2\\x80\\xae")
-                .doesNotContain("\u202E").doesNotContain("\u200B").doesNotContain("\u2028");
+        assertThat(runPage)
+                .contains("looks fine txt.exe")
+                .contains("\\xe2\\x80\\xae")
+                .doesNotContain("\u202E")
+                .doesNotContain("\u200B")
+                .doesNotContain("\u2028");
         assertThat(browser.getPageSource()).doesNotContain("\u202E").doesNotContain("\u200B");
     }
 }

@@ -22,7 +22,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.ActiveProfiles;
 
 /**
@@ -32,11 +31,19 @@ import org.springframework.test.context.ActiveProfiles;
  * (127.0.0.2 here), and an OpenAPI document that names the configured address whatever the
  * request's Host says.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "airlock.http.max-request-body=64KB", "airlock.http.trusted-proxies=127.0.0.2",
-        "airlock.http.public-url=https://airlock.example.test"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "airlock.http.max-request-body=64KB",
+            "airlock.http.trusted-proxies=127.0.0.2",
+            "airlock.http.public-url=https://airlock.example.test"
+        })
 @ActiveProfiles("test")
-@Import({TestDatabaseConfiguration.class, TestSecrets.class, dev.airlock.gateway.support.MovableClock.Configuration.class})
+@Import({
+    TestDatabaseConfiguration.class,
+    TestSecrets.class,
+    dev.airlock.gateway.support.MovableClock.Configuration.class
+})
 class RequestBoundsIntegrationTests {
 
     private static final String RUNS = "/api/v1/runs";
@@ -47,12 +54,14 @@ class RequestBoundsIntegrationTests {
     @Autowired
     dev.airlock.gateway.support.OwnerDatabase owner;
 
-    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
     private HttpResponse<String> post(String path, HttpRequest.BodyPublisher body, String... headers) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .header("Authorization", "Bearer " + AgentApi.ACME)
-                .header("Accept", "application/json, text/event-stream").POST(body);
+                .header("Accept", "application/json, text/event-stream")
+                .POST(body);
         if (!java.util.Arrays.asList(headers).contains("Content-Type")) {
             request.header("Content-Type", "application/json");
         }
@@ -67,7 +76,10 @@ class RequestBoundsIntegrationTests {
     }
 
     private long runsOfTool(String tool) {
-        return owner.sql("SELECT count(*) FROM airlock.runs WHERE tool = ?").param(tool).query(Long.class).single();
+        return owner.sql("SELECT count(*) FROM airlock.runs WHERE tool = ?")
+                .param(tool)
+                .query(Long.class)
+                .single();
     }
 
     @Test
@@ -75,20 +87,25 @@ class RequestBoundsIntegrationTests {
         String big = "{\"tool\":\"echo\",\"arguments\":{\"message\":\"" + "x".repeat(70 * 1024) + "\"}}";
         HttpResponse<String> declared = post(RUNS, big);
         assertThat(declared.statusCode()).isEqualTo(413);
-        assertThat(declared.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(declared.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
         assertThat(declared.body()).contains("larger than 65536 bytes");
 
         // No Content-Length: the body arrives chunked and is cut off at the limit.
-        Iterator<byte[]> chunks = Stream.concat(Stream.of("{\"tool\":\"echo\",\"arguments\":{\"message\":\""),
-                Stream.concat(Stream.generate(() -> "y".repeat(8192)).limit(20), Stream.of("\"}}")))
-                .map(s -> s.getBytes(StandardCharsets.US_ASCII)).iterator();
-        HttpResponse<String> chunked = post(RUNS, HttpRequest.BodyPublishers.fromPublisher(
-                HttpRequest.BodyPublishers.ofByteArrays(() -> chunks)));
+        Iterator<byte[]> chunks = Stream.concat(
+                        Stream.of("{\"tool\":\"echo\",\"arguments\":{\"message\":\""),
+                        Stream.concat(Stream.generate(() -> "y".repeat(8192)).limit(20), Stream.of("\"}}")))
+                .map(s -> s.getBytes(StandardCharsets.US_ASCII))
+                .iterator();
+        HttpResponse<String> chunked = post(
+                RUNS, HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofByteArrays(() -> chunks)));
         assertThat(chunked.statusCode()).as(chunked.body()).isEqualTo(413);
         assertThat(chunked.body()).contains("larger than 65536 bytes");
 
-        HttpResponse<String> mcp = post("/mcp", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\""
-                + "z".repeat(70 * 1024) + "\"}}");
+        HttpResponse<String> mcp = post(
+                "/mcp",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "z".repeat(70 * 1024)
+                        + "\"}}");
         assertThat(mcp.statusCode()).isEqualTo(413);
         assertThat(mcp.body()).contains("\"jsonrpc\":\"2.0\"").contains("larger than 65536 bytes");
     }
@@ -96,16 +113,20 @@ class RequestBoundsIntegrationTests {
     @Test
     void aKeyGivenTwiceIsRefusedAndNothingRuns() throws Exception {
         long before = runsOfTool("echo");
-        HttpResponse<String> refused = post(RUNS, "{\"tool\":\"nope\",\"tool\":\"echo\",\"arguments\":{\"message\":\"twice\"}}");
+        HttpResponse<String> refused =
+                post(RUNS, "{\"tool\":\"nope\",\"tool\":\"echo\",\"arguments\":{\"message\":\"twice\"}}");
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(refused.body()).contains("the key 'tool' twice").contains("\"field\":\"tool\"");
-        HttpResponse<String> inner = post(RUNS, "{\"tool\":\"echo\",\"arguments\":{\"message\":\"a\",\"message\":\"b\"}}");
+        HttpResponse<String> inner =
+                post(RUNS, "{\"tool\":\"echo\",\"arguments\":{\"message\":\"a\",\"message\":\"b\"}}");
         assertThat(inner.statusCode()).isEqualTo(400);
         assertThat(inner.body()).contains("the key 'message' twice");
         assertThat(runsOfTool("echo")).isEqualTo(before);
 
-        HttpResponse<String> mcp = post("/mcp", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
-                + "{\"name\":\"wipe\",\"name\":\"echo\",\"arguments\":{\"message\":\"twice\"}}}");
+        HttpResponse<String> mcp = post(
+                "/mcp",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                        + "{\"name\":\"wipe\",\"name\":\"echo\",\"arguments\":{\"message\":\"twice\"}}}");
         assertThat(mcp.statusCode()).isEqualTo(400);
         assertThat(mcp.body()).contains("\"code\":-32700");
         assertThat(runsOfTool("echo")).isEqualTo(before);
@@ -117,7 +138,8 @@ class RequestBoundsIntegrationTests {
         HttpResponse<String> nested = post(RUNS, deep);
         assertThat(nested.statusCode()).isEqualTo(400);
         assertThat(nested.body()).contains("nested too deeply").contains("at most 32 levels");
-        HttpResponse<String> number = post(RUNS, "{\"tool\":\"count-lines\",\"arguments\":{\"count\":" + "9".repeat(200) + "}}");
+        HttpResponse<String> number =
+                post(RUNS, "{\"tool\":\"count-lines\",\"arguments\":{\"count\":" + "9".repeat(200) + "}}");
         assertThat(number.statusCode()).isEqualTo(400);
         assertThat(number.body()).contains("100 digits");
     }
@@ -125,10 +147,17 @@ class RequestBoundsIntegrationTests {
     @Test
     void theApisReadJsonOnlySoNoOtherReaderSeesABodyTheJsonBoundsWouldRefuse() throws Exception {
         long before = runsOfTool("echo");
-        for (String type : List.of("application/yaml", "application/x-yaml", "text/plain", "multipart/form-data; boundary=x",
+        for (String type : List.of(
+                "application/yaml",
+                "application/x-yaml",
+                "text/plain",
+                "multipart/form-data; boundary=x",
                 "application/x-www-form-urlencoded")) {
-            HttpResponse<String> refused = post(RUNS, HttpRequest.BodyPublishers.ofString(
-                    "tool: nope\ntool: echo\narguments: {message: yaml}\n"), "Content-Type", type);
+            HttpResponse<String> refused = post(
+                    RUNS,
+                    HttpRequest.BodyPublishers.ofString("tool: nope\ntool: echo\narguments: {message: yaml}\n"),
+                    "Content-Type",
+                    type);
             assertThat(refused.statusCode()).as(type).isEqualTo(415);
             assertThat(refused.body()).as(type).contains("unsupported-media-type");
         }
@@ -165,7 +194,8 @@ class RequestBoundsIntegrationTests {
     private String fromAddress(String local, String path, String... headers) throws Exception {
         try (Socket socket = new Socket(InetAddress.getByName("127.0.0.1"), port, InetAddress.getByName(local), 0)) {
             OutputStream out = socket.getOutputStream();
-            StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+            StringBuilder request =
+                    new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
             for (String header : headers) {
                 request.append(header).append("\r\n");
             }
@@ -179,25 +209,33 @@ class RequestBoundsIntegrationTests {
     }
 
     private static String sessionCookie(String head) {
-        return head.lines().filter(l -> l.toLowerCase().startsWith("set-cookie: jsessionid=")).findFirst().orElseThrow();
+        return head.lines()
+                .filter(l -> l.toLowerCase().startsWith("set-cookie: jsessionid="))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void forwardedHeadersAreBelievedOnlyFromTheConfiguredProxy() throws Exception {
-        String direct = sessionCookie(fromAddress("127.0.0.1", "/login", "X-Forwarded-Proto: https",
-                "X-Forwarded-For: 10.1.2.3"));
+        String direct = sessionCookie(
+                fromAddress("127.0.0.1", "/login", "X-Forwarded-Proto: https", "X-Forwarded-For: 10.1.2.3"));
         assertThat(direct).as("from an address that is not the proxy").doesNotContainIgnoringCase("secure");
-        String proxied = sessionCookie(fromAddress("127.0.0.2", "/login", "X-Forwarded-Proto: https",
-                "X-Forwarded-For: 10.1.2.3"));
+        String proxied = sessionCookie(
+                fromAddress("127.0.0.2", "/login", "X-Forwarded-Proto: https", "X-Forwarded-For: 10.1.2.3"));
         assertThat(proxied).as("from the configured proxy").containsIgnoringCase("secure");
     }
 
     @Test
     void theApiDocumentNamesTheConfiguredAddressWhateverTheRequestSays() throws Exception {
-        HttpResponse<String> document = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v3/api-docs"))
-                .header("X-Forwarded-Host", "evil.example.test").header("X-Forwarded-Proto", "https").build(),
+        HttpResponse<String> document = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v3/api-docs"))
+                        .header("X-Forwarded-Host", "evil.example.test")
+                        .header("X-Forwarded-Proto", "https")
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(document.statusCode()).isEqualTo(200);
-        assertThat(document.body()).contains("\"servers\":[{\"url\":\"https://airlock.example.test\"").doesNotContain("evil");
+        assertThat(document.body())
+                .contains("\"servers\":[{\"url\":\"https://airlock.example.test\"")
+                .doesNotContain("evil");
     }
 }

@@ -37,27 +37,42 @@ class OidcSignInIntegrationTests {
         assertThat(mvc.get().uri("/login").exchange()).hasStatusOk().bodyText().contains("Sign in with Corp SSO");
         var redirect = mvc.get().uri("/oauth2/authorization/corp").exchange();
         assertThat(redirect).hasStatus3xxRedirection();
-        assertThat(redirect.getResponse().getHeader("Location")).startsWith(idp.issuer() + "/authorize?")
-                .contains("client_id=airlock-test", "scope=openid%20profile", "nonce=",
+        assertThat(redirect.getResponse().getHeader("Location"))
+                .startsWith(idp.issuer() + "/authorize?")
+                .contains(
+                        "client_id=airlock-test",
+                        "scope=openid%20profile",
+                        "nonce=",
                         "redirect_uri=http://localhost/login/oauth2/code/corp");
     }
 
     @Test
     void mapsTheRolesClaimToRolesInKnownTenantsOnly() {
-        MockHttpSession session = signIn(Map.of("preferred_username", "oscar",
-                "airlock_roles", List.of("APPROVER:acme", "auditor:globex", "APPROVER:nowhere", "ROOT", "PLATFORM_ADMIN")), true);
+        MockHttpSession session = signIn(
+                Map.of(
+                        "preferred_username",
+                        "oscar",
+                        "airlock_roles",
+                        List.of("APPROVER:acme", "auditor:globex", "APPROVER:nowhere", "ROOT", "PLATFORM_ADMIN")),
+                true);
         Authentication person = person(session);
         assertThat(person).as("signed in").isNotNull();
         assertThat(person.getName()).isEqualTo("oscar");
         // Besides the roles, Spring Security records how the person signed in (FACTOR_...).
-        assertThat(person.getAuthorities()).extracting(GrantedAuthority::getAuthority)
+        assertThat(person.getAuthorities())
+                .extracting(GrantedAuthority::getAuthority)
                 .filteredOn(authority -> !authority.startsWith("FACTOR_"))
                 .containsExactlyInAnyOrder("APPROVER:acme", "AUDITOR:globex", "PLATFORM_ADMIN");
 
         // The mapped roles are the ones the gateway applies.
-        assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange()).hasStatusOk();
-        assertThat(mvc.get().uri("/api/v1/audit/runs?tenant=tiny").session(session).exchange())
-                .as("a platform administrator audits every tenant").hasStatusOk();
+        assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
+                .hasStatusOk();
+        assertThat(mvc.get()
+                        .uri("/api/v1/audit/runs?tenant=tiny")
+                        .session(session)
+                        .exchange())
+                .as("a platform administrator audits every tenant")
+                .hasStatusOk();
     }
 
     @Test
@@ -65,20 +80,27 @@ class OidcSignInIntegrationTests {
         MockHttpSession session = signIn(Map.of("preferred_username", "nora"), true);
         Authentication person = person(session);
         assertThat(person.getName()).isEqualTo("nora");
-        assertThat(person.getAuthorities()).extracting(GrantedAuthority::getAuthority)
-                .filteredOn(authority -> !authority.startsWith("FACTOR_")).isEmpty();
-        assertThat(mvc.get().uri("/api/v1/audit/runs?tenant=acme").session(session).exchange()).hasStatus(403);
+        assertThat(person.getAuthorities())
+                .extracting(GrantedAuthority::getAuthority)
+                .filteredOn(authority -> !authority.startsWith("FACTOR_"))
+                .isEmpty();
+        assertThat(mvc.get()
+                        .uri("/api/v1/audit/runs?tenant=acme")
+                        .session(session)
+                        .exchange())
+                .hasStatus(403);
     }
 
     @Test
     void refusesAnIdTokenNotSignedByTheProvider() {
         MockHttpSession session = new MockHttpSession();
-        MvcTestResult callback = callback(session, Map.of("preferred_username", "mallory",
-                "airlock_roles", List.of("PLATFORM_ADMIN")), false);
+        MvcTestResult callback = callback(
+                session, Map.of("preferred_username", "mallory", "airlock_roles", List.of("PLATFORM_ADMIN")), false);
         assertThat(callback).hasStatus3xxRedirection();
         assertThat(callback.getResponse().getRedirectedUrl()).endsWith("/login?error");
         assertThat(person(session)).isNull();
-        assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange()).hasStatus(401);
+        assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
+                .hasStatus(401);
     }
 
     /** Signs in at the provider with these claims and checks that the gateway lets the person into the console. */
@@ -94,7 +116,8 @@ class OidcSignInIntegrationTests {
 
     /** The browser's round trip: to the provider, the person signs in there, and back to the gateway's callback. */
     private MvcTestResult callback(MockHttpSession session, Map<String, Object> claims, boolean signedByTheProvider) {
-        MvcTestResult start = mvc.get().uri("/oauth2/authorization/corp").session(session).exchange();
+        MvcTestResult start =
+                mvc.get().uri("/oauth2/authorization/corp").session(session).exchange();
         assertThat(start).hasStatus3xxRedirection();
         URI back = idp.authorize(URI.create(start.getResponse().getHeader("Location")), claims, signedByTheProvider);
         assertThat(back.getPath()).isEqualTo("/login/oauth2/code/corp");
@@ -102,7 +125,8 @@ class OidcSignInIntegrationTests {
     }
 
     private static Authentication person(MockHttpSession session) {
-        SecurityContext context = (SecurityContext) session.getAttribute(HttpSessionSecurityContextRepository.SPRING_SECURITY_CONTEXT_KEY);
+        SecurityContext context = (SecurityContext)
+                session.getAttribute(HttpSessionSecurityContextRepository.SPRING_SECURITY_CONTEXT_KEY);
         return context == null ? null : context.getAuthentication();
     }
 }

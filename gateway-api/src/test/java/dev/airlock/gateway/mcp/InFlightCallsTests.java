@@ -32,8 +32,11 @@ class InFlightCallsTests {
         second.runStarted(UUID.randomUUID());
         assertThat(calls.sole(key)).isEmpty();
         assertThat(calls.count(key)).isEqualTo(2);
-        assertThat(calls.sole(new InFlightCalls.Key(new AgentIdentity("acme", "other"), "7"))).isEmpty();
-        assertThat(calls.sole(new InFlightCalls.Key(key.agent(), "\"7\""))).as("the string \"7\" is not the number 7").isEmpty();
+        assertThat(calls.sole(new InFlightCalls.Key(new AgentIdentity("acme", "other"), "7")))
+                .isEmpty();
+        assertThat(calls.sole(new InFlightCalls.Key(key.agent(), "\"7\"")))
+                .as("the string \"7\" is not the number 7")
+                .isEmpty();
 
         calls.end(key, first);
         assertThat(calls.sole(key)).contains(second);

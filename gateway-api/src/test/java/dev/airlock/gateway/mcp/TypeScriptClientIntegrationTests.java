@@ -70,23 +70,32 @@ class TypeScriptClientIntegrationTests {
         assertThat(process.exitValue()).as("exit status; stderr: %s", stderr).isZero();
 
         Map<String, JsonNode> steps = new HashMap<>();
-        stdout.lines().map(json::readTree).forEach(step -> steps.put(step.path("step").asString(), step));
+        stdout.lines()
+                .map(json::readTree)
+                .forEach(step -> steps.put(step.path("step").asString(), step));
 
         assertThat(steps.get("initialize").path("protocolVersion").asString()).isEqualTo("2025-11-25");
-        assertThat(steps.get("initialize").path("server").path("name").asString()).isEqualTo("airlock");
+        assertThat(steps.get("initialize").path("server").path("name").asString())
+                .isEqualTo("airlock");
 
         JsonNode tools = steps.get("tools").path("tools");
         assertThat(tools.valueStream().map(t -> t.path("name").asString()).toList())
                 .contains("echo", "deploy", "airlock_status", "airlock_output", "airlock_cancel");
-        JsonNode echoTool = tools.valueStream().filter(t -> t.path("name").asString().equals("echo")).findFirst().orElseThrow();
+        JsonNode echoTool = tools.valueStream()
+                .filter(t -> t.path("name").asString().equals("echo"))
+                .findFirst()
+                .orElseThrow();
         assertThat(echoTool.path("inputSchema")).isEqualTo(restParameters("echo"));
-        assertThat(echoTool.path("annotations").path("readOnlyHint").asBoolean()).isTrue();
+        assertThat(echoTool.path("annotations").path("readOnlyHint").asBoolean())
+                .isTrue();
         assertThat(echoTool.path("hasOutputSchema").asBoolean()).isTrue();
 
         JsonNode echo = steps.get("echo").path("result");
         assertThat(echo.path("isError").asBoolean()).isFalse();
-        assertThat(echo.path("structuredContent").path("stdout").path("text").asString()).isEqualTo("from typescript\n");
-        assertThat(echo.path("content").get(0).path("text").asString()).isEqualTo(Fence.wrap("echo stdout", "from typescript\n"));
+        assertThat(echo.path("structuredContent").path("stdout").path("text").asString())
+                .isEqualTo("from typescript\n");
+        assertThat(echo.path("content").get(0).path("text").asString())
+                .isEqualTo(Fence.wrap("echo stdout", "from typescript\n"));
 
         JsonNode bad = steps.get("bad-arguments").path("result");
         assertThat(bad.path("isError").asBoolean()).isTrue();
@@ -94,34 +103,53 @@ class TypeScriptClientIntegrationTests {
 
         JsonNode pending = steps.get("pending");
         assertThat(pending.path("result").path("isError").asBoolean()).isFalse();
-        assertThat(pending.path("result").path("structuredContent").path("state").asString()).isEqualTo("PENDING_APPROVAL");
+        assertThat(pending.path("result")
+                        .path("structuredContent")
+                        .path("state")
+                        .asString())
+                .isEqualTo("PENDING_APPROVAL");
         assertThat(pending.path("result").path("content").get(0).path("text").asString())
                 .contains("a human must approve this exact action", "airlock_status");
-        assertThat(pending.path("progress").valueStream().map(p -> p.path("message").asString()).toList())
+        assertThat(pending.path("progress")
+                        .valueStream()
+                        .map(p -> p.path("message").asString())
+                        .toList())
                 .contains("waiting for 1 more approval");
 
         assertThat(steps.get("cancel").path("aborted").asBoolean()).isTrue();
-        org.awaitility.Awaitility.await("the aborted call's run is cancelled").atMost(java.time.Duration.ofSeconds(10))
+        org.awaitility.Awaitility.await("the aborted call's run is cancelled")
+                .atMost(java.time.Duration.ofSeconds(10))
                 .until(this::latestSlowRunState, "CANCELLED"::equals);
         assertThat(slowRuns()).isEqualTo(slowRunsBefore + 1);
     }
 
     private int slowRuns() {
-        return jdbc.queryForObject("select count(*) from airlock.runs where tenant = 'acme' and agent = 'build-bot'"
-                + " and tool = 'slow'", Integer.class);
+        return jdbc.queryForObject(
+                "select count(*) from airlock.runs where tenant = 'acme' and agent = 'build-bot'"
+                        + " and tool = 'slow'",
+                Integer.class);
     }
 
     private String latestSlowRunState() {
-        return jdbc.queryForObject("select state from airlock.runs where tenant = 'acme' and agent = 'build-bot'"
-                + " and tool = 'slow' order by created_at desc limit 1", String.class);
+        return jdbc.queryForObject(
+                "select state from airlock.runs where tenant = 'acme' and agent = 'build-bot'"
+                        + " and tool = 'slow' order by created_at desc limit 1",
+                String.class);
     }
 
     private JsonNode restParameters(String tool) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/api/v1/tools")).header("Authorization", "Bearer " + AgentApi.ACME).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return json.readTree(response.body()).valueStream().filter(t -> t.path("name").asString().equals(tool)).findFirst()
-                .orElseThrow().path("parameters");
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/tools"))
+                                .header("Authorization", "Bearer " + AgentApi.ACME)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        return json.readTree(response.body())
+                .valueStream()
+                .filter(t -> t.path("name").asString().equals(tool))
+                .findFirst()
+                .orElseThrow()
+                .path("parameters");
     }
 
     /**
@@ -133,7 +161,9 @@ class TypeScriptClientIntegrationTests {
         String node = System.getenv().getOrDefault("AIRLOCK_NODE", "node");
         String problem = null;
         try {
-            Process version = new ProcessBuilder(node, "--version").redirectErrorStream(true).start();
+            Process version = new ProcessBuilder(node, "--version")
+                    .redirectErrorStream(true)
+                    .start();
             String text = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!version.waitFor(20, TimeUnit.SECONDS) || version.exitValue() != 0 || !text.matches("v\\d+\\..*")) {
                 problem = "'" + node + " --version' failed: " + text;
@@ -154,8 +184,8 @@ class TypeScriptClientIntegrationTests {
             }
         }
         if (problem != null && System.getenv("CI") != null) {
-            throw new IllegalStateException("CI must provide Node 20+ and npm ci in gateway-api/" + CLIENT + " (see .ci/run): "
-                    + problem);
+            throw new IllegalStateException(
+                    "CI must provide Node 20+ and npm ci in gateway-api/" + CLIENT + " (see .ci/run): " + problem);
         }
         Assumptions.assumeTrue(problem == null, "skipped: " + problem);
         return node;

@@ -1,10 +1,9 @@
 package dev.airlock.gateway.policy;
 
-import dev.airlock.kernel.config.ApprovalMode;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.airlock.kernel.config.ApprovalMode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
-import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.support.ToolInputs;
+import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.sanitizer.AuditView;
 import dev.airlock.sanitizer.Fence;
 import java.io.IOException;
@@ -33,8 +33,21 @@ import tools.jackson.databind.JsonNode;
 class HostileOutputIntegrationTests {
 
     /** Every count the envelope reports, in its order. */
-    private static final List<String> COUNTERS = List.of("csi", "osc", "c0", "c1", "invisible", "invalidUtf8", "esc", "dcs",
-            "sosPmApc", "del", "cr", "bs", "unterminatedStrings", "stringPayloadBytes");
+    private static final List<String> COUNTERS = List.of(
+            "csi",
+            "osc",
+            "c0",
+            "c1",
+            "invisible",
+            "invalidUtf8",
+            "esc",
+            "dcs",
+            "sosPmApc",
+            "del",
+            "cr",
+            "bs",
+            "unterminatedStrings",
+            "stringPayloadBytes");
 
     @Autowired
     MockMvcTester mvc;
@@ -78,29 +91,39 @@ class HostileOutputIntegrationTests {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("corpus")
-    void envelopeCarriesTheSanitizedTextAndTheFactsOfTheRawBytes(String name, String input, String expected,
-            Map<String, Long> removed) throws IOException {
+    void envelopeCarriesTheSanitizedTextAndTheFactsOfTheRawBytes(
+            String name, String input, String expected, Map<String, Long> removed) throws IOException {
         byte[] raw = AuditView.decode(input);
         Path file = files.resolve(name + ".bin");
         Files.write(file, raw);
 
-        JsonNode run = new AgentApi(mvc).run(AgentApi.ACME, "hostile", "{\"file\":\"" + file + "\"}").body();
+        JsonNode run = new AgentApi(mvc)
+                .run(AgentApi.ACME, "hostile", "{\"file\":\"" + file + "\"}")
+                .body();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         JsonNode stdout = run.path("stdout");
         String text = stdout.path("text").asString();
 
         assertThat(AuditView.encode(text.getBytes(StandardCharsets.UTF_8))).isEqualTo(expected);
-        assertThat(text.codePoints().filter(cp -> cp == 0x1B || cp >= 0x80 && cp < 0xA0 || cp == 0x200B || cp == 0x202E
-                || cp >= 0xE0000 && cp <= 0xE007F)).isEmpty();
+        assertThat(text.codePoints()
+                        .filter(cp -> cp == 0x1B
+                                || cp >= 0x80 && cp < 0xA0
+                                || cp == 0x200B
+                                || cp == 0x202E
+                                || cp >= 0xE0000 && cp <= 0xE007F))
+                .isEmpty();
 
         String fenced = stdout.path("fenced").asString();
         List<String> lines = fenced.lines().toList();
         assertThat(lines.getFirst()).isEqualTo(Fence.openLine("hostile stdout"));
         assertThat(lines.getLast()).isEqualTo(Fence.CLOSE_LINE);
-        assertThat(lines.subList(1, lines.size() - 1)).allSatisfy(l -> assertThat(l).startsWith("| "));
+        assertThat(lines.subList(1, lines.size() - 1))
+                .allSatisfy(l -> assertThat(l).startsWith("| "));
 
         Map<String, Long> reported = new LinkedHashMap<>();
-        stdout.path("removed").properties().forEach(e -> reported.put(e.getKey(), e.getValue().asLong()));
+        stdout.path("removed")
+                .properties()
+                .forEach(e -> reported.put(e.getKey(), e.getValue().asLong()));
         assertThat(reported).containsExactlyEntriesOf(removed);
         assertThat(stdout.path("redactions").asLong()).isZero();
 

@@ -11,8 +11,8 @@ import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
-import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.kernel.digest.Sha256;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -41,15 +41,37 @@ class RunApiIntegrationTests {
     void listsTheToolsOfTheAgentsTenantWithParameterSchemas() {
         AgentApi.Response response = api.get(ACME, "/api/v1/tools");
         assertThat(response.status()).isEqualTo(200);
-        List<String> names = response.body().valueStream().map(t -> t.path("name").asString()).toList();
+        List<String> names = response.body()
+                .valueStream()
+                .map(t -> t.path("name").asString())
+                .toList();
         assertThat(names).contains("echo", "deploy", "hostile");
-        JsonNode echo = response.body().valueStream().filter(t -> t.path("name").asString().equals("echo")).findFirst().orElseThrow();
-        assertThat(echo.path("parameters").path("properties").path("message").path("type").asString()).isEqualTo("string");
+        JsonNode echo = response.body()
+                .valueStream()
+                .filter(t -> t.path("name").asString().equals("echo"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(echo.path("parameters")
+                        .path("properties")
+                        .path("message")
+                        .path("type")
+                        .asString())
+                .isEqualTo("string");
         assertThat(echo.path("parameters").path("required").get(0).asString()).isEqualTo("message");
         assertThat(echo.path("annotations").toString()).isEqualTo("{\"readOnlyHint\":true,\"openWorldHint\":false}");
-        JsonNode deploy = response.body().valueStream().filter(t -> t.path("name").asString().equals("deploy")).findFirst().orElseThrow();
-        assertThat(deploy.path("annotations").isEmpty()).as("no hint stated, none invented").isTrue();
-        assertThat(api.get(GLOBEX, "/api/v1/tools").body().valueStream().map(t -> t.path("name").asString()).toList())
+        JsonNode deploy = response.body()
+                .valueStream()
+                .filter(t -> t.path("name").asString().equals("deploy"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(deploy.path("annotations").isEmpty())
+                .as("no hint stated, none invented")
+                .isTrue();
+        assertThat(api.get(GLOBEX, "/api/v1/tools")
+                        .body()
+                        .valueStream()
+                        .map(t -> t.path("name").asString())
+                        .toList())
                 .as("another tenant's tools stay out of sight")
                 .containsExactly("echo", "hold-secret");
     }
@@ -59,7 +81,8 @@ class RunApiIntegrationTests {
         AgentApi.Response response = api.run(ACME, "echo", "{\"message\":\"hello\"}");
         assertThat(response.status()).isEqualTo(201);
         JsonNode run = response.body();
-        assertThat(response.headers().getLocation()).hasToString("/api/v1/runs/" + run.path("runId").asString());
+        assertThat(response.headers().getLocation())
+                .hasToString("/api/v1/runs/" + run.path("runId").asString());
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(run.path("tenant").asString()).isEqualTo("acme");
         assertThat(run.path("agent").asString()).isEqualTo("build-bot");
@@ -78,9 +101,12 @@ class RunApiIntegrationTests {
         assertThat(stdout.path("observedBytes").asLong()).isEqualTo(6);
         assertThat(stdout.path("eof").asBoolean()).isTrue();
         assertThat(stdout.path("truncated").asBoolean()).isFalse();
-        assertThat(run.path("rawArtifact").asString()).startsWith("restricted:sha256:").hasSize(18 + 64);
+        assertThat(run.path("rawArtifact").asString())
+                .startsWith("restricted:sha256:")
+                .hasSize(18 + 64);
 
-        AgentApi.Response again = api.get(ACME, "/api/v1/runs/" + run.path("runId").asString());
+        AgentApi.Response again =
+                api.get(ACME, "/api/v1/runs/" + run.path("runId").asString());
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.body()).isEqualTo(run);
     }
@@ -99,21 +125,26 @@ class RunApiIntegrationTests {
     }
 
     /** Starts a run without waiting and returns, once its process shows on the host, the run id and its processes. */
-    private Started startAndSee(String tool, String arguments, Predicate<List<HostProcess>> until) throws InterruptedException {
-        AgentApi.Response started = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
+    private Started startAndSee(String tool, String arguments, Predicate<List<HostProcess>> until)
+            throws InterruptedException {
+        AgentApi.Response started =
+                api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + arguments + "}");
         assertThat(started.status()).isEqualTo(201);
         String id = started.text("runId");
-        return new Started(id, HostProcesses.awaitWithEnvironment("AIRLOCK_RUN_ID=" + id, until, Duration.ofSeconds(15)));
+        return new Started(
+                id, HostProcesses.awaitWithEnvironment("AIRLOCK_RUN_ID=" + id, until, Duration.ofSeconds(15)));
     }
 
-    private record Started(String id, List<HostProcess> processes) {
-    }
+    private record Started(String id, List<HostProcess> processes) {}
 
     @Test
     void killsARunThatOutlivesItsTimeout() throws Exception {
         Started started = startAndSee("sleep", "{\"seconds\":20}", HostProcesses.sleeping("20"));
-        JsonNode run = api.get(ACME, "/api/v1/runs/" + started.id() + "?wait=PT20S").body();
-        assertThat(HostProcesses.stillAlive(started.processes())).as("processes of the run after it ended").isEmpty();
+        JsonNode run =
+                api.get(ACME, "/api/v1/runs/" + started.id() + "?wait=PT20S").body();
+        assertThat(HostProcesses.stillAlive(started.processes()))
+                .as("processes of the run after it ended")
+                .isEmpty();
         assertThat(run.path("state").asString()).isEqualTo("TIMED_OUT");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("TIMEOUT");
         assertThat(run.path("process").path("exitCode").isNull()).isTrue();
@@ -122,8 +153,11 @@ class RunApiIntegrationTests {
     @Test
     void aGrandchildHoldingThePipeOpenDoesNotHangTheRun() throws Exception {
         Started started = startAndSee("grandchild", "{}", HostProcesses.sleeping("30"));
-        JsonNode run = api.get(ACME, "/api/v1/runs/" + started.id() + "?wait=PT20S").body();
-        assertThat(HostProcesses.stillAlive(started.processes())).as("processes of the run after it ended").isEmpty();
+        JsonNode run =
+                api.get(ACME, "/api/v1/runs/" + started.id() + "?wait=PT20S").body();
+        assertThat(HostProcesses.stillAlive(started.processes()))
+                .as("processes of the run after it ended")
+                .isEmpty();
         assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(run.path("process").path("exitCode").asInt()).isZero();
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("started\n");
@@ -156,7 +190,9 @@ class RunApiIntegrationTests {
         AgentApi.Response cancelled = api.post(ACME, "/api/v1/runs/" + id + "/cancel", "");
         assertThat(cancelled.status()).isEqualTo(200);
         JsonNode run = api.get(ACME, "/api/v1/runs/" + id + "?wait=PT10S").body();
-        assertThat(HostProcesses.stillAlive(started.processes())).as("processes of the run after it ended").isEmpty();
+        assertThat(HostProcesses.stillAlive(started.processes()))
+                .as("processes of the run after it ended")
+                .isEmpty();
         assertThat(run.path("state").asString()).isEqualTo("CANCELLED");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("CANCELLED");
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("begun\n");
@@ -172,7 +208,8 @@ class RunApiIntegrationTests {
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("token=[REDACTED:API_TOKEN]\n");
         assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(1);
         assertThat(run.toString()).doesNotContain(TestSecrets.API_TOKEN);
-        assertThat(run.path("stdout").path("sha256").asString()).isEqualTo(Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
+        assertThat(run.path("stdout").path("sha256").asString())
+                .isEqualTo(Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
     }
 
     @Test
@@ -185,28 +222,38 @@ class RunApiIntegrationTests {
         assertThat(second.status()).isEqualTo(200);
         assertThat(second.text("runId")).isEqualTo(first.text("runId"));
 
-        AgentApi.Response different = api.post(ACME, "/api/v1/runs", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"twice\"}}", key);
+        AgentApi.Response different =
+                api.post(ACME, "/api/v1/runs", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"twice\"}}", key);
         assertThat(different.status()).isEqualTo(409);
         assertThat(different.text("runId")).isEqualTo(first.text("runId"));
     }
 
     @Test
     void rejectsBadArgumentsWithEveryProblemListed() {
-        AgentApi.Response response = api.post(ACME, "/api/v1/runs",
-                "{\"tool\":\"deploy\",\"arguments\":{\"service\":\"-rf\",\"force\":true}}");
+        AgentApi.Response response = api.post(
+                ACME, "/api/v1/runs", "{\"tool\":\"deploy\",\"arguments\":{\"service\":\"-rf\",\"force\":true}}");
         assertThat(response.status()).isEqualTo(400);
         assertThat(response.type()).startsWith("application/problem+json");
-        assertThat(response.body().path("errors").valueStream().map(JsonNode::asString).toList()).containsExactly(
-                "arguments.force: unknown parameter; parameters are [service]",
-                "arguments.service: must not start with '-'");
+        assertThat(response.body()
+                        .path("errors")
+                        .valueStream()
+                        .map(JsonNode::asString)
+                        .toList())
+                .containsExactly(
+                        "arguments.force: unknown parameter; parameters are [service]",
+                        "arguments.service: must not start with '-'");
 
-        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"count-lines\",\"arguments\":{\"count\":\"12\"}}").text("detail"))
+        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"count-lines\",\"arguments\":{\"count\":\"12\"}}")
+                        .text("detail"))
                 .contains("arguments.count: must be an integer");
-        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"count-lines\",\"arguments\":{\"count\":0}}").text("detail"))
+        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"count-lines\",\"arguments\":{\"count\":0}}")
+                        .text("detail"))
                 .contains("arguments.count: must be at least 1");
-        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"count-lines\",\"arguments\":{}}").text("detail"))
+        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"count-lines\",\"arguments\":{}}")
+                        .text("detail"))
                 .contains("arguments.count: required");
-        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"hostile\",\"arguments\":{\"file\":\"etc/passwd\"}}").text("detail"))
+        assertThat(api.post(ACME, "/api/v1/runs", "{\"tool\":\"hostile\",\"arguments\":{\"file\":\"etc/passwd\"}}")
+                        .text("detail"))
                 .contains("arguments.file: must match");
         AgentApi.Response unknownTool = api.post(ACME, "/api/v1/runs", "{\"tool\":\"rm\",\"arguments\":{}}");
         assertThat(unknownTool.status()).isEqualTo(400);
@@ -215,7 +262,8 @@ class RunApiIntegrationTests {
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.type()).startsWith("application/problem+json");
         assertThat(malformed.body().toString()).doesNotContain("Exception", "at dev.", "at org.");
-        assertThat(api.post(ACME, "/api/v1/runs?wait=forever", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}").status())
+        assertThat(api.post(ACME, "/api/v1/runs?wait=forever", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}")
+                        .status())
                 .isEqualTo(400);
     }
 
@@ -227,7 +275,8 @@ class RunApiIntegrationTests {
             assertThat(response.headers().getFirst("WWW-Authenticate")).startsWith("Bearer");
             assertThat(response.type()).startsWith("application/problem+json");
         }
-        assertThat(api.post("not-a-key", "/api/v1/runs", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}").status())
+        assertThat(api.post("not-a-key", "/api/v1/runs", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}")
+                        .status())
                 .isEqualTo(401);
     }
 
@@ -235,7 +284,8 @@ class RunApiIntegrationTests {
     void anotherTenantsRunIsIndistinguishableFromAMissingOne() {
         String id = api.run(ACME, "echo", "{\"message\":\"acme only\"}").text("runId");
         String never = UUID.randomUUID().toString();
-        for (String path : List.of("", "?wait=PT1S", "/output/stdout", "/output/stderr?from=1&to=2", "/output/stdout?grep=acme")) {
+        for (String path :
+                List.of("", "?wait=PT1S", "/output/stdout", "/output/stderr?from=1&to=2", "/output/stdout?grep=acme")) {
             AgentApi.Response foreign = api.get(GLOBEX, "/api/v1/runs/" + id + path);
             AgentApi.Response missing = api.get(GLOBEX, "/api/v1/runs/" + never + path);
             assertThat(foreign.status()).as(path).isEqualTo(404);
@@ -250,7 +300,8 @@ class RunApiIntegrationTests {
 
     @Test
     void anotherAgentsRunIsNotFoundUnlessTheAgentMaySeeItsTenantsRuns() {
-        String id = api.post(ACME, "/api/v1/runs", "{\"tool\":\"slow\",\"arguments\":{}}").text("runId");
+        String id = api.post(ACME, "/api/v1/runs", "{\"tool\":\"slow\",\"arguments\":{}}")
+                .text("runId");
         String never = UUID.randomUUID().toString();
         try {
             for (String path : List.of("", "?wait=PT1S", "/output/stdout", "/output/stderr?from=1&to=2")) {
@@ -260,14 +311,18 @@ class RunApiIntegrationTests {
                 assertThat(whole(foreign, id)).as("GET %s", path).isEqualTo(whole(missing, never));
             }
             AgentApi.Response foreignCancel = api.post(ACME_OTHER, "/api/v1/runs/" + id + "/cancel", "");
-            assertThat(whole(foreignCancel, id)).isEqualTo(whole(api.post(ACME_OTHER, "/api/v1/runs/" + never + "/cancel", ""),
-                    never));
-            assertThat(api.get(ACME, "/api/v1/runs/" + id).text("state")).as("not cancelled by the other agent")
+            assertThat(whole(foreignCancel, id))
+                    .isEqualTo(whole(api.post(ACME_OTHER, "/api/v1/runs/" + never + "/cancel", ""), never));
+            assertThat(api.get(ACME, "/api/v1/runs/" + id).text("state"))
+                    .as("not cancelled by the other agent")
                     .isEqualTo("RUNNING");
 
             // An agent configured with runs: tenant sees and cancels it.
-            assertThat(api.get(ACME_OVERSEER, "/api/v1/runs/" + id).text("agent")).isEqualTo("build-bot");
-            assertThat(api.post(ACME_OVERSEER, "/api/v1/runs/" + id + "/cancel", "").text("state")).isEqualTo("CANCELLED");
+            assertThat(api.get(ACME_OVERSEER, "/api/v1/runs/" + id).text("agent"))
+                    .isEqualTo("build-bot");
+            assertThat(api.post(ACME_OVERSEER, "/api/v1/runs/" + id + "/cancel", "")
+                            .text("state"))
+                    .isEqualTo("CANCELLED");
         } finally {
             api.post(ACME, "/api/v1/runs/" + id + "/cancel", "");
         }
@@ -276,9 +331,17 @@ class RunApiIntegrationTests {
     /** Status, every header and the whole body, with the run id written as {id}. */
     private static String whole(AgentApi.Response response, String runId) {
         StringBuilder text = new StringBuilder().append(response.status()).append('\n');
-        response.headers().headerNames().stream().sorted(String.CASE_INSENSITIVE_ORDER)
-                .forEach(name -> text.append(name).append(": ").append(response.headers().get(name)).append('\n'));
-        return text.append(response.type()).append('\n').append(response.body()).toString().replace(runId, "{id}");
+        response.headers().headerNames().stream()
+                .sorted(String.CASE_INSENSITIVE_ORDER)
+                .forEach(name -> text.append(name)
+                        .append(": ")
+                        .append(response.headers().get(name))
+                        .append('\n'));
+        return text.append(response.type())
+                .append('\n')
+                .append(response.body())
+                .toString()
+                .replace(runId, "{id}");
     }
 
     @Test
@@ -295,7 +358,8 @@ class RunApiIntegrationTests {
     void givesTooManyRequestsWithRetryAfterPastTheLimits() {
         AgentApi.Response slow = api.post(TINY, "/api/v1/runs", "{\"tool\":\"slow\",\"arguments\":{}}");
         assertThat(slow.status()).isEqualTo(201);
-        AgentApi.Response busy = api.post(TINY, "/api/v1/runs", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}");
+        AgentApi.Response busy =
+                api.post(TINY, "/api/v1/runs", "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"}}");
         assertThat(busy.status()).isEqualTo(429);
         assertThat(busy.headers().getFirst("Retry-After")).isEqualTo("1");
         assertThat(busy.text("type")).isEqualTo("urn:airlock:problem:tenant-busy");
@@ -310,8 +374,8 @@ class RunApiIntegrationTests {
 
     @Test
     void parksARunThatNeedsApproval() {
-        AgentApi.Response response = api.post(ACME, "/api/v1/runs?wait=PT0S",
-                "{\"tool\":\"deploy\",\"arguments\":{\"service\":\"billing\"}}");
+        AgentApi.Response response = api.post(
+                ACME, "/api/v1/runs?wait=PT0S", "{\"tool\":\"deploy\",\"arguments\":{\"service\":\"billing\"}}");
         assertThat(response.status()).isEqualTo(201);
         JsonNode run = response.body();
         assertThat(run.path("state").asString()).isEqualTo("PENDING_APPROVAL");
@@ -334,21 +398,34 @@ class RunApiIntegrationTests {
     @Test
     void returnsBoundedExcerptsByLineRangeAndSearchTerm() {
         String id = api.run(ACME, "count-lines", "{\"count\":2000}").text("runId");
-        JsonNode range = api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=10&to=12").body();
+        JsonNode range = api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=10&to=12")
+                .body();
         assertThat(range.path("totalLines").asInt()).isEqualTo(2000);
-        assertThat(range.path("lines").valueStream().map(l -> l.path("number").asInt() + ":" + l.path("text").asString()).toList())
+        assertThat(range.path("lines")
+                        .valueStream()
+                        .map(l ->
+                                l.path("number").asInt() + ":" + l.path("text").asString())
+                        .toList())
                 .containsExactly("10:10", "11:11", "12:12");
         assertThat(range.path("fenced").asString()).startsWith("--- untrusted output from count-lines stdout:");
 
-        JsonNode grep = api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?grep=199").body();
-        assertThat(grep.path("lines").valueStream().map(l -> l.path("text").asString()).toList())
-                .containsExactly("199", "1199", "1990", "1991", "1992", "1993", "1994", "1995", "1996", "1997", "1998", "1999");
+        JsonNode grep =
+                api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?grep=199").body();
+        assertThat(grep.path("lines")
+                        .valueStream()
+                        .map(l -> l.path("text").asString())
+                        .toList())
+                .containsExactly(
+                        "199", "1199", "1990", "1991", "1992", "1993", "1994", "1995", "1996", "1997", "1998", "1999");
 
         JsonNode all = api.get(ACME, "/api/v1/runs/" + id + "/output/stdout").body();
         assertThat(all.path("lines").size()).isEqualTo(OutputExcerpt.MAX_LINES);
         assertThat(all.path("truncated").asBoolean()).isFalse();
-        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdin").status()).isEqualTo(400);
-        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=5&to=2").status()).isEqualTo(400);
+        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdin").status())
+                .isEqualTo(400);
+        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=5&to=2")
+                        .status())
+                .isEqualTo(400);
     }
 
     @Test

@@ -35,23 +35,41 @@ class SecretHandlingIntegrationTests {
         assertThat(run.path("stdout").path("sha256").asString())
                 .isEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
 
-        String grant = api.asHuman("bob", "POST",
-                "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"secret check\"}").text("id");
-        assertThat(api.asHuman("erin", "POST", "/api/v1/audit/raw-grants/" + grant + "/decision",
-                "{\"decision\":\"GRANT\"}").status()).isEqualTo(200);
-        String auditView = api.asHuman("bob", "GET",
-                "/api/v1/audit/raw-grants/" + grant + "/audit-view", null).body().toString();
+        String grant = api.asHuman(
+                        "bob",
+                        "POST",
+                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
+                        "{\"reason\":\"secret check\"}")
+                .text("id");
+        assertThat(api.asHuman(
+                                "erin",
+                                "POST",
+                                "/api/v1/audit/raw-grants/" + grant + "/decision",
+                                "{\"decision\":\"GRANT\"}")
+                        .status())
+                .isEqualTo(200);
+        String auditView = api.asHuman("bob", "GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view", null)
+                .body()
+                .toString();
         assertThat(auditView).contains("token=[REDACTED:API_TOKEN]\\\\x0a").doesNotContain(TestSecrets.API_TOKEN);
-        String hex = api.asHuman("bob", "GET",
-                "/api/v1/audit/raw-grants/" + grant + "/hexdump", null).body().toString();
+        String hex = api.asHuman("bob", "GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump", null)
+                .body()
+                .toString();
         assertThat(hex).doesNotContain(TestSecrets.API_TOKEN).doesNotContain("74 6f 6b 2d 33 66");
         byte[] download = api.rawAsHuman("bob", "/api/v1/audit/raw-grants/" + grant + "/download")
                 .getContentAsByteArray();
         assertThat(new String(download, StandardCharsets.UTF_8)).isEqualTo("token=[REDACTED:API_TOKEN]\n");
-        JsonNode report = api.asHuman("bob", "GET",
-                "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
-        assertThat(report.path("observations").path("rawArtifact").path("redactions").asLong()).isEqualTo(1);
-        assertThat(report.path("observations").path("rawArtifact").path("sha256").asString())
+        JsonNode report = api.asHuman("bob", "GET", "/api/v1/audit/runs/" + runId + "?tenant=acme", null)
+                .body();
+        assertThat(report.path("observations")
+                        .path("rawArtifact")
+                        .path("redactions")
+                        .asLong())
+                .isEqualTo(1);
+        assertThat(report.path("observations")
+                        .path("rawArtifact")
+                        .path("sha256")
+                        .asString())
                 .isEqualTo(dev.airlock.persistence.artifact.RawArtifactDigest.of(download, new byte[0]));
         assertThat(output.getAll()).doesNotContain(TestSecrets.API_TOKEN);
     }
@@ -66,20 +84,28 @@ class SecretHandlingIntegrationTests {
         String almost = TestSecrets.API_TOKEN.substring(0, TestSecrets.API_TOKEN.length() - 2);
         assertThat(run.toString()).doesNotContain(almost);
         String runId = run.path("runId").asString();
-        JsonNode report = api.asHuman("bob", "GET",
-                "/api/v1/audit/runs/" + runId + "?tenant=acme", null).body();
-        assertThat(report.path("observations").path("rawArtifact").path("redactions").asLong()).isEqualTo(2);
+        JsonNode report = api.asHuman("bob", "GET", "/api/v1/audit/runs/" + runId + "?tenant=acme", null)
+                .body();
+        assertThat(report.path("observations")
+                        .path("rawArtifact")
+                        .path("redactions")
+                        .asLong())
+                .isEqualTo(2);
         assertThat(report.toString()).doesNotContain(almost);
         assertThat(output.getAll()).doesNotContain(almost);
     }
 
     private void failSignIn(String user, String password, String address) {
-        mvc.post().uri("/login").param("username", user).param("password", password)
+        mvc.post()
+                .uri("/login")
+                .param("username", user)
+                .param("password", password)
                 .with(org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf())
                 .with(request -> {
                     request.setRemoteAddr(address);
                     return request;
-                }).exchange();
+                })
+                .exchange();
     }
 
     @Test
@@ -89,13 +115,19 @@ class SecretHandlingIntegrationTests {
         AgentApi.Response refused = api.get(wrongKey, "/api/v1/tools");
         assertThat(refused.status()).isEqualTo(401);
         assertThat(refused.body().toString()).doesNotContain(wrongKey);
-        AgentApi.Response badToken = api.get("alp_made-up-token-77", "/api/v1/runs/00000000-0000-0000-0000-000000000000");
+        AgentApi.Response badToken =
+                api.get("alp_made-up-token-77", "/api/v1/runs/00000000-0000-0000-0000-000000000000");
         assertThat(badToken.body().toString()).doesNotContain("made-up-token-77");
         failSignIn("alice", "wrong-password-5bd1", "10.44.0.1");
         failSignIn("alice-password-typed-as-name", "x", "10.44.0.2");
         JsonNode run = api.run(ACME, "secret", "{}").body();
         assertThat(run.toString()).doesNotContain(TestSecrets.API_TOKEN);
-        assertThat(output.getAll()).doesNotContain(wrongKey).doesNotContain("made-up-token-77").doesNotContain("wrong-password-5bd1")
-                .doesNotContain(ACME).doesNotContain("alice-password").doesNotContain(TestSecrets.API_TOKEN);
+        assertThat(output.getAll())
+                .doesNotContain(wrongKey)
+                .doesNotContain("made-up-token-77")
+                .doesNotContain("wrong-password-5bd1")
+                .doesNotContain(ACME)
+                .doesNotContain("alice-password")
+                .doesNotContain(TestSecrets.API_TOKEN);
     }
 }

@@ -25,10 +25,19 @@ class StructuredLogIntegrationTests {
 
     @Test
     void everyLineAboutARunCarriesItsIdTenantAndNode(CapturedOutput output) {
-        String runId = new AgentApi(mvc).run(ACME, "echo", "{\"message\":\"structured\"}").text("runId");
-        List<String> aboutTheRun = output.getOut().lines().filter(line -> line.contains(runId)).toList();
-        assertThat(aboutTheRun).as("the request and the end of the run are logged").hasSizeGreaterThanOrEqualTo(2);
-        assertThat(aboutTheRun).allSatisfy(line -> assertThat(line).startsWith("{")
-                .contains("\"runId\":\"" + runId + "\"").contains("\"tenant\":\"acme\"").contains("\"node\":\"structured-node\""));
+        String runId = new AgentApi(mvc)
+                .run(ACME, "echo", "{\"message\":\"structured\"}")
+                .text("runId");
+        List<String> aboutTheRun =
+                output.getOut().lines().filter(line -> line.contains(runId)).toList();
+        assertThat(aboutTheRun)
+                .as("the request and the end of the run are logged")
+                .hasSizeGreaterThanOrEqualTo(2);
+        assertThat(aboutTheRun)
+                .allSatisfy(line -> assertThat(line)
+                        .startsWith("{")
+                        .contains("\"runId\":\"" + runId + "\"")
+                        .contains("\"tenant\":\"acme\"")
+                        .contains("\"node\":\"structured-node\""));
     }
 }

@@ -46,13 +46,15 @@ class WaitLimitIntegrationTests {
         assertThat(limits.freeWaits("waits")).isEqualTo(1);
         double refusedBefore = refused();
 
-        CompletableFuture<AgentApi.Response> waiting = CompletableFuture.supplyAsync(
-                () -> api.get(KEY, "/api/v1/runs/" + first + "?wait=PT60S"));
+        CompletableFuture<AgentApi.Response> waiting =
+                CompletableFuture.supplyAsync(() -> api.get(KEY, "/api/v1/runs/" + first + "?wait=PT60S"));
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (limits.freeWaits("waits") > 0 && System.nanoTime() < until) {
             Thread.onSpinWait();
         }
-        assertThat(limits.freeWaits("waits")).as("the first request holds the tenant's one place").isZero();
+        assertThat(limits.freeWaits("waits"))
+                .as("the first request holds the tenant's one place")
+                .isZero();
 
         AgentApi.Response answered = api.get(KEY, "/api/v1/runs/" + second + "?wait=PT60S");
         assertThat(refused()).as("the second found no place and did not wait").isEqualTo(refusedBefore + 1);
@@ -60,14 +62,16 @@ class WaitLimitIntegrationTests {
         assertThat(answered.text("state")).isEqualTo("PENDING_APPROVAL");
         assertThat(waiting).as("the first request still waits").isNotDone();
 
-        assertThat(api.post(KEY, "/api/v1/runs/" + first + "/cancel", "").status()).isEqualTo(200);
+        assertThat(api.post(KEY, "/api/v1/runs/" + first + "/cancel", "").status())
+                .isEqualTo(200);
         assertThat(waiting.get(30, TimeUnit.SECONDS).text("state")).isEqualTo("CANCELLED");
         assertThat(limits.freeWaits("waits")).as("the place is given back").isEqualTo(1);
         api.post(KEY, "/api/v1/runs/" + second + "/cancel", "");
     }
 
     private double refused() {
-        var counter = meters.find("airlock.waits.refused").tag("tenant", "waits").counter();
+        var counter =
+                meters.find("airlock.waits.refused").tag("tenant", "waits").counter();
         return counter == null ? 0 : counter.count();
     }
 }

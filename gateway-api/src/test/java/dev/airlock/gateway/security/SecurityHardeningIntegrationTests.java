@@ -38,10 +38,16 @@ class SecurityHardeningIntegrationTests {
     }
 
     private MvcTestResult signIn(String user, String password, String address) {
-        return mvc.post().uri("/login").param("username", user).param("password", password).with(csrf()).with(request -> {
-            request.setRemoteAddr(address);
-            return request;
-        }).exchange();
+        return mvc.post()
+                .uri("/login")
+                .param("username", user)
+                .param("password", password)
+                .with(csrf())
+                .with(request -> {
+                    request.setRemoteAddr(address);
+                    return request;
+                })
+                .exchange();
     }
 
     private static boolean signedIn(MvcTestResult result) {
@@ -51,19 +57,28 @@ class SecurityHardeningIntegrationTests {
     @Test
     void locksAUserNameOutAfterRepeatedFailuresWithoutRevealingThePassword() {
         for (int i = 0; i < 5; i++) {
-            assertThat(signIn("carol", "wrong-" + i, "10.0.0." + i).getResponse().getRedirectedUrl()).isEqualTo("/login?error");
+            assertThat(signIn("carol", "wrong-" + i, "10.0.0." + i)
+                            .getResponse()
+                            .getRedirectedUrl())
+                    .isEqualTo("/login?error");
         }
         MvcTestResult right = signIn("carol", "carol-password", "10.0.0.99");
         for (String padded : new String[] {"carol ", " carol", "carol\t"}) {
-            assertThat(signIn(padded, "carol-password", "10.0.0.97").getResponse().getRedirectedUrl()).as("'%s'", padded)
+            assertThat(signIn(padded, "carol-password", "10.0.0.97")
+                            .getResponse()
+                            .getRedirectedUrl())
+                    .as("'%s'", padded)
                     .isEqualTo("/login?locked");
         }
         MvcTestResult wrong = signIn("carol", "still-wrong", "10.0.0.98");
         assertThat(signedIn(right)).isFalse();
         assertThat(right.getResponse().getRedirectedUrl()).isEqualTo("/login?locked");
-        assertThat(wrong.getResponse().getRedirectedUrl()).isEqualTo(right.getResponse().getRedirectedUrl());
+        assertThat(wrong.getResponse().getRedirectedUrl())
+                .isEqualTo(right.getResponse().getRedirectedUrl());
         assertThat(jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'acme' AND type = 'login.locked'")
-                .query(String.class).list()).anySatisfy(d -> assertThat(d).contains("carol"));
+                        .query(String.class)
+                        .list())
+                .anySatisfy(d -> assertThat(d).contains("carol"));
 
         clock.advance(Duration.ofMinutes(16));
         assertThat(signedIn(signIn("carol", "carol-password", "10.0.0.99"))).isTrue();
@@ -74,46 +89,72 @@ class SecurityHardeningIntegrationTests {
         for (int i = 0; i < 20; i++) {
             signIn("nobody-" + i, "guess", "10.9.9.9");
         }
-        assertThat(signIn("erin", "erin-password", "10.9.9.9").getResponse().getRedirectedUrl()).isEqualTo("/login?locked");
+        assertThat(signIn("erin", "erin-password", "10.9.9.9").getResponse().getRedirectedUrl())
+                .isEqualTo("/login?locked");
         assertThat(signedIn(signIn("erin", "erin-password", "10.9.9.10"))).isTrue();
         assertThat(jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'acme' AND type = 'login.locked'")
-                .query(String.class).list()).anySatisfy(d -> assertThat(d).contains("10.9.9.9"))
+                        .query(String.class)
+                        .list())
+                .anySatisfy(d -> assertThat(d).contains("10.9.9.9"))
                 .noneSatisfy(d -> assertThat(d).contains("nobody-"));
     }
 
     @Test
     void anApproverReadsOnlyRunsThatWentThroughApproval() throws Exception {
         AgentApi api = new AgentApi(mvc);
-        String automatic = api.run(ACME, "echo", "{\"message\":\"approvers do not read this\"}").text("runId");
+        String automatic = api.run(ACME, "echo", "{\"message\":\"approvers do not read this\"}")
+                .text("runId");
         String parked = api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"visible\"}}")
                 .text("runId");
         MvcTestResult approverOnAutomatic = page("alice", "APPROVER:acme", automatic);
         assertThat(approverOnAutomatic).hasStatus(404);
         assertThat(approverOnAutomatic.getResponse().getContentAsString()).doesNotContain("approvers do not read this");
         assertThat(page("alice", "APPROVER:acme", parked)).hasStatusOk();
-        assertThat(page("erin", "AUDITOR:acme", automatic)).hasStatusOk().bodyText().contains("approvers do not read this");
+        assertThat(page("erin", "AUDITOR:acme", automatic))
+                .hasStatusOk()
+                .bodyText()
+                .contains("approvers do not read this");
         assertThat(page("frank", "TENANT_ADMIN:acme", automatic)).hasStatusOk();
         assertThat(api.asHuman("alice", false, "GET", "/api/v1/audit/runs/" + automatic + "?tenant=acme", null)
-                .status()).isEqualTo(403);
+                        .status())
+                .isEqualTo(403);
     }
 
     private MvcTestResult page(String person, String role, String runId) {
-        return mvc.get().uri("/console/runs/" + runId).with(user(person).authorities(new SimpleGrantedAuthority(role))).exchange();
+        return mvc.get()
+                .uri("/console/runs/" + runId)
+                .with(user(person).authorities(new SimpleGrantedAuthority(role)))
+                .exchange();
     }
 
     @Test
     void aNegativeIntegerIsRefusedUnlessTheParameterAllowsALeadingDash() {
         AgentApi api = new AgentApi(mvc);
-        AgentApi.Response refused = api.post(ACME, "/api/v1/runs", "{\"tool\":\"seq-any\",\"arguments\":{\"count\":-1}}");
+        AgentApi.Response refused =
+                api.post(ACME, "/api/v1/runs", "{\"tool\":\"seq-any\",\"arguments\":{\"count\":-1}}");
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body().toString()).contains("arguments.count: must not be negative");
-        assertThat(api.run(ACME, "seq-any", "{\"count\":2}").body().path("stdout").path("text").asString()).isEqualTo("1\n2\n");
+        assertThat(api.run(ACME, "seq-any", "{\"count\":2}")
+                        .body()
+                        .path("stdout")
+                        .path("text")
+                        .asString())
+                .isEqualTo("1\n2\n");
         AgentApi.Response allowed = api.run(ACME, "seq-signed", "{\"count\":-1}");
         assertThat(allowed.text("state")).isEqualTo("COMPLETED");
         assertThat(allowed.body().path("stdout").path("text").asString()).isEqualTo("-1\n0\n1\n");
-        assertThat(api.get(ACME, "/api/v1/tools").body().valueStream()
-                .filter(t -> t.path("name").asString().equals("seq-any")).findFirst().orElseThrow()
-                .path("parameters").path("properties").path("count").path("minimum").asLong()).isZero();
+        assertThat(api.get(ACME, "/api/v1/tools")
+                        .body()
+                        .valueStream()
+                        .filter(t -> t.path("name").asString().equals("seq-any"))
+                        .findFirst()
+                        .orElseThrow()
+                        .path("parameters")
+                        .path("properties")
+                        .path("count")
+                        .path("minimum")
+                        .asLong())
+                .isZero();
     }
 
     @Autowired
@@ -121,26 +162,31 @@ class SecurityHardeningIntegrationTests {
 
     @Test
     void theDefaultDatabaseWantsAPasswordThatOnlyTheGatewayCanRead() throws Exception {
-        int port = context.getBean(io.zonky.test.db.postgres.embedded.EmbeddedPostgres.class).getPort();
+        int port = context.getBean(io.zonky.test.db.postgres.embedded.EmbeddedPostgres.class)
+                .getPort();
         // What a tool with sandbox.network could try on the host's loopback.
         for (String user : new String[] {"postgres", "airlock"}) {
             java.util.Properties noPassword = new java.util.Properties();
             noPassword.setProperty("user", user);
             noPassword.setProperty("password", "");
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> java.sql.DriverManager.getConnection(
-                    "jdbc:postgresql://127.0.0.1:" + port + "/postgres", noPassword).close())
+                                    "jdbc:postgresql://127.0.0.1:" + port + "/postgres", noPassword)
+                            .close())
                     .isInstanceOf(java.sql.SQLException.class);
         }
-        java.nio.file.Path file = context.getBean(dev.airlock.kernel.config.AirlockProperties.class).dataDir()
+        java.nio.file.Path file = context.getBean(dev.airlock.kernel.config.AirlockProperties.class)
+                .dataDir()
                 .resolve("postgres.password");
         assertThat(java.nio.file.Files.getPosixFilePermissions(file))
-                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                .containsExactlyInAnyOrder(
+                        java.nio.file.attribute.PosixFilePermission.OWNER_READ,
                         java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
     }
 
     @Test
     void theDefaultDatabaseSyncsEveryCommit() {
         assertThat(jdbc.sql("SHOW fsync").query(String.class).single()).isEqualTo("on");
-        assertThat(jdbc.sql("SHOW synchronous_commit").query(String.class).single()).isEqualTo("on");
+        assertThat(jdbc.sql("SHOW synchronous_commit").query(String.class).single())
+                .isEqualTo("on");
     }
 }

@@ -4,10 +4,10 @@ import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.gateway.tool.ToolCompiler;
 import dev.airlock.kernel.config.AirlockProperties;
+import dev.airlock.kernel.config.SettingsBinder;
 import dev.airlock.kernel.config.TenantNames;
 import java.util.List;
 import java.util.Map;
-import dev.airlock.kernel.config.SettingsBinder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
@@ -25,8 +25,10 @@ public record BoundSettings(AirlockProperties shared, AgentSettings agent, Peopl
     /** Binds {@code entries} (keys as written in {@code application.yaml}, flattened) the way the application does. */
     public static BoundSettings bind(Map<String, String> entries) {
         List<ConfigurationPropertySource> sources = List.of(new MapConfigurationPropertySource(entries));
-        return new BoundSettings(SettingsBinder.bind(sources, AirlockProperties.class),
-                SettingsBinder.bind(sources, AgentSettings.class), SettingsBinder.bind(sources, PeopleSettings.class),
+        return new BoundSettings(
+                SettingsBinder.bind(sources, AirlockProperties.class),
+                SettingsBinder.bind(sources, AgentSettings.class),
+                SettingsBinder.bind(sources, PeopleSettings.class),
                 TenantNames.of(sources));
     }
 

@@ -25,12 +25,14 @@ public final class AgentApi {
     public static final String ACME_OTHER = "acme-other-bot-key";
     /** An agent of acme that may see every run of its tenant ({@code runs: tenant}). */
     public static final String ACME_OVERSEER = "acme-overseer-key";
+
     public static final String GLOBEX = "globex-bot-key";
     public static final String TINY = "tiny-bot-key";
     public static final String MOUNTS = "mounts-bot-key";
 
     /** Signed-in sessions per gateway (one MockMvcTester per application context) and person. */
     private static final Map<MockMvcTester, Map<String, MockHttpSession>> SESSIONS = new ConcurrentHashMap<>();
+
     private static final Pattern CSRF_FIELD = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
     private final MockMvcTester mvc;
@@ -60,7 +62,8 @@ public final class AgentApi {
     }
 
     public Response post(String key, String path, String body, String idempotencyKey) {
-        var request = mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body);
+        var request =
+                mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body);
         if (key != null) {
             request = request.header(HttpHeaders.AUTHORIZATION, "Bearer " + key);
         }
@@ -76,7 +79,8 @@ public final class AgentApi {
 
     /** Requests a run without waiting and checks that policy parked it for approval; returns its id. */
     public String park(String key, String tool, String argumentsJson) {
-        Response response = post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
+        Response response =
+                post(key, "/api/v1/runs", "{\"tool\":\"" + tool + "\",\"arguments\":" + argumentsJson + "}");
         org.assertj.core.api.Assertions.assertThat(response.status()).isEqualTo(201);
         org.assertj.core.api.Assertions.assertThat(response.text("state")).isEqualTo("PENDING_APPROVAL");
         return response.text("runId");
@@ -84,7 +88,10 @@ public final class AgentApi {
 
     /** The digest of a parked run's action, as an approver of its tenant is shown it. */
     public String digest(String approver, String runId) {
-        return asHuman(approver, false, "GET", "/api/v1/approvals/" + runId, null).body().path("summary").path("digest")
+        return asHuman(approver, false, "GET", "/api/v1/approvals/" + runId, null)
+                .body()
+                .path("summary")
+                .path("digest")
                 .asString();
     }
 
@@ -131,24 +138,32 @@ public final class AgentApi {
         MvcTestResult page = mvc.get().uri("/login").exchange();
         Matcher token = CSRF_FIELD.matcher(text(page.getResponse()));
         if (page.getResponse().getStatus() != 200 || !token.find()) {
-            throw new AssertionError("the sign-in page has no CSRF token (status " + page.getResponse().getStatus() + ")");
+            throw new AssertionError("the sign-in page has no CSRF token (status "
+                    + page.getResponse().getStatus() + ")");
         }
-        MvcTestResult signedIn = mvc.post().uri("/login").session((MockHttpSession) page.getRequest().getSession(false))
+        MvcTestResult signedIn = mvc.post()
+                .uri("/login")
+                .session((MockHttpSession) page.getRequest().getSession(false))
                 .contentType(MediaType.APPLICATION_FORM_URLENCODED)
-                .param("username", user).param("password", password).param("_csrf", token.group(1))
+                .param("username", user)
+                .param("password", password)
+                .param("_csrf", token.group(1))
                 .exchange();
         String location = signedIn.getResponse().getRedirectedUrl();
         if (signedIn.getResponse().getStatus() != 302 || location == null || !location.endsWith("/console")) {
-            throw new AssertionError("signing in as " + user + " failed: " + signedIn.getResponse().getStatus() + " to " + location);
+            throw new AssertionError("signing in as " + user + " failed: "
+                    + signedIn.getResponse().getStatus() + " to " + location);
         }
         return (MockHttpSession) signedIn.getRequest().getSession(false);
     }
 
-    private MockMvcTester.MockMvcRequestBuilder humanRequest(String user, boolean csrf, String method, String path,
-            String body) {
+    private MockMvcTester.MockMvcRequestBuilder humanRequest(
+            String user, boolean csrf, String method, String path, String body) {
         var request = switch (method) {
-            case "POST" -> mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
-            case "PUT" -> mvc.put().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
+            case "POST" ->
+                mvc.post().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
+            case "PUT" ->
+                mvc.put().uri(path).contentType(MediaType.APPLICATION_JSON).content(body == null ? "" : body);
             case "DELETE" -> mvc.delete().uri(path);
             default -> mvc.get().uri(path);
         };

@@ -23,5 +23,4 @@ import org.springframework.test.context.ContextConfiguration;
 @ActiveProfiles("test")
 @Import({TestDatabaseConfiguration.class, TestSecrets.class, MovableClock.Configuration.class})
 @ContextConfiguration(initializers = {StubIdentityProvider.Initializer.class, WebhookReceiver.Initializer.class})
-public @interface AirlockIntegrationTest {
-}
+public @interface AirlockIntegrationTest {}

@@ -19,8 +19,7 @@ public final class Browser {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
-    private Browser() {
-    }
+    private Browser() {}
 
     /**
      * Starts the browser, or returns null where it is not installed (outside CI); call
@@ -37,8 +36,15 @@ public final class Browser {
         }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
                 "--window-size=1200,1600");
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
@@ -51,7 +57,8 @@ public final class Browser {
 
     /** Skips the calling test, with the reason, when {@link #start} found no browser. */
     public static void assumeAvailable(ChromeDriver driver) {
-        Assumptions.assumeTrue(driver != null,
+        Assumptions.assumeTrue(
+                driver != null,
                 "skipped: chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
     }
 }

@@ -22,8 +22,7 @@ public final class HostProcesses {
 
     private static final Path PROC = Path.of("/proc");
 
-    private HostProcesses() {
-    }
+    private HostProcesses() {}
 
     /**
      * One process as seen at one moment.
@@ -72,7 +71,10 @@ public final class HostProcesses {
                 }
                 String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                 String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                HostProcess process = new HostProcess(Long.parseLong(name), Long.parseLong(fields[19]), comm,
+                HostProcess process = new HostProcess(
+                        Long.parseLong(name),
+                        Long.parseLong(fields[19]),
+                        comm,
                         cmdline.replace('\0', ' ').strip());
                 if (process.alive()) {
                     found.add(process);
@@ -88,14 +90,18 @@ public final class HostProcesses {
      * Polls until the processes carrying {@code entry} satisfy {@code until} (at most
      * {@code timeout}), and returns them as they were then.
      */
-    public static List<HostProcess> awaitWithEnvironment(String entry, Predicate<List<HostProcess>> until, Duration timeout) {
-        return org.awaitility.Awaitility.await("processes with " + entry).atMost(timeout).pollInterval(Duration.ofMillis(20))
+    public static List<HostProcess> awaitWithEnvironment(
+            String entry, Predicate<List<HostProcess>> until, Duration timeout) {
+        return org.awaitility.Awaitility.await("processes with " + entry)
+                .atMost(timeout)
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> withEnvironment(entry), until::test);
     }
 
     /** A condition on a set of processes: one of them is a {@code sleep} with these arguments. */
     public static Predicate<List<HostProcess>> sleeping(String arguments) {
-        return processes -> processes.stream().anyMatch(p -> p.comm().equals("sleep") && p.cmdline().endsWith("sleep " + arguments));
+        return processes -> processes.stream()
+                .anyMatch(p -> p.comm().equals("sleep") && p.cmdline().endsWith("sleep " + arguments));
     }
 
     /**
@@ -103,8 +109,10 @@ public final class HostProcesses {
      * state and parent), for a failure message.
      */
     public static List<String> stillAlive(List<HostProcess> processes) {
-        return processes.stream().filter(HostProcess::alive)
-                .map(p -> p + " stat: " + read(PROC.resolve(Long.toString(p.pid())).resolve("stat")))
+        return processes.stream()
+                .filter(HostProcess::alive)
+                .map(p -> p + " stat: "
+                        + read(PROC.resolve(Long.toString(p.pid())).resolve("stat")))
                 .toList();
     }
 

@@ -42,6 +42,7 @@ public final class StubIdentityProvider {
 
     /** The client the test configuration registers. */
     public static final String CLIENT_ID = "airlock-test";
+
     private static final String CLIENT_SECRET = "not-a-secret";
 
     private static StubIdentityProvider shared;
@@ -55,8 +56,7 @@ public final class StubIdentityProvider {
     private final Map<String, Map<String, Object>> accessTokens = new ConcurrentHashMap<>();
 
     /** What a person's sign-in at the provider allows the client to redeem once. */
-    private record Grant(String redirectUri, String idToken, Map<String, Object> userInfo) {
-    }
+    private record Grant(String redirectUri, String idToken, Map<String, Object> userInfo) {}
 
     private StubIdentityProvider() throws IOException, JOSEException {
         key = new RSAKeyGenerator(2048).keyID("stub-" + UUID.randomUUID()).generate();
@@ -97,9 +97,12 @@ public final class StubIdentityProvider {
      */
     public URI authorize(URI authorizationRequest, Map<String, Object> claims, boolean signedByTheProvider) {
         Map<String, String> query = query(authorizationRequest.getRawQuery());
-        if (!authorizationRequest.toString().startsWith(issuer + "/authorize?") || !CLIENT_ID.equals(query.get("client_id"))
-                || !"code".equals(query.get("response_type")) || !List.of(query.get("scope").split(" ")).contains("openid")) {
-            throw new IllegalArgumentException("not an OpenID Connect authorization request for this provider: " + authorizationRequest);
+        if (!authorizationRequest.toString().startsWith(issuer + "/authorize?")
+                || !CLIENT_ID.equals(query.get("client_id"))
+                || !"code".equals(query.get("response_type"))
+                || !List.of(query.get("scope").split(" ")).contains("openid")) {
+            throw new IllegalArgumentException(
+                    "not an OpenID Connect authorization request for this provider: " + authorizationRequest);
         }
         String subject = "sub-" + claims.get("preferred_username");
         Instant now = Instant.now();
@@ -111,7 +114,8 @@ public final class StubIdentityProvider {
                 .expirationTime(Date.from(now.plusSeconds(300)))
                 .claim("nonce", query.get("nonce"));
         claims.forEach(token::claim);
-        SignedJWT idToken = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), token.build());
+        SignedJWT idToken = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), token.build());
         try {
             idToken.sign(new RSASSASigner(signedByTheProvider ? key : unknownKey));
         } catch (JOSEException e) {
@@ -143,13 +147,17 @@ public final class StubIdentityProvider {
     /** The authorization code grant, once per code, for the registered client and its redirect URI. */
     private void token(HttpExchange exchange) throws IOException {
         Map<String, String> form = query(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-        String basic = "Basic " + Base64.getEncoder().encodeToString((CLIENT_ID + ":" + CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
-        if (!"POST".equals(exchange.getRequestMethod()) || !basic.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+        String basic = "Basic "
+                + Base64.getEncoder()
+                        .encodeToString((CLIENT_ID + ":" + CLIENT_SECRET).getBytes(StandardCharsets.UTF_8));
+        if (!"POST".equals(exchange.getRequestMethod())
+                || !basic.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
             respond(exchange, 401, "{\"error\":\"invalid_client\"}");
             return;
         }
         Grant grant = form.get("code") == null ? null : codes.remove(form.get("code"));
-        if (!"authorization_code".equals(form.get("grant_type")) || grant == null
+        if (!"authorization_code".equals(form.get("grant_type"))
+                || grant == null
                 || !grant.redirectUri().equals(form.get("redirect_uri"))) {
             respond(exchange, 400, "{\"error\":\"invalid_grant\"}");
             return;
@@ -167,7 +175,8 @@ public final class StubIdentityProvider {
 
     private void userInfo(HttpExchange exchange) throws IOException {
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-        Map<String, Object> claims = authorization == null || !authorization.startsWith("Bearer ") ? null
+        Map<String, Object> claims = authorization == null || !authorization.startsWith("Bearer ")
+                ? null
                 : accessTokens.get(authorization.substring("Bearer ".length()));
         if (claims == null) {
             respond(exchange, 401, "{\"error\":\"invalid_token\"}");
@@ -189,7 +198,8 @@ public final class StubIdentityProvider {
         if (raw != null && !raw.isEmpty()) {
             for (String pair : raw.split("&")) {
                 int eq = pair.indexOf('=');
-                values.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+                values.put(
+                        URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
                         eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             }
         }
@@ -211,9 +221,13 @@ public final class StubIdentityProvider {
         @Override
         public void initialize(ConfigurableApplicationContext context) {
             String issuer = shared().issuer();
-            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("stub-identity-provider", Map.of(
-                    "airlock-test.idp", issuer,
-                    "spring.security.oauth2.client.provider.corp.issuer-uri", issuer)));
+            context.getEnvironment()
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource(
+                            "stub-identity-provider",
+                            Map.of(
+                                    "airlock-test.idp", issuer,
+                                    "spring.security.oauth2.client.provider.corp.issuer-uri", issuer)));
         }
     }
 }

@@ -20,7 +20,8 @@ public class TestSecrets {
     @Bean
     @Primary
     SecretSource testSecretSource() {
-        Map<String, String> values = Map.of("AIRLOCK_TEST_API_TOKEN", API_TOKEN, "AIRLOCK_TEST_GLOBEX_TOKEN", GLOBEX_TOKEN);
+        Map<String, String> values =
+                Map.of("AIRLOCK_TEST_API_TOKEN", API_TOKEN, "AIRLOCK_TEST_GLOBEX_TOKEN", GLOBEX_TOKEN);
         return name -> Optional.ofNullable(values.get(name));
     }
 }

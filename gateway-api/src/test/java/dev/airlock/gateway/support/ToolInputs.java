@@ -12,8 +12,7 @@ import java.nio.file.Path;
  */
 public final class ToolInputs {
 
-    private ToolInputs() {
-    }
+    private ToolInputs() {}
 
     /** A directory of its own for {@code owner}'s files, inside the mounted one (created if needed). */
     public static Path directory(String owner) {

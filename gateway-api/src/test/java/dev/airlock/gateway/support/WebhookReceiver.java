@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +58,10 @@ public final class WebhookReceiver {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         JsonNode payload = json.readTree(body);
         String runId = payload.path("runId").asString();
-        boolean first = attempts.computeIfAbsent(runId + " " + payload.path("event").asString(), k -> new AtomicInteger())
-                .incrementAndGet() == 1;
+        boolean first =
+                attempts.computeIfAbsent(runId + " " + payload.path("event").asString(), k -> new AtomicInteger())
+                                .incrementAndGet()
+                        == 1;
         if (!first) {
             List<String> payloads = accepted.computeIfAbsent(runId, k -> new ArrayList<>());
             synchronized (payloads) {
@@ -92,9 +93,14 @@ public final class WebhookReceiver {
      */
     public JsonNode await(String runId, String event) {
         return org.awaitility.Awaitility.await("the accepted " + event + " about run " + runId)
-                .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
-                .until(() -> payloads(runId).stream().map(json::readTree)
-                        .filter(node -> node.path("event").asString().equals(event)).findFirst(), java.util.Optional::isPresent)
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(
+                        () -> payloads(runId).stream()
+                                .map(json::readTree)
+                                .filter(node -> node.path("event").asString().equals(event))
+                                .findFirst(),
+                        java.util.Optional::isPresent)
                 .orElseThrow();
     }
 
@@ -103,9 +109,15 @@ public final class WebhookReceiver {
 
         @Override
         public void initialize(ConfigurableApplicationContext context) {
-            context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("webhook-receiver", Map.of(
-                    "airlock.tenants.acme.notifications.webhooks[0]", shared().url(),
-                    "airlock.console.base-url", "https://airlock.example.test/")));
+            context.getEnvironment()
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource(
+                            "webhook-receiver",
+                            Map.of(
+                                    "airlock.tenants.acme.notifications.webhooks[0]",
+                                    shared().url(),
+                                    "airlock.console.base-url",
+                                    "https://airlock.example.test/")));
         }
     }
 }

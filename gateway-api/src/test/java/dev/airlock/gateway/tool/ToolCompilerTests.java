@@ -6,17 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.gateway.settings.BoundSettings;
+import dev.airlock.gateway.tenant.AgentDirectory;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.problem.InvalidRequest;
-import dev.airlock.gateway.tenant.AgentDirectory;
-import dev.airlock.persistence.run.SandboxKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.BindException;
 
 /** Configuration as platform teams write it, bound by Spring Boot and compiled into tools. */
@@ -47,7 +46,9 @@ class ToolCompilerTests {
 
     @Test
     void rendersEachParameterAsOneWholeArgument() {
-        Tool tool = catalog(Map.of(TOOL + "parameters.repo.pattern", ".+")).find("acme", "git-log").orElseThrow();
+        Tool tool = catalog(Map.of(TOOL + "parameters.repo.pattern", ".+"))
+                .find("acme", "git-log")
+                .orElseThrow();
         ToolArguments args = ToolArguments.check(tool, Map.of("repo", "src/app; rm -rf /", "count", 5));
         assertThat(args.argv()).isEqualTo(List.of("git", "-C", "src/app; rm -rf /", "log", "-n", "5"));
     }
@@ -55,14 +56,17 @@ class ToolCompilerTests {
     @Test
     void splicesOnlyWhereTheTemplateSaysSo() {
         Tool tool = catalog(Map.of(TOOL + "argv[4]", "--max-count={count}", TOOL + "argv[5]", "{{literal}}"))
-                .find("acme", "git-log").orElseThrow();
+                .find("acme", "git-log")
+                .orElseThrow();
         assertThat(ToolArguments.check(tool, Map.of("repo", "r", "count", 7)).argv())
                 .isEqualTo(List.of("git", "-C", "r", "log", "--max-count=7", "{literal}"));
     }
 
     @Test
     void fillsDefaultsAndReportsEveryBadArgument() {
-        Tool tool = catalog(Map.of(TOOL + "parameters.count.default", "10")).find("acme", "git-log").orElseThrow();
+        Tool tool = catalog(Map.of(TOOL + "parameters.count.default", "10"))
+                .find("acme", "git-log")
+                .orElseThrow();
         assertThat(ToolArguments.check(tool, Map.of("repo", "r")).argv()).endsWith("10");
         assertThatThrownBy(() -> ToolArguments.check(tool, Map.of("repo", "a b", "count", 101L, "extra", true)))
                 .isInstanceOf(InvalidRequest.class)
@@ -119,7 +123,8 @@ class ToolCompilerTests {
         settings.put("airlock.tenants.acme.tools." + name + ".argv[0]", "true");
         assertThatThrownBy(() -> catalog(settings))
                 .isInstanceOf(InvalidConfigurationException.class)
-                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key()).isEqualTo("airlock.tenants.acme.tools." + name))
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key())
+                        .isEqualTo("airlock.tenants.acme.tools." + name))
                 .hasMessageContaining("reserved for Airlock's built-in MCP tools");
         settings.clear();
         settings.put("airlock.tenants.acme.tools.airlock-" + name.substring("airlock_".length()) + "x.argv[0]", "true");
@@ -142,22 +147,33 @@ class ToolCompilerTests {
 
     @Test
     void bindsTheTenantLimitsWithTheirDefaults() {
-        assertThat(bind(Map.of()).agent().tenant("acme").limits())
-                .isEqualTo(new AgentSettings.Limits(8, 120, 100));
-        assertThat(bind(Map.of("airlock.tenants.acme.limits.concurrent-waits", "0")).agent().tenant("acme").limits()
-                .concurrentWaits()).isZero();
+        assertThat(bind(Map.of()).agent().tenant("acme").limits()).isEqualTo(new AgentSettings.Limits(8, 120, 100));
+        assertThat(bind(Map.of("airlock.tenants.acme.limits.concurrent-waits", "0"))
+                        .agent()
+                        .tenant("acme")
+                        .limits()
+                        .concurrentWaits())
+                .isZero();
     }
 
     @Test
     void compilesTheAnnotationsAsConfiguredAndStatesNoneWhenAbsent() {
         Tool plain = catalog(Map.of()).find("acme", "git-log").orElseThrow();
         assertThat(plain.annotations()).isEqualTo(ToolAnnotations.NONE);
-        Tool kebab = catalog(Map.of(TOOL + "annotations.read-only-hint", "true",
-                TOOL + "annotations.open-world-hint", "false")).find("acme", "git-log").orElseThrow();
+        Tool kebab = catalog(Map.of(
+                        TOOL + "annotations.read-only-hint", "true", TOOL + "annotations.open-world-hint", "false"))
+                .find("acme", "git-log")
+                .orElseThrow();
         assertThat(kebab.annotations()).isEqualTo(new ToolAnnotations(true, null, null, false));
-        Tool camel = catalog(Map.of(TOOL + "annotations.readOnlyHint", "false",
-                TOOL + "annotations.destructiveHint", "true", TOOL + "annotations.idempotentHint", "false"))
-                .find("acme", "git-log").orElseThrow();
+        Tool camel = catalog(Map.of(
+                        TOOL + "annotations.readOnlyHint",
+                        "false",
+                        TOOL + "annotations.destructiveHint",
+                        "true",
+                        TOOL + "annotations.idempotentHint",
+                        "false"))
+                .find("acme", "git-log")
+                .orElseThrow();
         assertThat(camel.annotations()).isEqualTo(new ToolAnnotations(false, true, false, null));
     }
 
@@ -165,45 +181,95 @@ class ToolCompilerTests {
     void refusesTheRootDirectoryAsAWorkingDirectory() {
         // Bound from text, "/" becomes a class-path location (Spring's PathEditor), so the record is built here.
         AgentSettings.Tool bound = bind(Map.of()).agent().tenant("acme").tools().get("git-log");
-        AgentSettings.Tool atRoot = new AgentSettings.Tool(bound.description(), bound.argv(), bound.parameters(),
-                bound.approval(), bound.approvers(), bound.approvalTimeout(), bound.reason(), bound.timeout(),
-                bound.maxRetainedBytes(), bound.maxObservedBytes(), java.nio.file.Path.of("/"), bound.env(), bound.secrets(),
-                bound.sandbox(), bound.annotations());
+        AgentSettings.Tool atRoot = new AgentSettings.Tool(
+                bound.description(),
+                bound.argv(),
+                bound.parameters(),
+                bound.approval(),
+                bound.approvers(),
+                bound.approvalTimeout(),
+                bound.reason(),
+                bound.timeout(),
+                bound.maxRetainedBytes(),
+                bound.maxObservedBytes(),
+                java.nio.file.Path.of("/"),
+                bound.env(),
+                bound.secrets(),
+                bound.sandbox(),
+                bound.annotations());
         assertThatThrownBy(() -> ToolCompiler.compile("acme", "git-log", atRoot, "airlock.tenants.acme.tools.git-log"))
                 .isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageStartingWith("airlock.tenants.acme.tools.git-log.working-dir: must not be the root directory");
+                .hasMessageStartingWith(
+                        "airlock.tenants.acme.tools.git-log.working-dir: must not be the root directory");
     }
 
     @Test
     void acceptsEverySecretSourceExistingConfigurationsUse() {
-        Tool tool = catalog(Map.of(TOOL + "secrets.A", "GITHUB_TOKEN", TOOL + "secrets.B", "env:GITHUB_TOKEN",
-                TOOL + "secrets.C", "file:/run/secrets/github-token")).find("acme", "git-log").orElseThrow();
-        assertThat(tool.secrets()).containsExactlyInAnyOrderEntriesOf(Map.of("A", "GITHUB_TOKEN", "B", "env:GITHUB_TOKEN",
-                "C", "file:/run/secrets/github-token"));
+        Tool tool = catalog(Map.of(
+                        TOOL + "secrets.A",
+                        "GITHUB_TOKEN",
+                        TOOL + "secrets.B",
+                        "env:GITHUB_TOKEN",
+                        TOOL + "secrets.C",
+                        "file:/run/secrets/github-token"))
+                .find("acme", "git-log")
+                .orElseThrow();
+        assertThat(tool.secrets())
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("A", "GITHUB_TOKEN", "B", "env:GITHUB_TOKEN", "C", "file:/run/secrets/github-token"));
     }
 
     @Test
     void givesAToolWithoutSandboxSettingsTheDocumentedDefaults() {
         Tool tool = catalog(Map.of()).find("acme", "git-log").orElseThrow();
         assertThat(tool.sandbox()).isEqualTo(SandboxPolicy.DEFAULTS);
-        assertThat(tool.sandbox()).isEqualTo(new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024,
-                256L << 20));
-        assertThat(bind(Map.of()).agent().sandbox()).isEqualTo(new AgentSettings.Sandbox(dev.airlock.kernel.config.SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null));
+        assertThat(tool.sandbox())
+                .isEqualTo(new SandboxPolicy(false, List.of(), List.of(), 256, 1L << 30, 1L << 30, 1024, 256L << 20));
+        assertThat(bind(Map.of()).agent().sandbox())
+                .isEqualTo(new AgentSettings.Sandbox(
+                        dev.airlock.kernel.config.SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, null));
     }
 
     @Test
     void bindsAToolsSandboxSettings() {
-        Tool tool = catalog(Map.of(TOOL + "sandbox.network", "true",
-                TOOL + "sandbox.read-only-paths[0]", "/srv/reference", TOOL + "sandbox.writable-paths[0]", "/srv/cache",
-                TOOL + "sandbox.max-processes", "32", TOOL + "sandbox.max-memory", "512MB", TOOL + "sandbox.max-file-size", "10MB",
-                TOOL + "sandbox.max-open-files", "64", TOOL + "sandbox.tmp-size", "16MB")).find("acme", "git-log").orElseThrow();
-        assertThat(tool.sandbox()).isEqualTo(new SandboxPolicy(true, List.of("/srv/reference"), List.of("/srv/cache"), 32,
-                512L << 20, 10L << 20, 64, 16L << 20));
+        Tool tool = catalog(Map.of(
+                        TOOL + "sandbox.network",
+                        "true",
+                        TOOL + "sandbox.read-only-paths[0]",
+                        "/srv/reference",
+                        TOOL + "sandbox.writable-paths[0]",
+                        "/srv/cache",
+                        TOOL + "sandbox.max-processes",
+                        "32",
+                        TOOL + "sandbox.max-memory",
+                        "512MB",
+                        TOOL + "sandbox.max-file-size",
+                        "10MB",
+                        TOOL + "sandbox.max-open-files",
+                        "64",
+                        TOOL + "sandbox.tmp-size",
+                        "16MB"))
+                .find("acme", "git-log")
+                .orElseThrow();
+        assertThat(tool.sandbox())
+                .isEqualTo(new SandboxPolicy(
+                        true,
+                        List.of("/srv/reference"),
+                        List.of("/srv/cache"),
+                        32,
+                        512L << 20,
+                        10L << 20,
+                        64,
+                        16L << 20));
     }
 
     @Test
     void stopsTheStartOnASandboxModeItDoesNotKnow() {
-        assertThat(bind(Map.of("airlock.sandbox.mode", "none")).agent().sandbox().mode()).isEqualTo(dev.airlock.kernel.config.SandboxMode.NONE);
+        assertThat(bind(Map.of("airlock.sandbox.mode", "none"))
+                        .agent()
+                        .sandbox()
+                        .mode())
+                .isEqualTo(dev.airlock.kernel.config.SandboxMode.NONE);
         assertThatThrownBy(() -> bind(Map.of(TOOL + "reason", "sometimes")))
                 .isInstanceOf(BindException.class)
                 .hasMessageContaining(TOOL + "reason");
@@ -216,22 +282,27 @@ class ToolCompilerTests {
     void rejectsDuplicateAndMalformedAgentKeyHashes() {
         String hash = "a".repeat(64);
         AirlockProperties duplicate = bind(Map.of(
-                "airlock.tenants.acme.agents.one.key-sha256", hash,
-                "airlock.tenants.acme.agents.two.key-sha256", hash)).shared();
+                        "airlock.tenants.acme.agents.one.key-sha256", hash,
+                        "airlock.tenants.acme.agents.two.key-sha256", hash))
+                .shared();
         assertThatThrownBy(() -> AgentDirectory.from(duplicate))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("duplicate agent key hash");
-        AirlockProperties malformed = bind(Map.of("airlock.tenants.acme.agents.one.key-sha256", "secret")).shared();
+        AirlockProperties malformed = bind(Map.of("airlock.tenants.acme.agents.one.key-sha256", "secret"))
+                .shared();
         assertThatThrownBy(() -> AgentDirectory.from(malformed))
                 .hasMessageStartingWith("airlock.tenants.acme.agents.one.key-sha256: must be the 64 hex digits");
     }
 
     @Test
     void authenticatesByTheHashOfTheKey() {
-        AirlockProperties properties = bind(Map.of("airlock.tenants.acme.agents.bot.key-sha256",
-                "bda2a027674a23f7b98b025e2c7849ddfd551512c38a6b533eb30865f8fd1e36")).shared();
+        AirlockProperties properties = bind(Map.of(
+                        "airlock.tenants.acme.agents.bot.key-sha256",
+                        "bda2a027674a23f7b98b025e2c7849ddfd551512c38a6b533eb30865f8fd1e36"))
+                .shared();
         AgentDirectory agents = AgentDirectory.from(properties);
-        assertThat(agents.authenticate("acme-build-bot-key")).hasValueSatisfying(a -> assertThat(a.agent()).isEqualTo("bot"));
+        assertThat(agents.authenticate("acme-build-bot-key"))
+                .hasValueSatisfying(a -> assertThat(a.agent()).isEqualTo("bot"));
         assertThat(agents.authenticate("acme-build-bot-key ")).isEmpty();
     }
 
@@ -254,8 +325,8 @@ class ToolCompilerTests {
             working dir inside another tool's writable path    | sandbox.writable-paths[0] | /srv/shared     | working-dir               | /srv/shared/sub | working-dir
             read-only path inside another tool's working dir   | working-dir               | /srv/work       | sandbox.read-only-paths[0] | /srv/work/deep/x | sandbox.read-only-paths[0]
             """)
-    void refusesAMountSourceInsideAnotherToolsWritableDirectoryNamingBothKeys(String what, String shKey, String shPath,
-            String subKey, String subPath, String refusedKey) {
+    void refusesAMountSourceInsideAnotherToolsWritableDirectoryNamingBothKeys(
+            String what, String shKey, String shPath, String subKey, String subPath, String refusedKey) {
         assertThatThrownBy(() -> catalog(twoTools(shKey, shPath, subKey, subPath)))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(SUB + refusedKey + ": " + subPath + " lies inside " + shPath)
@@ -264,8 +335,11 @@ class ToolCompilerTests {
 
     @Test
     void refusesAToolsOwnMountInsideItsOwnWritablePath() {
-        assertThatThrownBy(() -> catalog(Map.of(TOOL + "sandbox.writable-paths[0]", "/srv/cache",
-                TOOL + "sandbox.read-only-paths[0]", "/srv/cache/ref")))
+        assertThatThrownBy(() -> catalog(Map.of(
+                        TOOL + "sandbox.writable-paths[0]",
+                        "/srv/cache",
+                        TOOL + "sandbox.read-only-paths[0]",
+                        "/srv/cache/ref")))
                 .hasMessageStartingWith(TOOL + "sandbox.read-only-paths[0]: /srv/cache/ref lies inside /srv/cache")
                 .hasMessageContaining(TOOL + "sandbox.writable-paths[0]");
     }
@@ -273,10 +347,18 @@ class ToolCompilerTests {
     @Test
     void sharesOneDirectoryBetweenToolsAndMountsAroundWritableOnes() {
         ToolCatalog catalog = catalog(Map.of(
-                TOOL + "sandbox.read-only-paths[0]", "/srv/shared",
-                SH + "argv[0]", "sh", SH + "sandbox.writable-paths[0]", "/srv/shared",
-                SUB + "argv[0]", "ls", SUB + "sandbox.read-only-paths[0]", "/srv",
-                SUB + "sandbox.writable-paths[0]", "/srv/shared-not-below"));
+                TOOL + "sandbox.read-only-paths[0]",
+                "/srv/shared",
+                SH + "argv[0]",
+                "sh",
+                SH + "sandbox.writable-paths[0]",
+                "/srv/shared",
+                SUB + "argv[0]",
+                "ls",
+                SUB + "sandbox.read-only-paths[0]",
+                "/srv",
+                SUB + "sandbox.writable-paths[0]",
+                "/srv/shared-not-below"));
         assertThat(catalog.find("globex", "subtool")).isPresent();
     }
 
@@ -290,10 +372,21 @@ class ToolCompilerTests {
             what every sandbox reads from /etc | sandbox.writable-paths[0] | /etc/ssl     | (the sandbox's /etc)      | let runs change
             the system's /usr          | working-dir                | /usr/local/work     | (the sandbox's system)    | let runs change
             """)
-    void refusesAMountThatReachesAirlocksOwnFiles(String what, String key, String path, String reservedKey, String verb) {
-        Map<String, String> entries = new HashMap<>(Map.of("airlock.sandbox.work-dir", "/var/airlock/work",
-                "airlock.data-dir", "/var/airlock-data", SH + "argv[0]", "sh", SH + "secrets.TOKEN", "file:/run/secrets/token",
-                TOOL + "secrets.OWN", "file:/run/own/token", TOOL + key, path));
+    void refusesAMountThatReachesAirlocksOwnFiles(
+            String what, String key, String path, String reservedKey, String verb) {
+        Map<String, String> entries = new HashMap<>(Map.of(
+                "airlock.sandbox.work-dir",
+                "/var/airlock/work",
+                "airlock.data-dir",
+                "/var/airlock-data",
+                SH + "argv[0]",
+                "sh",
+                SH + "secrets.TOKEN",
+                "file:/run/secrets/token",
+                TOOL + "secrets.OWN",
+                "file:/run/own/token",
+                TOOL + key,
+                path));
         assertThatThrownBy(() -> catalog(entries))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(TOOL + key + ": " + path + " would " + verb)
@@ -302,13 +395,23 @@ class ToolCompilerTests {
 
     @Test
     void letsAToolReadTheSystemsDirectoriesItMountsAnyway() {
-        assertThat(catalog(Map.of(TOOL + "sandbox.read-only-paths[0]", "/usr/share/dict",
-                TOOL + "sandbox.read-only-paths[1]", "/etc")).find("acme", "git-log")).isPresent();
+        assertThat(catalog(Map.of(
+                                TOOL + "sandbox.read-only-paths[0]",
+                                "/usr/share/dict",
+                                TOOL + "sandbox.read-only-paths[1]",
+                                "/etc"))
+                        .find("acme", "git-log"))
+                .isPresent();
     }
 
     @Test
     void letsAToolMountTheDirectoryOfItsOwnSecretFile() {
-        assertThat(catalog(Map.of(TOOL + "secrets.TOKEN", "file:/run/secrets/token",
-                TOOL + "sandbox.read-only-paths[0]", "/run/secrets")).find("acme", "git-log")).isPresent();
+        assertThat(catalog(Map.of(
+                                TOOL + "secrets.TOKEN",
+                                "file:/run/secrets/token",
+                                TOOL + "sandbox.read-only-paths[0]",
+                                "/run/secrets"))
+                        .find("acme", "git-log"))
+                .isPresent();
     }
 }

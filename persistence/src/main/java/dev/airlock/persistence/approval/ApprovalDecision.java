@@ -39,11 +39,11 @@ public class ApprovalDecision {
     @Column(name = "decided_at", nullable = false, updatable = false)
     private Instant decidedAt;
 
-    protected ApprovalDecision() {
-    }
+    protected ApprovalDecision() {}
 
     /** A decision as approval-service's rules accept it ({@code DecisionRules}). */
-    public ApprovalDecision(UUID runId, String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
+    public ApprovalDecision(
+            UUID runId, String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
         this.runId = runId;
         this.approver = approver;
         this.decision = decision;

@@ -68,8 +68,7 @@ public class ApprovalRequest {
     @Version
     private long version;
 
-    protected ApprovalRequest() {
-    }
+    protected ApprovalRequest() {}
 
     /**
      * A new pending request.
@@ -77,8 +76,18 @@ public class ApprovalRequest {
      * @param action  the canonical rendering of the exact action
      * @param digest  SHA-256 of {@code action}, lower-case hex
      */
-    public ApprovalRequest(UUID runId, String tenant, String tool, String agent, String requester, String action,
-            String digest, int approversRequired, boolean approveReasonRequired, Instant createdAt, Instant expiresAt) {
+    public ApprovalRequest(
+            UUID runId,
+            String tenant,
+            String tool,
+            String agent,
+            String requester,
+            String action,
+            String digest,
+            int approversRequired,
+            boolean approveReasonRequired,
+            Instant createdAt,
+            Instant expiresAt) {
         if (approversRequired < 1) {
             throw new IllegalArgumentException("approvers must be at least 1");
         }

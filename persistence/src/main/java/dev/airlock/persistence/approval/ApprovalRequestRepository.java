@@ -1,5 +1,6 @@
 package dev.airlock.persistence.approval;
 
+import jakarta.persistence.LockModeType;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -9,7 +10,6 @@ import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
-import jakarta.persistence.LockModeType;
 
 /** Approval requests, always looked up within tenants. */
 // Declared query methods get no transaction of their own from Spring Data: this gives them one, so
@@ -24,7 +24,8 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
     @Query("select a from ApprovalRequest a where a.runId = :runId and a.tenant in :tenants")
     Optional<ApprovalRequest> lockForDecision(@Param("runId") UUID runId, @Param("tenants") Collection<String> tenants);
 
-    List<ApprovalRequest> findByTenantInAndStatusOrderByCreatedAtDesc(Collection<String> tenants, ApprovalStatus status);
+    List<ApprovalRequest> findByTenantInAndStatusOrderByCreatedAtDesc(
+            Collection<String> tenants, ApprovalStatus status);
 
     List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
 
@@ -35,7 +36,9 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
     List<UUID> findDue(@Param("now") Instant now);
 
     /** The pending request, row-locked for expiry; empty when it is closed or another replica holds it. */
-    @Query(value = "SELECT * FROM airlock.approval_requests WHERE run_id = :runId AND status = 'PENDING' "
-            + "FOR UPDATE SKIP LOCKED", nativeQuery = true)
+    @Query(
+            value = "SELECT * FROM airlock.approval_requests WHERE run_id = :runId AND status = 'PENDING' "
+                    + "FOR UPDATE SKIP LOCKED",
+            nativeQuery = true)
     Optional<ApprovalRequest> lockDueForExpiry(@Param("runId") UUID runId);
 }

@@ -2,7 +2,6 @@ package dev.airlock.persistence.artifact;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
@@ -17,8 +16,7 @@ public final class RawArtifactDigest {
     /** How an envelope names an artifact: this prefix, then the digest. */
     public static final String REFERENCE_PREFIX = "restricted:sha256:";
 
-    private RawArtifactDigest() {
-    }
+    private RawArtifactDigest() {}
 
     /** The lower-case hex digest of an artifact. */
     public static String of(byte[] stdout, byte[] stderr) {

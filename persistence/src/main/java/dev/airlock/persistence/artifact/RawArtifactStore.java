@@ -32,7 +32,8 @@ public class RawArtifactStore {
      * @param redactions how many injected secret values were replaced in the stored bytes
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void store(UUID runId, String tenant, String sha256, byte[] stdout, byte[] stderr, long redactions, Instant now) {
+    public void store(
+            UUID runId, String tenant, String sha256, byte[] stdout, byte[] stderr, long redactions, Instant now) {
         jdbc.sql("""
                 INSERT INTO restricted.raw_artifacts (run_id, tenant, sha256, stdout, stderr, stdout_bytes, stderr_bytes,
                                                       redactions, created_at)
@@ -79,7 +80,11 @@ public class RawArtifactStore {
                 .param("stream", stream == StreamName.STDOUT ? "stdout" : "stderr")
                 .param("from", offset)
                 .param("length", length)
-                .query((rs, n) -> new StoredBytes(rs.getBytes(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                .query((rs, n) -> new StoredBytes(
+                        rs.getBytes(1),
+                        rs.getLong(2),
+                        rs.getString(3),
+                        rs.getString(4),
                         rs.getTimestamp(5) == null ? null : rs.getTimestamp(5).toInstant()))
                 .optional();
     }
@@ -93,8 +98,8 @@ public class RawArtifactStore {
      * @param actualSha256   the digest of the bytes stored now (null once purged)
      * @param purgedAt       when retention removed the bytes, or null
      */
-    public record StoredBytes(byte[] bytes, long streamBytes, String recordedSha256, String actualSha256, Instant purgedAt) {
-    }
+    public record StoredBytes(
+            byte[] bytes, long streamBytes, String recordedSha256, String actualSha256, Instant purgedAt) {}
 
     /** What is known of a run's artifact without reading its bytes. */
     @Transactional(readOnly = true)
@@ -105,9 +110,14 @@ public class RawArtifactStore {
                 """)
                 .param("run", runId)
                 .param("tenant", tenant)
-                .query((rs, n) -> new RawArtifactFacts(rs.getObject(1, UUID.class), rs.getString(2), rs.getLong(3),
-                        rs.getLong(4), rs.getTimestamp(5).toInstant(),
-                        rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant(), rs.getLong(7)))
+                .query((rs, n) -> new RawArtifactFacts(
+                        rs.getObject(1, UUID.class),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getLong(4),
+                        rs.getTimestamp(5).toInstant(),
+                        rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant(),
+                        rs.getLong(7)))
                 .optional();
     }
 
@@ -122,8 +132,14 @@ public class RawArtifactStore {
      * @param purgedAt    when retention removed the bytes, or null while they exist
      * @param redactions  how many injected secret values were replaced in the stored bytes
      */
-    public record RawArtifactFacts(UUID runId, String sha256, long stdoutBytes, long stderrBytes, Instant storedAt,
-            Instant purgedAt, long redactions) {
+    public record RawArtifactFacts(
+            UUID runId,
+            String sha256,
+            long stdoutBytes,
+            long stderrBytes,
+            Instant storedAt,
+            Instant purgedAt,
+            long redactions) {
 
         /** Whether the bytes still exist. */
         public boolean present() {

@@ -18,8 +18,18 @@ import java.util.UUID;
  * @param decidedAt      when it was decided, or null
  * @param expiresAt      when a pending request lapses, or when a granted access ends
  */
-public record RawGrant(UUID id, String tenant, UUID runId, String requester, String reason, GrantStatus status,
-        String decidedBy, String decisionReason, Instant requestedAt, Instant decidedAt, Instant expiresAt) {
+public record RawGrant(
+        UUID id,
+        String tenant,
+        UUID runId,
+        String requester,
+        String reason,
+        GrantStatus status,
+        String decidedBy,
+        String decisionReason,
+        Instant requestedAt,
+        Instant decidedAt,
+        Instant expiresAt) {
 
     /** The status as of {@code now}: PENDING, GRANTED, REFUSED or EXPIRED. */
     public GrantStatus statusAt(Instant now) {

@@ -60,7 +60,8 @@ public class RawGrantRecords {
 
     /** Records a decision. */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void decide(UUID grantId, GrantStatus status, String decider, String reason, Instant decidedAt, Instant expiresAt) {
+    public void decide(
+            UUID grantId, GrantStatus status, String decider, String reason, Instant decidedAt, Instant expiresAt) {
         jdbc.sql("""
                 UPDATE restricted.raw_grants SET status = :status, decided_by = :decider, decision_reason = :reason,
                        decided_at = :now, expires_at = :expiresAt WHERE id = :id
@@ -93,7 +94,8 @@ public class RawGrantRecords {
         if (tenants.isEmpty()) {
             return List.of();
         }
-        return jdbc.sql("SELECT * FROM restricted.raw_grants WHERE tenant IN (:tenants) ORDER BY requested_at DESC LIMIT :limit")
+        return jdbc.sql(
+                        "SELECT * FROM restricted.raw_grants WHERE tenant IN (:tenants) ORDER BY requested_at DESC LIMIT :limit")
                 .param("tenants", tenants)
                 .param("limit", limit)
                 .query(RawGrantRecords::grant)
@@ -103,7 +105,8 @@ public class RawGrantRecords {
     /** The grants asked for on one run, oldest first. */
     @Transactional(readOnly = true)
     public List<RawGrant> forRun(String tenant, UUID runId) {
-        return jdbc.sql("SELECT * FROM restricted.raw_grants WHERE tenant = :tenant AND run_id = :run ORDER BY requested_at")
+        return jdbc.sql(
+                        "SELECT * FROM restricted.raw_grants WHERE tenant = :tenant AND run_id = :run ORDER BY requested_at")
                 .param("tenant", tenant)
                 .param("run", runId)
                 .query(RawGrantRecords::grant)
@@ -111,9 +114,17 @@ public class RawGrantRecords {
     }
 
     private static RawGrant grant(ResultSet rs, int n) throws SQLException {
-        return new RawGrant(rs.getObject("id", UUID.class), rs.getString("tenant"), rs.getObject("run_id", UUID.class),
-                rs.getString("requester"), rs.getString("reason"), GrantStatus.valueOf(rs.getString("status")), rs.getString("decided_by"),
-                rs.getString("decision_reason"), rs.getTimestamp("requested_at").toInstant(), instant(rs, "decided_at"),
+        return new RawGrant(
+                rs.getObject("id", UUID.class),
+                rs.getString("tenant"),
+                rs.getObject("run_id", UUID.class),
+                rs.getString("requester"),
+                rs.getString("reason"),
+                GrantStatus.valueOf(rs.getString("status")),
+                rs.getString("decided_by"),
+                rs.getString("decision_reason"),
+                rs.getTimestamp("requested_at").toInstant(),
+                instant(rs, "decided_at"),
                 rs.getTimestamp("expires_at").toInstant());
     }
 

@@ -1,11 +1,7 @@
 package dev.airlock.persistence.audit;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -21,14 +17,28 @@ public final class AuditChain {
     /** The previous hash of a tenant's first event. */
     public static final String GENESIS = "0".repeat(64);
 
-    private AuditChain() {
-    }
+    private AuditChain() {}
 
     /** The hash of an event that follows {@code prev}. */
-    public static String hash(String prev, String tenant, long seq, String type, UUID runId, String actor, String details,
+    public static String hash(
+            String prev,
+            String tenant,
+            long seq,
+            String type,
+            UUID runId,
+            String actor,
+            String details,
             Instant occurredAt) {
-        String canonical = String.join("\n", prev, tenant, Long.toString(seq), type, runId == null ? "" : runId.toString(),
-                actor, details, occurredAt.truncatedTo(ChronoUnit.MICROS).toString());
+        String canonical = String.join(
+                "\n",
+                prev,
+                tenant,
+                Long.toString(seq),
+                type,
+                runId == null ? "" : runId.toString(),
+                actor,
+                details,
+                occurredAt.truncatedTo(ChronoUnit.MICROS).toString());
         return dev.airlock.kernel.digest.Sha256.hex(canonical);
     }
 

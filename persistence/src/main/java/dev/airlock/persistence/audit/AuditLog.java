@@ -1,16 +1,11 @@
 package dev.airlock.persistence.audit;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -44,14 +39,21 @@ public class AuditLog {
      * @param details flat string details, stored as a JSON object with sorted keys; never output or secrets
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public AuditEvent append(String tenant, AuditEventType eventType, UUID runId, String actor, Map<String, String> details,
+    public AuditEvent append(
+            String tenant,
+            AuditEventType eventType,
+            UUID runId,
+            String actor,
+            Map<String, String> details,
             Instant occurredAt) {
         String type = eventType.key();
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))").param("key", "airlock-audit:" + tenant)
-                .query(Object.class).optional();
-        record Last(long seq, String hash) {
-        }
-        Optional<Last> last = jdbc.sql("SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
+                .param("key", "airlock-audit:" + tenant)
+                .query(Object.class)
+                .optional();
+        record Last(long seq, String hash) {}
+        Optional<Last> last = jdbc.sql(
+                        "SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
                 .param("tenant", tenant)
                 .query((rs, n) -> new Last(rs.getLong(1), rs.getString(2)))
                 .optional();
@@ -111,14 +113,26 @@ public class AuditLog {
                     AuditEvent e = event(rs, 0);
                     long verified = expected[0] - start.firstSeq();
                     if (e.seq() != expected[0]) {
-                        broken[0] = Verification.broken(tenant, verified, e.seq(), "event " + expected[0] + " is missing");
+                        broken[0] =
+                                Verification.broken(tenant, verified, e.seq(), "event " + expected[0] + " is missing");
                     } else if (!e.prevHash().equals(prev[0])) {
-                        broken[0] = Verification.broken(tenant, verified, e.seq(), "does not follow the hash of the event before it");
-                    } else if (!e.hash().equals(AuditChain.hash(e.prevHash(), e.tenant(), e.seq(), e.type(), e.runId(), e.actor(),
-                            e.details(), e.occurredAt()))) {
-                        broken[0] = Verification.broken(tenant, verified, e.seq(), "its content does not match its hash");
+                        broken[0] = Verification.broken(
+                                tenant, verified, e.seq(), "does not follow the hash of the event before it");
+                    } else if (!e.hash()
+                            .equals(AuditChain.hash(
+                                    e.prevHash(),
+                                    e.tenant(),
+                                    e.seq(),
+                                    e.type(),
+                                    e.runId(),
+                                    e.actor(),
+                                    e.details(),
+                                    e.occurredAt()))) {
+                        broken[0] =
+                                Verification.broken(tenant, verified, e.seq(), "its content does not match its hash");
                     }
-                    if (e.type().equals(AuditEventType.RETENTION_PURGED.key()) && e.details().contains(confirmation)) {
+                    if (e.type().equals(AuditEventType.RETENTION_PURGED.key())
+                            && e.details().contains(confirmation)) {
                         startConfirmed[0] = true;
                     }
                     prev[0] = e.hash();
@@ -128,7 +142,10 @@ public class AuditLog {
             return broken[0];
         }
         if (!startConfirmed[0]) {
-            return Verification.broken(tenant, expected[0] - start.firstSeq(), start.firstSeq(),
+            return Verification.broken(
+                    tenant,
+                    expected[0] - start.firstSeq(),
+                    start.firstSeq(),
                     "the chain starts at event " + start.firstSeq() + " but no retention event records that cut");
         }
         return Verification.intact(tenant, expected[0] - start.firstSeq(), prev[0]);
@@ -145,8 +162,10 @@ public class AuditLog {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public ChainStart removeOldest(String tenant, Instant before, Instant now) {
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))").param("key", "airlock-audit:" + tenant)
-                .query(Object.class).optional();
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
+                .param("key", "airlock-audit:" + tenant)
+                .query(Object.class)
+                .optional();
         Long last = jdbc.sql("""
                 SELECT max(seq) FROM airlock.audit_events e
                  WHERE e.tenant = :tenant AND e.occurred_at < :before
@@ -166,8 +185,11 @@ public class AuditLog {
             return null;
         }
         int removed = jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, :seq, :now)")
-                .param("tenant", tenant).param("seq", last).param("now", Timestamp.from(now))
-                .query(Integer.class).single();
+                .param("tenant", tenant)
+                .param("seq", last)
+                .param("now", Timestamp.from(now))
+                .query(Integer.class)
+                .single();
         ChainStart recorded = chainStart(tenant);
         return new ChainStart(recorded.firstSeq(), recorded.prevHash(), removed);
     }
@@ -179,7 +201,6 @@ public class AuditLog {
 
     /** The details key naming a chain start in a {@code retention.purged} event. */
     public static final String CHAIN_START_KEY = "auditChainStart";
-
 
     private ChainStart chainStart(String tenant) {
         return jdbc.sql("""
@@ -208,9 +229,16 @@ public class AuditLog {
     }
 
     private static AuditEvent event(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
-        return new AuditEvent(rs.getString("tenant"), rs.getLong("seq"), rs.getString("type"),
-                rs.getObject("run_id", UUID.class), rs.getString("actor"), rs.getString("details"),
-                rs.getTimestamp("occurred_at").toInstant(), rs.getString("prev_hash"), rs.getString("hash"));
+        return new AuditEvent(
+                rs.getString("tenant"),
+                rs.getLong("seq"),
+                rs.getString("type"),
+                rs.getObject("run_id", UUID.class),
+                rs.getString("actor"),
+                rs.getString("details"),
+                rs.getTimestamp("occurred_at").toInstant(),
+                rs.getString("prev_hash"),
+                rs.getString("hash"));
     }
 
     /**
@@ -226,9 +254,16 @@ public class AuditLog {
      * @param prevHash   the hash of the event before it
      * @param hash       its own hash
      */
-    public record AuditEvent(String tenant, long seq, String type, UUID runId, String actor, String details,
-            Instant occurredAt, String prevHash, String hash) {
-    }
+    public record AuditEvent(
+            String tenant,
+            long seq,
+            String type,
+            UUID runId,
+            String actor,
+            String details,
+            Instant occurredAt,
+            String prevHash,
+            String hash) {}
 
     /**
      * The outcome of walking a chain.
@@ -240,7 +275,8 @@ public class AuditLog {
      * @param problem    what is wrong with it, or null
      * @param head       the hash of the newest event of an intact chain (keep it elsewhere to detect rewrites), or null
      */
-    public record Verification(String tenant, boolean intact, long verified, Long brokenAt, String problem, String head) {
+    public record Verification(
+            String tenant, boolean intact, long verified, Long brokenAt, String problem, String head) {
 
         static Verification intact(String tenant, long count, String head) {
             return new Verification(tenant, true, count, null, null, head);

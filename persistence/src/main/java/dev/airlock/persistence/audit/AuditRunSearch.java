@@ -83,8 +83,11 @@ public class AuditRunSearch {
             return false;
         }
         Map<String, Object> params = new LinkedHashMap<>();
-        Integer count = jdbc.queryForObject("SELECT count(*) FROM (SELECT 1 FROM airlock.approval_decisions d WHERE "
-                + decisionCondition(q, params) + " LIMIT " + (FEW_DECISIONS + 1) + ") AS matches", params, Integer.class);
+        Integer count = jdbc.queryForObject(
+                "SELECT count(*) FROM (SELECT 1 FROM airlock.approval_decisions d WHERE " + decisionCondition(q, params)
+                        + " LIMIT " + (FEW_DECISIONS + 1) + ") AS matches",
+                params,
+                Integer.class);
         return count != null && count <= FEW_DECISIONS;
     }
 
@@ -97,8 +100,10 @@ public class AuditRunSearch {
         if (q.text() == null) {
             return false;
         }
-        Integer count = jdbc.queryForObject("SELECT count(*) FROM airlock.transcript_matches(:tenant, :text, :limit)",
-                Map.of("tenant", q.tenant(), "text", pattern(q.text()), "limit", FEW_DECISIONS + 1), Integer.class);
+        Integer count = jdbc.queryForObject(
+                "SELECT count(*) FROM airlock.transcript_matches(:tenant, :text, :limit)",
+                Map.of("tenant", q.tenant(), "text", pattern(q.text()), "limit", FEW_DECISIONS + 1),
+                Integer.class);
         return count != null && count <= FEW_DECISIONS;
     }
 
@@ -145,7 +150,8 @@ public class AuditRunSearch {
             where.append(" AND r.id IN (SELECT run_id FROM decided)");
         } else if (q.approver() != null || q.decision() != null) {
             where.append(" AND EXISTS (SELECT 1 FROM airlock.approval_decisions d WHERE d.run_id = r.id AND ")
-                    .append(decisionCondition(q, params)).append(')');
+                    .append(decisionCondition(q, params))
+                    .append(')');
         }
         if (fewTextMatches) {
             where.append(" AND r.id IN (SELECT m FROM airlock.transcript_matches(:tenant, :text, :textLimit) m)");
@@ -157,8 +163,10 @@ public class AuditRunSearch {
         }
         String direction = q.oldestFirst() ? "ASC" : "DESC";
         if (q.after() != null) {
-            where.append(q.oldestFirst() ? " AND (r.created_at, r.id) > (:afterAt, :afterId)"
-                    : " AND (r.created_at, r.id) < (:afterAt, :afterId)");
+            where.append(
+                    q.oldestFirst()
+                            ? " AND (r.created_at, r.id) > (:afterAt, :afterId)"
+                            : " AND (r.created_at, r.id) < (:afterAt, :afterId)");
             params.put("afterAt", Timestamp.from(q.after().createdAt()));
             params.put("afterId", q.after().id());
         }
@@ -175,10 +183,19 @@ public class AuditRunSearch {
     private static RunSummary summary(ResultSet rs, int n) throws SQLException {
         int exit = rs.getInt("exit_code");
         Integer exitCode = rs.wasNull() ? null : exit;
-        return new RunSummary(rs.getObject("id", UUID.class), rs.getString("tenant"), rs.getString("agent"),
-                rs.getString("tool"), rs.getString("state"), rs.getString("approval_status"),
-                rs.getString("decisions") == null ? "" : rs.getString("decisions"), exitCode,
-                rs.getString("termination"), instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "ended_at"));
+        return new RunSummary(
+                rs.getObject("id", UUID.class),
+                rs.getString("tenant"),
+                rs.getString("agent"),
+                rs.getString("tool"),
+                rs.getString("state"),
+                rs.getString("approval_status"),
+                rs.getString("decisions") == null ? "" : rs.getString("decisions"),
+                exitCode,
+                rs.getString("termination"),
+                instant(rs, "created_at"),
+                instant(rs, "started_at"),
+                instant(rs, "ended_at"));
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {
@@ -192,6 +209,5 @@ public class AuditRunSearch {
      * @param runs the runs
      * @param next the cursor of the next page, or null when this is the last
      */
-    public record Page(List<RunSummary> runs, RunQuery.Cursor next) {
-    }
+    public record Page(List<RunSummary> runs, RunQuery.Cursor next) {}
 }

@@ -25,13 +25,39 @@ import java.util.UUID;
  * @param limit       the page size
  * @param after       where the previous page ended, or null for the first page
  */
-public record RunQuery(String tenant, Instant from, Instant to, String agent, String tool, String state, String approver,
-        String decision, Integer exitCode, String termination, String text, boolean oldestFirst, int limit, Cursor after) {
+public record RunQuery(
+        String tenant,
+        Instant from,
+        Instant to,
+        String agent,
+        String tool,
+        String state,
+        String approver,
+        String decision,
+        Integer exitCode,
+        String termination,
+        String text,
+        boolean oldestFirst,
+        int limit,
+        Cursor after) {
 
     /** The same question, continued after {@code cursor}. */
     public RunQuery after(Cursor cursor) {
-        return new RunQuery(tenant, from, to, agent, tool, state, approver, decision, exitCode, termination, text, oldestFirst,
-                limit, cursor);
+        return new RunQuery(
+                tenant,
+                from,
+                to,
+                agent,
+                tool,
+                state,
+                approver,
+                decision,
+                exitCode,
+                termination,
+                text,
+                oldestFirst,
+                limit,
+                cursor);
     }
 
     /**
@@ -45,7 +71,8 @@ public record RunQuery(String tenant, Instant from, Instant to, String agent, St
         /** An opaque, URL-safe token. */
         public String encode() {
             long micros = ChronoUnit.MICROS.between(Instant.EPOCH, createdAt);
-            return Base64.getUrlEncoder().withoutPadding()
+            return Base64.getUrlEncoder()
+                    .withoutPadding()
                     .encodeToString((micros + "/" + id).getBytes(StandardCharsets.US_ASCII));
         }
 
@@ -56,7 +83,8 @@ public record RunQuery(String tenant, Instant from, Instant to, String agent, St
             if (slash < 0) {
                 throw new IllegalArgumentException("not a cursor");
             }
-            return new Cursor(Instant.EPOCH.plus(Long.parseLong(text.substring(0, slash)), ChronoUnit.MICROS),
+            return new Cursor(
+                    Instant.EPOCH.plus(Long.parseLong(text.substring(0, slash)), ChronoUnit.MICROS),
                     UUID.fromString(text.substring(slash + 1)));
         }
     }

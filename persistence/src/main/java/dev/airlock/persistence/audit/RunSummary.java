@@ -19,6 +19,16 @@ import java.util.UUID;
  * @param startedAt        when the process started, or null
  * @param endedAt          when it ended, or null
  */
-public record RunSummary(UUID id, String tenant, String agent, String tool, String state, String approvalStatus,
-        String decisions, Integer exitCode, String termination, Instant createdAt, Instant startedAt, Instant endedAt) {
-}
+public record RunSummary(
+        UUID id,
+        String tenant,
+        String agent,
+        String tool,
+        String state,
+        String approvalStatus,
+        String decisions,
+        Integer exitCode,
+        String termination,
+        Instant createdAt,
+        Instant startedAt,
+        Instant endedAt) {}

@@ -12,8 +12,7 @@ import javax.sql.DataSource;
  */
 public final class ApplicationLogin {
 
-    private ApplicationLogin() {
-    }
+    private ApplicationLogin() {}
 
     /**
      * Creates (or updates) the application's login role {@code login} with {@code password}:
@@ -24,18 +23,21 @@ public final class ApplicationLogin {
      */
     public static void create(DataSource superuser, String login, String password) throws IOException {
         if (!login.matches("[a-z_][a-z0-9_]{0,62}") || !password.matches("[A-Za-z0-9_-]{16,}")) {
-            throw new IllegalArgumentException("a login is a plain lower-case name, a password at least 16 base64url characters");
+            throw new IllegalArgumentException(
+                    "a login is a plain lower-case name, a password at least 16 base64url characters");
         }
-        try (Connection connection = superuser.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = superuser.getConnection();
+                Statement statement = connection.createStatement()) {
             for (String role : new String[] {"airlock_gateway", "airlock_console"}) {
-                statement.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + role + "') THEN "
-                        + "CREATE ROLE " + role + " NOLOGIN; END IF; END $$");
+                statement.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + role
+                        + "') THEN " + "CREATE ROLE " + role + " NOLOGIN; END IF; END $$");
             }
             statement.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '" + login + "') THEN "
                     + "CREATE ROLE " + login + " LOGIN NOINHERIT; END IF; END $$");
             // Name and password are checked above, so they need no quoting or escaping.
-            statement.execute("ALTER ROLE " + login + " LOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS "
-                    + "PASSWORD '" + password + "'");
+            statement.execute(
+                    "ALTER ROLE " + login + " LOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS "
+                            + "PASSWORD '" + password + "'");
             statement.execute("GRANT airlock_gateway, airlock_console TO " + login);
         } catch (SQLException e) {
             throw new IOException("could not create the application's login role: " + e.getMessage(), e);

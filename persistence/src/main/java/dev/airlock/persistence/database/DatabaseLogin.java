@@ -1,12 +1,10 @@
 package dev.airlock.persistence.database;
 
-import dev.airlock.persistence.scope.CheckedLogin;
-
-import dev.airlock.persistence.scope.Scopes;
-
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.Side;
+import dev.airlock.persistence.scope.CheckedLogin;
 import dev.airlock.persistence.scope.DatabaseRole;
+import dev.airlock.persistence.scope.Scopes;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -40,8 +38,13 @@ public class DatabaseLogin implements CheckedLogin {
                                   AND pg_has_role(current_user, c.relowner, 'MEMBER')),
                        r.rolcreaterole
                   FROM pg_roles r WHERE r.rolname = current_user""")
-                .query((rs, n) -> new Facts(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3), rs.getBoolean(4),
-                        rs.getBoolean(5), rs.getBoolean(6)))
+                .query((rs, n) -> new Facts(
+                        rs.getString(1),
+                        rs.getBoolean(2),
+                        rs.getBoolean(3),
+                        rs.getBoolean(4),
+                        rs.getBoolean(5),
+                        rs.getBoolean(6)))
                 .single();
         if (facts.superuser()) {
             problems.add(facts.login() + " is (or may become) a superuser, which no grant or row-level security binds");
@@ -59,35 +62,48 @@ public class DatabaseLogin implements CheckedLogin {
         for (Side side : properties.roles()) {
             DatabaseRole role = side == Side.AGENT_API ? DatabaseRole.GATEWAY : DatabaseRole.CONSOLE;
             if (!mayAssume(jdbc, role)) {
-                problems.add(facts.login() + " cannot assume " + role.roleName() + ", which the " + side.name().toLowerCase()
-                        .replace('_', '-') + " side works as (GRANT " + role.roleName() + " TO " + facts.login() + ")");
+                problems.add(facts.login() + " cannot assume " + role.roleName() + ", which the "
+                        + side.name().toLowerCase().replace('_', '-') + " side works as (GRANT " + role.roleName()
+                        + " TO " + facts.login() + ")");
             }
         }
         if (!problems.isEmpty()) {
-            throw new IllegalStateException("Airlock will not work with this database login: " + String.join("; ", problems)
-                    + ". Sign in as a role that may only assume airlock_gateway and/or airlock_console (docs/database.md).");
+            throw new IllegalStateException(
+                    "Airlock will not work with this database login: " + String.join("; ", problems)
+                            + ". Sign in as a role that may only assume airlock_gateway and/or airlock_console (docs/database.md).");
         }
         if (properties.roles().size() == 1) {
-            DatabaseRole other = properties.roles().contains(Side.AGENT_API) ? DatabaseRole.CONSOLE : DatabaseRole.GATEWAY;
+            DatabaseRole other =
+                    properties.roles().contains(Side.AGENT_API) ? DatabaseRole.CONSOLE : DatabaseRole.GATEWAY;
             if (mayAssume(jdbc, other)) {
-                log.warn("Database login {} runs one side but may also assume {}: a split deployment gives each side a login"
-                        + " of its own (docs/database.md)", facts.login(), other.roleName());
+                log.warn(
+                        "Database login {} runs one side but may also assume {}: a split deployment gives each side a login"
+                                + " of its own (docs/database.md)",
+                        facts.login(),
+                        other.roleName());
             }
         }
         if (facts.inherits() && properties.roles().size() > 1) {
-            log.warn("Database login {} inherits its roles' privileges: outside a transaction's scope it holds both sides'"
-                    + " privileges; make it NOINHERIT (docs/database.md)", facts.login());
+            log.warn(
+                    "Database login {} inherits its roles' privileges: outside a transaction's scope it holds both sides'"
+                            + " privileges; make it NOINHERIT (docs/database.md)",
+                    facts.login());
         }
     }
 
     private static boolean mayAssume(JdbcClient jdbc, DatabaseRole role) {
-        return jdbc.sql("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :role) AND pg_has_role(current_user, :role, 'MEMBER')")
+        return jdbc.sql(
+                        "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = :role) AND pg_has_role(current_user, :role, 'MEMBER')")
                 .param("role", role.roleName())
                 .query(Boolean.class)
                 .single();
     }
 
-    private record Facts(String login, boolean superuser, boolean bypassesRls, boolean inherits, boolean owner,
-            boolean createsRoles) {
-    }
+    private record Facts(
+            String login,
+            boolean superuser,
+            boolean bypassesRls,
+            boolean inherits,
+            boolean owner,
+            boolean createsRoles) {}
 }

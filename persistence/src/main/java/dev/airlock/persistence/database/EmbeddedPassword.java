@@ -33,8 +33,7 @@ final class EmbeddedPassword {
             host all all ::1/128 scram-sha-256
             """;
 
-    private EmbeddedPassword() {
-    }
+    private EmbeddedPassword() {}
 
     /** The password in {@code file}, made and written (owner-only) the first time. */
     static String readOrCreate(Path file) throws IOException {
@@ -63,7 +62,8 @@ final class EmbeddedPassword {
     /** Sets the password and requires it from now on (the server reloads its configuration). */
     static void require(DataSource superuser, Path dataDirectory, String password) throws IOException {
         Files.writeString(dataDirectory.resolve("pg_hba.conf"), HBA, StandardCharsets.US_ASCII);
-        try (Connection connection = superuser.getConnection(); Statement statement = connection.createStatement()) {
+        try (Connection connection = superuser.getConnection();
+                Statement statement = connection.createStatement()) {
             // The password is base64url (checked above), so it needs no escaping in the literal.
             statement.execute("ALTER ROLE postgres PASSWORD '" + password + "'");
             statement.execute("SELECT pg_reload_conf()");

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.flyway.autoconfigure.FlywayConnectionDetails;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.context.annotation.Bean;
 
@@ -38,8 +38,10 @@ public class EmbeddedPostgresAutoConfiguration {
         if (durable) {
             log.info("Starting embedded PostgreSQL with data directory {}", dataDir);
         } else {
-            log.warn("Starting embedded PostgreSQL with data directory {} WITHOUT fsync and synchronous commit "
-                    + "(airlock.database.unsafe-no-fsync): a power cut can lose acknowledged approvals and runs", dataDir);
+            log.warn(
+                    "Starting embedded PostgreSQL with data directory {} WITHOUT fsync and synchronous commit "
+                            + "(airlock.database.unsafe-no-fsync): a power cut can lose acknowledged approvals and runs",
+                    dataDir);
         }
         // The library starts the server with -F (fsync off) and synchronous_commit=off; the -c settings
         // come after -F on the command line, so they win and the default is durable.
@@ -71,12 +73,14 @@ public class EmbeddedPostgresAutoConfiguration {
 
     /** The application login's password, kept beside the data directory ({@code <data-dir>/postgres-app.password}). */
     private static String appPassword(AirlockProperties properties) throws IOException {
-        return EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres-app.password").toAbsolutePath());
+        return EmbeddedPassword.readOrCreate(
+                properties.dataDir().resolve("postgres-app.password").toAbsolutePath());
     }
 
     /** The superuser's password, kept beside the data directory ({@code <data-dir>/postgres.password}). */
     private static String password(AirlockProperties properties) throws IOException {
-        return EmbeddedPassword.readOrCreate(properties.dataDir().resolve("postgres.password").toAbsolutePath());
+        return EmbeddedPassword.readOrCreate(
+                properties.dataDir().resolve("postgres.password").toAbsolutePath());
     }
 
     /** Flyway migrates as the superuser, the owner of the schema. */
@@ -92,7 +96,8 @@ public class EmbeddedPostgresAutoConfiguration {
 
     /** The application signs in as {@value #APP_LOGIN}. */
     @Bean
-    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties) throws IOException {
+    JdbcConnectionDetails embeddedPostgresConnection(EmbeddedPostgres postgres, AirlockProperties properties)
+            throws IOException {
         return new AppLogin(url(postgres), APP_LOGIN, appPassword(properties));
     }
 

@@ -17,15 +17,15 @@ final class StalePostmaster {
 
     private static final Logger log = LoggerFactory.getLogger(StalePostmaster.class);
 
-    private StalePostmaster() {
-    }
+    private StalePostmaster() {}
 
     static void stopIfRunning(Path dataDir) {
         Path pidFile = dataDir.resolve("postmaster.pid");
         if (!Files.isRegularFile(pidFile)) {
             return;
         }
-        Optional<ProcessHandle> postmaster = readPid(pidFile).flatMap(ProcessHandle::of)
+        Optional<ProcessHandle> postmaster = readPid(pidFile)
+                .flatMap(ProcessHandle::of)
                 .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false));
         postmaster.ifPresent(p -> {
             log.warn("Stopping a PostgreSQL server (pid {}) left running on {} by an earlier start", p.pid(), dataDir);
@@ -42,7 +42,9 @@ final class StalePostmaster {
     private static Optional<Long> readPid(Path pidFile) {
         try {
             List<String> lines = Files.readAllLines(pidFile);
-            return lines.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).strip()));
+            return lines.isEmpty()
+                    ? Optional.empty()
+                    : Optional.of(Long.parseLong(lines.get(0).strip()));
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }

@@ -21,16 +21,25 @@ import java.util.Map;
  * @param stderr       standard error, or null before the run ends
  * @param rawArtifact  an opaque reference to the raw bytes (for auditors only), or null
  */
-public record Envelope(String runId, String tenant, String agent, String tool, String state, Instant createdAt,
-        Approval approval, ProcessFacts process, StreamView stdout, StreamView stderr, String rawArtifact) {
+public record Envelope(
+        String runId,
+        String tenant,
+        String agent,
+        String tool,
+        String state,
+        Instant createdAt,
+        Approval approval,
+        ProcessFacts process,
+        StreamView stdout,
+        StreamView stderr,
+        String rawArtifact) {
 
     /**
      * @param required  whether policy asked for a human decision
      * @param status    NOT_REQUIRED, PENDING, APPROVED, DENIED, EXPIRED or CANCELLED
      * @param decisions the decisions recorded so far
      */
-    public record Approval(boolean required, String status, List<Decision> decisions) {
-    }
+    public record Approval(boolean required, String status, List<Decision> decisions) {}
 
     /**
      * @param approver  who decided
@@ -38,8 +47,7 @@ public record Envelope(String runId, String tenant, String agent, String tool, S
      * @param reason    why
      * @param decidedAt when
      */
-    public record Decision(String approver, String decision, String reason, Instant decidedAt) {
-    }
+    public record Decision(String approver, String decision, String reason, Instant decidedAt) {}
 
     /**
      * @param exitCode    the exit code, only when the process exited by itself
@@ -49,9 +57,8 @@ public record Envelope(String runId, String tenant, String agent, String tool, S
      * @param failure     why Airlock could not run it, for SPAWN_FAILED
      * @param sandbox     what the process was isolated by: bubblewrap or none; null if no process was started
      */
-    public record ProcessFacts(Integer exitCode, String termination, Instant startedAt, Instant endedAt, String failure,
-            String sandbox) {
-    }
+    public record ProcessFacts(
+            Integer exitCode, String termination, Instant startedAt, Instant endedAt, String failure, String sandbox) {}
 
     /**
      * @param text          the sanitized, redacted transcript (untrusted data)
@@ -64,7 +71,14 @@ public record Envelope(String runId, String tenant, String agent, String tool, S
      * @param removed       what the sanitizer removed, by class
      * @param redactions    secret values replaced
      */
-    public record StreamView(String text, String fenced, long observedBytes, long retainedBytes, boolean truncated,
-            boolean eof, String sha256, Map<String, Long> removed, long redactions) {
-    }
+    public record StreamView(
+            String text,
+            String fenced,
+            long observedBytes,
+            long retainedBytes,
+            boolean truncated,
+            boolean eof,
+            String sha256,
+            Map<String, Long> removed,
+            long redactions) {}
 }

@@ -32,7 +32,10 @@ public class RunViews {
     private final RawArtifactStore artifacts;
     private final ApprovalDecisionRepository decisions;
 
-    RunViews(StreamRecordRepository streams, TranscriptRepository transcripts, RawArtifactStore artifacts,
+    RunViews(
+            StreamRecordRepository streams,
+            TranscriptRepository transcripts,
+            RawArtifactStore artifacts,
             ApprovalDecisionRepository decisions) {
         this.streams = streams;
         this.transcripts = transcripts;
@@ -44,15 +47,33 @@ public class RunViews {
     @Transactional(readOnly = true)
     public Envelope envelope(RunRecord run) {
         Map<StreamName, Envelope.StreamView> views = streams(run, true);
-        String artifact = artifacts.digest(run.id()).map(d -> RawArtifactDigest.REFERENCE_PREFIX + d).orElse(null);
-        return new Envelope(run.id().toString(), run.tenant(), run.agent(), run.tool(), run.state().name(), run.createdAt(),
-                approval(run), process(run), views.get(StreamName.STDOUT), views.get(StreamName.STDERR), artifact);
+        String artifact = artifacts
+                .digest(run.id())
+                .map(d -> RawArtifactDigest.REFERENCE_PREFIX + d)
+                .orElse(null);
+        return new Envelope(
+                run.id().toString(),
+                run.tenant(),
+                run.agent(),
+                run.tool(),
+                run.state().name(),
+                run.createdAt(),
+                approval(run),
+                process(run),
+                views.get(StreamName.STDOUT),
+                views.get(StreamName.STDERR),
+                artifact);
     }
 
     /** What Airlock observed of the run's process. */
     public static Envelope.ProcessFacts process(RunRecord run) {
-        return new Envelope.ProcessFacts(run.exitCode(), run.termination() == null ? null : run.termination().name(),
-                run.startedAt(), run.endedAt(), run.failure(), run.sandbox() == null ? null : run.sandbox().key());
+        return new Envelope.ProcessFacts(
+                run.exitCode(),
+                run.termination() == null ? null : run.termination().name(),
+                run.startedAt(),
+                run.endedAt(),
+                run.failure(),
+                run.sandbox() == null ? null : run.sandbox().key());
     }
 
     /**
@@ -68,21 +89,36 @@ public class RunViews {
         Map<StreamName, String> texts = new EnumMap<>(StreamName.class);
         transcripts.findByKeyRunId(run.id()).forEach(t -> texts.put(t.key().stream(), t.text()));
         Map<StreamName, Envelope.StreamView> views = new EnumMap<>(StreamName.class);
-        streams.findByKeyRunId(run.id()).forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), fence)));
+        streams.findByKeyRunId(run.id())
+                .forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), fence)));
         return views;
     }
 
     /** The sanitized transcript of one stream, or null when there is none. */
     @Transactional(readOnly = true)
     public String transcript(RunRecord run, StreamName stream) {
-        return transcripts.findById(new dev.airlock.persistence.run.StreamKey(run.id(), stream)).map(Transcript::text).orElse(null);
+        return transcripts
+                .findById(new dev.airlock.persistence.run.StreamKey(run.id(), stream))
+                .map(Transcript::text)
+                .orElse(null);
     }
 
     private Envelope.StreamView view(RunRecord run, StreamRecord f, String text, boolean fence) {
-        String fenced = text == null || !fence ? null : Fence.wrap(run.tool() + " " + f.key().stream().key(), text);
-        Map<String, Long> removed = JSON.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() { });
-        return new Envelope.StreamView(text, fenced, f.observedBytes(), f.retainedBytes(), f.truncated(), f.eof(),
-                f.sha256(), removed, f.redactions());
+        String fenced = text == null || !fence
+                ? null
+                : Fence.wrap(run.tool() + " " + f.key().stream().key(), text);
+        Map<String, Long> removed =
+                JSON.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() {});
+        return new Envelope.StreamView(
+                text,
+                fenced,
+                f.observedBytes(),
+                f.retainedBytes(),
+                f.truncated(),
+                f.eof(),
+                f.sha256(),
+                removed,
+                f.redactions());
     }
 
     private Envelope.Approval approval(RunRecord run) {
@@ -100,7 +136,8 @@ public class RunViews {
         }
         List<Envelope.Decision> given = run.approvalRequired()
                 ? decisions.findByRunIdOrderByDecidedAtAsc(run.id()).stream()
-                        .map(d -> new Envelope.Decision(d.approver(), d.decision().name(), d.reason(), d.decidedAt()))
+                        .map(d ->
+                                new Envelope.Decision(d.approver(), d.decision().name(), d.reason(), d.decidedAt()))
                         .toList()
                 : List.of();
         return new Envelope.Approval(run.approvalRequired(), status, given);

@@ -12,5 +12,4 @@ import java.util.UUID;
  * @param digest SHA-256 of the canonical action
  * @param status APPROVED, DENIED or EXPIRED
  */
-public record ApprovalClosed(UUID runId, String tenant, String tool, String digest, ApprovalStatus status) {
-}
+public record ApprovalClosed(UUID runId, String tenant, String tool, String digest, ApprovalStatus status) {}

@@ -13,5 +13,4 @@ import java.util.UUID;
  * @param digest    SHA-256 of the canonical action
  * @param expiresAt when the request expires
  */
-public record ApprovalOpened(UUID runId, String tenant, String tool, String agent, String digest, Instant expiresAt) {
-}
+public record ApprovalOpened(UUID runId, String tenant, String tool, String agent, String digest, Instant expiresAt) {}

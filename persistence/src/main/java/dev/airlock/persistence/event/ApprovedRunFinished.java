@@ -17,6 +17,11 @@ import java.util.UUID;
  * @param termination why the process stopped
  * @param digest      the digest of the action people approved, or null if the run has no request any more
  */
-public record ApprovedRunFinished(UUID runId, String tenant, String tool, RunState state, Integer exitCode,
-        Termination termination, String digest) {
-}
+public record ApprovedRunFinished(
+        UUID runId,
+        String tenant,
+        String tool,
+        RunState state,
+        Integer exitCode,
+        Termination termination,
+        String digest) {}

@@ -23,9 +23,14 @@ public class SignInAttempts {
     /** Whether either subject is locked out at {@code now}. */
     @Transactional(readOnly = true)
     public boolean lockedOut(String userSubject, String addressSubject, Instant now) {
-        return jdbc.sql("SELECT count(*) FROM airlock.login_lockouts WHERE subject IN (:user, :address) AND locked_until > :now")
-                .param("user", userSubject).param("address", addressSubject)
-                .param("now", Timestamp.from(now)).query(Long.class).single() > 0;
+        return jdbc.sql(
+                                "SELECT count(*) FROM airlock.login_lockouts WHERE subject IN (:user, :address) AND locked_until > :now")
+                        .param("user", userSubject)
+                        .param("address", addressSubject)
+                        .param("now", Timestamp.from(now))
+                        .query(Long.class)
+                        .single()
+                > 0;
     }
 
     /**
@@ -34,13 +39,26 @@ public class SignInAttempts {
      */
     public Counts fail(String username, String address, Instant now, Instant since) {
         Timestamp from = Timestamp.from(since);
-        jdbc.sql("DELETE FROM airlock.login_failures WHERE failed_at < :since").param("since", from).update();
+        jdbc.sql("DELETE FROM airlock.login_failures WHERE failed_at < :since")
+                .param("since", from)
+                .update();
         jdbc.sql("INSERT INTO airlock.login_failures (username, address, failed_at) VALUES (:user, :address, :now)")
-                .param("user", username).param("address", address).param("now", Timestamp.from(now)).update();
-        long byUser = jdbc.sql("SELECT count(*) FROM airlock.login_failures WHERE username = :user AND failed_at >= :since")
-                .param("user", username).param("since", from).query(Long.class).single();
-        long byAddress = jdbc.sql("SELECT count(*) FROM airlock.login_failures WHERE address = :address AND failed_at >= :since")
-                .param("address", address).param("since", from).query(Long.class).single();
+                .param("user", username)
+                .param("address", address)
+                .param("now", Timestamp.from(now))
+                .update();
+        long byUser = jdbc.sql(
+                        "SELECT count(*) FROM airlock.login_failures WHERE username = :user AND failed_at >= :since")
+                .param("user", username)
+                .param("since", from)
+                .query(Long.class)
+                .single();
+        long byAddress = jdbc.sql(
+                        "SELECT count(*) FROM airlock.login_failures WHERE address = :address AND failed_at >= :since")
+                .param("address", address)
+                .param("since", from)
+                .query(Long.class)
+                .single();
         return new Counts(byUser, byAddress);
     }
 
@@ -50,13 +68,14 @@ public class SignInAttempts {
      * @param byUser    of the user name
      * @param byAddress from the address
      */
-    public record Counts(long byUser, long byAddress) {
-    }
+    public record Counts(long byUser, long byAddress) {}
 
     /** Forgets a user name's failures. */
     @Transactional
     public void forget(String username) {
-        jdbc.sql("DELETE FROM airlock.login_failures WHERE username = :user").param("user", username).update();
+        jdbc.sql("DELETE FROM airlock.login_failures WHERE username = :user")
+                .param("user", username)
+                .update();
     }
 
     /** Locks {@code subject} out until {@code until}; false if it already was (so that one lock-out is told once). */
@@ -65,6 +84,10 @@ public class SignInAttempts {
                 INSERT INTO airlock.login_lockouts (subject, locked_until) VALUES (:subject, :until)
                 ON CONFLICT (subject) DO UPDATE SET locked_until = EXCLUDED.locked_until
                 WHERE airlock.login_lockouts.locked_until <= :now""")
-                .param("subject", subject).param("until", Timestamp.from(until)).param("now", Timestamp.from(now)).update() > 0;
+                        .param("subject", subject)
+                        .param("until", Timestamp.from(until))
+                        .param("now", Timestamp.from(now))
+                        .update()
+                > 0;
     }
 }

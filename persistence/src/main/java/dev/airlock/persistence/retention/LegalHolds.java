@@ -36,7 +36,10 @@ public class LegalHolds {
             throw new IllegalArgumentException("A legal hold needs a reason.");
         }
         boolean exists = jdbc.sql("SELECT count(*) > 0 FROM airlock.runs WHERE id = :run AND tenant = :tenant")
-                .param("run", runId).param("tenant", tenant).query(Boolean.class).single();
+                .param("run", runId)
+                .param("tenant", tenant)
+                .query(Boolean.class)
+                .single();
         if (!exists) {
             throw new NoSuchElementException("No run " + runId + " in tenant " + tenant + ".");
         }
@@ -44,10 +47,20 @@ public class LegalHolds {
                 INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by, placed_at)
                 VALUES (:run, :tenant, :reason, :by, :now) ON CONFLICT (run_id) DO NOTHING
                 """)
-                .param("run", runId).param("tenant", tenant).param("reason", reason.strip()).param("by", by)
-                .param("now", Timestamp.from(now)).update();
+                .param("run", runId)
+                .param("tenant", tenant)
+                .param("reason", reason.strip())
+                .param("by", by)
+                .param("now", Timestamp.from(now))
+                .update();
         if (placed == 1) {
-            audit.append(tenant, AuditEventType.LEGAL_HOLD_PLACED, runId, "human:" + by, Map.of("reason", reason.strip()), now);
+            audit.append(
+                    tenant,
+                    AuditEventType.LEGAL_HOLD_PLACED,
+                    runId,
+                    "human:" + by,
+                    Map.of("reason", reason.strip()),
+                    now);
         }
         return placed == 1;
     }
@@ -56,10 +69,17 @@ public class LegalHolds {
     @Transactional
     public boolean release(String tenant, UUID runId, String reason, String by, Instant now) {
         int released = jdbc.sql("DELETE FROM airlock.legal_holds WHERE run_id = :run AND tenant = :tenant")
-                .param("run", runId).param("tenant", tenant).update();
+                .param("run", runId)
+                .param("tenant", tenant)
+                .update();
         if (released == 1) {
-            audit.append(tenant, AuditEventType.LEGAL_HOLD_RELEASED, runId, "human:" + by,
-                    Map.of("reason", reason == null ? "" : reason.strip()), now);
+            audit.append(
+                    tenant,
+                    AuditEventType.LEGAL_HOLD_RELEASED,
+                    runId,
+                    "human:" + by,
+                    Map.of("reason", reason == null ? "" : reason.strip()),
+                    now);
         }
         return released == 1;
     }
@@ -67,9 +87,12 @@ public class LegalHolds {
     /** The run's hold, if it has one. */
     @Transactional(readOnly = true)
     public Optional<Hold> find(String tenant, UUID runId) {
-        return jdbc.sql("SELECT reason, placed_by, placed_at FROM airlock.legal_holds WHERE run_id = :run AND tenant = :tenant")
-                .param("run", runId).param("tenant", tenant)
-                .query((rs, n) -> new Hold(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()))
+        return jdbc.sql(
+                        "SELECT reason, placed_by, placed_at FROM airlock.legal_holds WHERE run_id = :run AND tenant = :tenant")
+                .param("run", runId)
+                .param("tenant", tenant)
+                .query((rs, n) -> new Hold(
+                        rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()))
                 .optional();
     }
 
@@ -80,6 +103,5 @@ public class LegalHolds {
      * @param placedBy who placed it
      * @param placedAt when
      */
-    public record Hold(String reason, String placedBy, Instant placedAt) {
-    }
+    public record Hold(String reason, String placedBy, Instant placedAt) {}
 }

@@ -10,5 +10,4 @@ import java.time.Instant;
  * @param approvals   decided approval requests and their decisions
  * @param auditEvents audit events (the oldest part of the chain)
  */
-public record RetentionCutoffs(Instant raw, Instant transcripts, Instant approvals, Instant auditEvents) {
-}
+public record RetentionCutoffs(Instant raw, Instant transcripts, Instant approvals, Instant auditEvents) {}

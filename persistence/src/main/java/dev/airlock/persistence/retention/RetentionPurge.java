@@ -39,7 +39,9 @@ public class RetentionPurge {
     @Transactional
     public Optional<PurgeCounts> purge(String tenant, RetentionCutoffs cutoffs, Instant now) {
         Boolean locked = jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtext(:key))")
-                .param("key", "airlock-retention:" + tenant).query(Boolean.class).single();
+                .param("key", "airlock-retention:" + tenant)
+                .query(Boolean.class)
+                .single();
         if (!locked) {
             return Optional.empty();
         }

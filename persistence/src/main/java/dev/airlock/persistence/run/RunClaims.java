@@ -34,7 +34,8 @@ public class RunClaims {
      * other replicas are claiming at the same moment; each names the sandbox it will run in from now on.
      */
     @Transactional
-    public List<UUID> claimNext(String node, String tenant, int limit, Instant now, Instant leaseUntil, SandboxKind sandbox) {
+    public List<UUID> claimNext(
+            String node, String tenant, int limit, Instant now, Instant leaseUntil, SandboxKind sandbox) {
         return jdbc.sql("""
                 UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now, lease_until = :lease,
                        sandbox = :sandbox, updated_at = :now, version = version + 1
@@ -76,7 +77,8 @@ public class RunClaims {
     /** Runs this node is executing that someone asked to cancel. */
     @Transactional(readOnly = true)
     public List<UUID> cancelRequested(String node) {
-        return jdbc.sql("SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND cancel_requested AND claimed_by = :node")
+        return jdbc.sql(
+                        "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND cancel_requested AND claimed_by = :node")
                 .param("node", node)
                 .query(UUID.class)
                 .list();
@@ -101,7 +103,8 @@ public class RunClaims {
     /** Runs whose executing replica's lease ran out before {@code now}, oldest lease first. */
     @Transactional(readOnly = true)
     public List<UUID> leaseExpired(Instant now, int limit) {
-        return jdbc.sql("SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < :now ORDER BY lease_until LIMIT :limit")
+        return jdbc.sql(
+                        "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < :now ORDER BY lease_until LIMIT :limit")
                 .param("now", Timestamp.from(now))
                 .param("limit", limit)
                 .query(UUID.class)

@@ -12,8 +12,7 @@ public final class RunIds {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private RunIds() {
-    }
+    private RunIds() {}
 
     /** A new UUIDv7 for the current instant of {@code clock}. */
     public static UUID next(Clock clock) {

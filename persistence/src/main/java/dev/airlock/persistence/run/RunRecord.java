@@ -89,8 +89,7 @@ public class RunRecord extends StoredOnce<UUID> {
     @Version
     private long version;
 
-    protected RunRecord() {
-    }
+    protected RunRecord() {}
 
     private RunRecord(NewRun request, Instant now) {
         this.id = Objects.requireNonNull(request.id());
@@ -125,9 +124,16 @@ public class RunRecord extends StoredOnce<UUID> {
      * @param requestSha256   digest of tool and arguments, to compare idempotent retries
      * @param idempotencyKey  the agent's idempotency key, or null
      */
-    public record NewRun(UUID id, String tenant, String agent, String tool, long toolSnapshotId,
-            String argumentsJson, String argvJson, String requestSha256, String idempotencyKey) {
-    }
+    public record NewRun(
+            UUID id,
+            String tenant,
+            String agent,
+            String tool,
+            long toolSnapshotId,
+            String argumentsJson,
+            String argvJson,
+            String requestSha256,
+            String idempotencyKey) {}
 
     /** Policy allows the run without a human. */
     public void approveAutomatically(Instant now) {
@@ -177,8 +183,9 @@ public class RunRecord extends StoredOnce<UUID> {
         require(RunState.RUNNING);
         termination = Termination.LOST;
         exitCode = null;
-        failure = "the replica " + claimedBy + " executing the run stopped renewing its lease; what the process did and "
-                + "printed was not recorded";
+        failure =
+                "the replica " + claimedBy + " executing the run stopped renewing its lease; what the process did and "
+                        + "printed was not recorded";
         endedAt = leaseRanOut;
         moveTo(RunState.INTERRUPTED, now);
     }
@@ -205,7 +212,12 @@ public class RunRecord extends StoredOnce<UUID> {
      * @param termination why the process stopped (not {@link Termination#SPAWN_FAILED} or {@link Termination#LOST})
      * @param sandbox     what the process was isolated by; null only for a run cancelled before its process started
      */
-    public void finish(Integer exitCode, Termination termination, SandboxKind sandbox, Instant startedAt, Instant endedAt,
+    public void finish(
+            Integer exitCode,
+            Termination termination,
+            SandboxKind sandbox,
+            Instant startedAt,
+            Instant endedAt,
             Instant now) {
         require(RunState.RUNNING, RunState.INTERRUPTED);
         if (termination == Termination.SPAWN_FAILED || termination == Termination.LOST) {
@@ -221,11 +233,13 @@ public class RunRecord extends StoredOnce<UUID> {
         this.sandbox = sandbox;
         this.startedAt = startedAt;
         this.endedAt = endedAt;
-        moveTo(switch (termination) {
-            case TIMEOUT -> RunState.TIMED_OUT;
-            case CANCELLED -> RunState.CANCELLED;
-            default -> RunState.COMPLETED;
-        }, now);
+        moveTo(
+                switch (termination) {
+                    case TIMEOUT -> RunState.TIMED_OUT;
+                    case CANCELLED -> RunState.CANCELLED;
+                    default -> RunState.COMPLETED;
+                },
+                now);
     }
 
     /** Someone cancelled the run before it started. */

@@ -16,7 +16,9 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
     Optional<RunRecord> findByIdAndTenant(UUID id, String tenant);
 
     /** The run if it is still RUNNING, row-locked; empty when another replica holds the row. */
-    @Query(value = "SELECT * FROM airlock.runs WHERE id = :id AND state = 'RUNNING' FOR UPDATE SKIP LOCKED", nativeQuery = true)
+    @Query(
+            value = "SELECT * FROM airlock.runs WHERE id = :id AND state = 'RUNNING' FOR UPDATE SKIP LOCKED",
+            nativeQuery = true)
     Optional<RunRecord> lockRunning(@Param("id") UUID id);
 
     /** The run if it belongs to one of {@code tenants}. */

@@ -14,5 +14,4 @@ import java.util.UUID;
 @Embeddable
 public record StreamKey(
         @Column(name = "run_id") UUID runId,
-        @Column(name = "stream") StreamName stream) implements Serializable {
-}
+        @Column(name = "stream") StreamName stream) implements Serializable {}

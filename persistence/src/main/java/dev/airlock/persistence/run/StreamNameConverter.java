@@ -14,7 +14,9 @@ class StreamNameConverter implements AttributeConverter<StreamName, String> {
 
     @Override
     public StreamName convertToEntityAttribute(String key) {
-        return key == null ? null : StreamName.fromKey(key)
-                .orElseThrow(() -> new IllegalStateException("unknown stream in database: " + key));
+        return key == null
+                ? null
+                : StreamName.fromKey(key)
+                        .orElseThrow(() -> new IllegalStateException("unknown stream in database: " + key));
     }
 }

@@ -37,16 +37,22 @@ public class StreamRecord extends StoredOnce<StreamKey> {
     @Column(nullable = false)
     private long redactions;
 
-    protected StreamRecord() {
-    }
+    protected StreamRecord() {}
 
     /**
      * The facts of one stream.
      *
      * @param removedJson removal counts as a JSON object
      */
-    public StreamRecord(StreamKey key, long observedBytes, long retainedBytes, boolean truncated, boolean eof,
-            String sha256, String removedJson, long redactions) {
+    public StreamRecord(
+            StreamKey key,
+            long observedBytes,
+            long retainedBytes,
+            boolean truncated,
+            boolean eof,
+            String sha256,
+            String removedJson,
+            long redactions) {
         this.key = key;
         this.observedBytes = observedBytes;
         this.retainedBytes = retainedBytes;

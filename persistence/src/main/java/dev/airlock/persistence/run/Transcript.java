@@ -20,8 +20,7 @@ public class Transcript extends StoredOnce<StreamKey> {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
-    protected Transcript() {
-    }
+    protected Transcript() {}
 
     public Transcript(StreamKey key, String text, Instant createdAt) {
         this.key = key;

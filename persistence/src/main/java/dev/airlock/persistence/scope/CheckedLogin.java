@@ -6,5 +6,4 @@ package dev.airlock.persistence.scope;
  * security, the tables' owner, or a login that cannot assume its side's role) implements it,
  * and {@link Scopes} cannot be made without one.
  */
-public interface CheckedLogin {
-}
+public interface CheckedLogin {}

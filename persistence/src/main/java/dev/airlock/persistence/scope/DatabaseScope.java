@@ -73,7 +73,9 @@ public record DatabaseScope(DatabaseRole role, List<String> tenants) {
             if (literal.length() > 1) {
                 literal.append(',');
             }
-            literal.append('"').append(tenant.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+            literal.append('"')
+                    .append(tenant.replace("\\", "\\\\").replace("\"", "\\\""))
+                    .append('"');
         }
         return literal.append('}').toString();
     }

@@ -28,10 +28,10 @@ public class ScopedTransactionManager extends JpaTransactionManager {
         super(emf);
     }
 
-    private static org.springframework.transaction.support.DefaultTransactionStatus newStatus(Object transaction,
-            TransactionDefinition definition) {
-        return new org.springframework.transaction.support.DefaultTransactionStatus(null, transaction, true, false, false,
-                definition.isReadOnly(), false, null);
+    private static org.springframework.transaction.support.DefaultTransactionStatus newStatus(
+            Object transaction, TransactionDefinition definition) {
+        return new org.springframework.transaction.support.DefaultTransactionStatus(
+                null, transaction, true, false, false, definition.isReadOnly(), false, null);
     }
 
     @Override
@@ -57,9 +57,11 @@ public class ScopedTransactionManager extends JpaTransactionManager {
     }
 
     private void apply(DatabaseScope scope) {
-        ConnectionHolder holder = (ConnectionHolder) TransactionSynchronizationManager.getResource(java.util.Objects.requireNonNull(getDataSource(), "dataSource"));
+        ConnectionHolder holder = (ConnectionHolder) TransactionSynchronizationManager.getResource(
+                java.util.Objects.requireNonNull(getDataSource(), "dataSource"));
         if (holder == null) {
-            throw new TransactionSystemException("No JDBC connection is bound to the transaction: cannot apply " + scope);
+            throw new TransactionSystemException(
+                    "No JDBC connection is bound to the transaction: cannot apply " + scope);
         }
         Connection connection = holder.getConnection();
         try (PreparedStatement statement = connection.prepareStatement(APPLY)) {
@@ -68,8 +70,10 @@ public class ScopedTransactionManager extends JpaTransactionManager {
             statement.execute();
         } catch (SQLException e) {
             // The same as failing to begin: a lost connection is a database outage like any other.
-            throw new CannotCreateTransactionException("Could not work as " + scope.role().roleName()
-                    + " (is the database reachable, and the login role a member of it? see docs/database.md)", e);
+            throw new CannotCreateTransactionException(
+                    "Could not work as " + scope.role().roleName()
+                            + " (is the database reachable, and the login role a member of it? see docs/database.md)",
+                    e);
         }
     }
 }

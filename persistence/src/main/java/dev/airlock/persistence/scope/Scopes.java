@@ -1,8 +1,8 @@
 package dev.airlock.persistence.scope;
 
 import dev.airlock.kernel.config.AirlockProperties;
-import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.Side;
+import dev.airlock.kernel.config.TenantNames;
 import java.util.Collection;
 import java.util.List;
 

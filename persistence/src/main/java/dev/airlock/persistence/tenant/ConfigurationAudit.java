@@ -2,8 +2,8 @@ package dev.airlock.persistence.tenant;
 
 import dev.airlock.kernel.config.TenantDescriber;
 import dev.airlock.kernel.config.TenantNames;
-import dev.airlock.persistence.scope.Scopes;
 import dev.airlock.kernel.digest.Sha256;
+import dev.airlock.persistence.scope.Scopes;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +31,8 @@ class ConfigurationAudit implements SmartInitializingSingleton {
     private final TenantRecords records;
     private final Clock clock;
 
-    ConfigurationAudit(Scopes scopes, TenantNames tenants, List<TenantDescriber> describers, TenantRecords records,
-            Clock clock) {
+    ConfigurationAudit(
+            Scopes scopes, TenantNames tenants, List<TenantDescriber> describers, TenantRecords records, Clock clock) {
         this.scopes = scopes;
         this.tenants = tenants;
         this.describers = List.copyOf(describers);

@@ -87,7 +87,8 @@ public class TenantRecords {
                 .param("sha", sha256)
                 .param("definition", definitionJson)
                 .update();
-        return jdbc.sql("SELECT id FROM airlock.tool_snapshots WHERE tenant = :tenant AND tool = :tool AND sha256 = :sha")
+        return jdbc.sql(
+                        "SELECT id FROM airlock.tool_snapshots WHERE tenant = :tenant AND tool = :tool AND sha256 = :sha")
                 .param("tenant", tenant)
                 .param("tool", tool)
                 .param("sha", sha256)

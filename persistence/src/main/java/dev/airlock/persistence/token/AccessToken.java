@@ -55,16 +55,23 @@ public class AccessToken {
     @Column(name = "revoked_at")
     private Instant revokedAt;
 
-    protected AccessToken() {
-    }
+    protected AccessToken() {}
 
     /**
      * A new token.
      *
      * @param authorities the owner's authorities to keep with the token, or null to look them up at each use
      */
-    public AccessToken(UUID id, String identity, String owner, String name, String tokenSha256, Set<String> scopes,
-            Set<String> authorities, Instant createdAt, Instant expiresAt) {
+    public AccessToken(
+            UUID id,
+            String identity,
+            String owner,
+            String name,
+            String tokenSha256,
+            Set<String> scopes,
+            Set<String> authorities,
+            Instant createdAt,
+            Instant expiresAt) {
         if (scopes.isEmpty()) {
             throw new IllegalArgumentException("a token needs at least one scope");
         }
@@ -147,6 +154,8 @@ public class AccessToken {
 
     /** The words of {@code text}, sorted, so that pages list them in a stable order. */
     private static Set<String> split(String text) {
-        return text.isBlank() ? Set.of() : java.util.Collections.unmodifiableSortedSet(new TreeSet<>(Arrays.asList(text.split(" "))));
+        return text.isBlank()
+                ? Set.of()
+                : java.util.Collections.unmodifiableSortedSet(new TreeSet<>(Arrays.asList(text.split(" "))));
     }
 }

@@ -45,33 +45,50 @@ class LegalHoldsIntegrationTests {
     void aHoldIsPlacedOnceAndReleasedOnceAndEachChangeIsAudited() {
         assertThat(holds.find(tenant, run)).isEmpty();
         assertThat(holds.place(tenant, run, "  litigation 7 ", "amber", NOW)).isTrue();
-        assertThat(holds.place(tenant, run, "another case", "frank", NOW.plusSeconds(1))).as("already held").isFalse();
+        assertThat(holds.place(tenant, run, "another case", "frank", NOW.plusSeconds(1)))
+                .as("already held")
+                .isFalse();
         assertThat(holds.find(tenant, run)).contains(new LegalHolds.Hold("litigation 7", "amber", NOW));
 
-        assertThat(holds.release(tenant, run, "settled", "amber", NOW.plusSeconds(2))).isTrue();
+        assertThat(holds.release(tenant, run, "settled", "amber", NOW.plusSeconds(2)))
+                .isTrue();
         assertThat(holds.find(tenant, run)).isEmpty();
-        assertThat(holds.release(tenant, run, "settled", "amber", NOW.plusSeconds(3))).as("nothing to release").isFalse();
+        assertThat(holds.release(tenant, run, "settled", "amber", NOW.plusSeconds(3)))
+                .as("nothing to release")
+                .isFalse();
 
         assertThat(jdbc.sql("SELECT type || ' ' || actor || ' ' || details FROM airlock.audit_events"
-                + " WHERE tenant = :tenant AND run_id = :run ORDER BY seq").param("tenant", tenant).param("run", run)
-                .query(String.class).list()).containsExactly(
+                                + " WHERE tenant = :tenant AND run_id = :run ORDER BY seq")
+                        .param("tenant", tenant)
+                        .param("run", run)
+                        .query(String.class)
+                        .list())
+                .containsExactly(
                         "legal-hold.placed human:amber {\"reason\":\"litigation 7\"}",
                         "legal-hold.released human:amber {\"reason\":\"settled\"}");
     }
 
     @Test
     void aHoldNeedsAReasonAndARunOfTheTenant() {
-        assertThatThrownBy(() -> holds.place(tenant, run, " ", "amber", NOW)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> holds.place(tenant, UUID.randomUUID(), "x", "amber", NOW)).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(() -> holds.place(tenant, run, " ", "amber", NOW))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> holds.place(tenant, UUID.randomUUID(), "x", "amber", NOW))
+                .isInstanceOf(NoSuchElementException.class);
         String other = fixtures.tenant();
-        assertThatThrownBy(() -> holds.place(other, run, "x", "mallory", NOW)).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(() -> holds.place(other, run, "x", "mallory", NOW))
+                .isInstanceOf(NoSuchElementException.class);
         assertThat(holds.find(tenant, run)).isEmpty();
 
         holds.place(tenant, run, "litigation 7", "amber", NOW);
         assertThat(holds.find(other, run)).isEmpty();
-        assertThat(holds.release(other, run, "x", "mallory", NOW)).as("released through another tenant").isFalse();
+        assertThat(holds.release(other, run, "x", "mallory", NOW))
+                .as("released through another tenant")
+                .isFalse();
         assertThat(holds.find(tenant, run)).isPresent();
-        assertThat(jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE tenant = :tenant").param("tenant", other)
-                .query(Integer.class).single()).isZero();
+        assertThat(jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE tenant = :tenant")
+                        .param("tenant", other)
+                        .query(Integer.class)
+                        .single())
+                .isZero();
     }
 }

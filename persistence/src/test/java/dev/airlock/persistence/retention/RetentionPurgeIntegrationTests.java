@@ -1,10 +1,10 @@
 package dev.airlock.persistence.retention;
 
-import dev.airlock.persistence.audit.AuditEventType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.persistence.Fixtures;
 import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.scope.DatabaseRole;
@@ -41,6 +41,7 @@ class RetentionPurgeIntegrationTests {
 
     /** When the records were made; the tests' purges happen 30 days later. */
     private static final Instant MADE = Instant.parse("2026-10-01T00:00:00Z");
+
     private static final Instant NOW = MADE.plus(Duration.ofDays(30));
     /** A cutoff that removes nothing: every record is newer. */
     private static final Instant KEEP = MADE.minus(Duration.ofDays(1));
@@ -86,7 +87,10 @@ class RetentionPurgeIntegrationTests {
 
         assertThat(purge(GO, KEEP, KEEP, KEEP)).isEqualTo(new PurgeCounts(1, 0, 0, 0, 0));
         Map<String, Object> artifact = jdbc.sql("SELECT stdout, stderr, sha256, stdout_bytes, stderr_bytes, purged_at"
-                + " FROM restricted.raw_artifacts WHERE run_id = :run").param("run", old).query().singleRow();
+                        + " FROM restricted.raw_artifacts WHERE run_id = :run")
+                .param("run", old)
+                .query()
+                .singleRow();
         assertThat(artifact.get("stdout")).isNull();
         assertThat(artifact.get("stderr")).isNull();
         assertThat(artifact.get("sha256")).as("the digest stays").isEqualTo(digest);
@@ -102,14 +106,18 @@ class RetentionPurgeIntegrationTests {
         assertThat(purge(GO, GO, GO, KEEP)).isEqualTo(new PurgeCounts(0, 0, 1, 0, 0));
         assertThat(fixtures.count("airlock.approval_requests", approved)).isZero();
         assertThat(fixtures.count("airlock.approval_decisions", approved)).isZero();
-        assertThat(fixtures.count("airlock.approval_requests", pending)).as("a pending request stays").isEqualTo(1);
+        assertThat(fixtures.count("airlock.approval_requests", pending))
+                .as("a pending request stays")
+                .isEqualTo(1);
 
         int eventsBefore = events(tenant);
         PurgeCounts cut = purge(GO, GO, GO, GO);
         // Every event made at MADE goes: the old run's two, the approved run's two and the
         // pending run's one (events 1 to 5); the recent run's are newer, and so are the three
         // retention events written so far.
-        assertThat(cut.runs()).as("the old and the approved run; the pending one is not over").isEqualTo(2);
+        assertThat(cut.runs())
+                .as("the old and the approved run; the pending one is not over")
+                .isEqualTo(2);
         assertThat(cut).isEqualTo(new PurgeCounts(0, 0, 0, 5, 2));
         assertThat(events(tenant)).isEqualTo(eventsBefore - 5 + 1);
         for (UUID gone : List.of(old, approved)) {
@@ -117,13 +125,20 @@ class RetentionPurgeIntegrationTests {
             assertThat(fixtures.count("airlock.run_streams", gone)).isZero();
             assertThat(fixtures.count("restricted.raw_artifacts", gone)).isZero();
         }
-        assertThat(fixtures.count("restricted.raw_grants", old)).as("its grants went with it").isZero();
+        assertThat(fixtures.count("restricted.raw_grants", old))
+                .as("its grants went with it")
+                .isZero();
         assertThat(fixtures.state(pending)).isEqualTo("PENDING_APPROVAL");
         assertThat(fixtures.state(recent)).isEqualTo("COMPLETED");
         AuditLog.Verification verification = tx.execute(status -> audit.verify(tenant));
         assertThat(verification.intact()).as(verification.problem()).isTrue();
-        assertThat(lastEvent(tenant)).startsWith("retention.purged ")
-                .contains("\"auditChainStart\":\"6/", "\"auditEvents\":\"5\"", "\"runs\":\"2\"", "\"rawArtifacts\":\"0\"");
+        assertThat(lastEvent(tenant))
+                .startsWith("retention.purged ")
+                .contains(
+                        "\"auditChainStart\":\"6/",
+                        "\"auditEvents\":\"5\"",
+                        "\"runs\":\"2\"",
+                        "\"rawArtifacts\":\"0\"");
     }
 
     @Test
@@ -131,14 +146,18 @@ class RetentionPurgeIntegrationTests {
         UUID free = completedRun(tenant, MADE, "free");
         UUID held = completedRun(tenant, MADE, "held");
         UUID heldApproval = approvedRun(tenant, MADE);
-        assertThat(holds.place(tenant, held, "litigation 7", "amber", MADE.plusSeconds(60))).isTrue();
-        assertThat(holds.place(tenant, heldApproval, "litigation 7", "amber", MADE.plusSeconds(60))).isTrue();
+        assertThat(holds.place(tenant, held, "litigation 7", "amber", MADE.plusSeconds(60)))
+                .isTrue();
+        assertThat(holds.place(tenant, heldApproval, "litigation 7", "amber", MADE.plusSeconds(60)))
+                .isTrue();
 
         PurgeCounts first = purge(GO, GO, GO, GO);
         assertThat(first.rawArtifacts()).isEqualTo(1);
         assertThat(first.transcripts()).isEqualTo(2);
         assertThat(first.approvals()).isZero();
-        assertThat(first.auditEvents()).as("the events of the free run, made before the held run's first").isEqualTo(2);
+        assertThat(first.auditEvents())
+                .as("the events of the free run, made before the held run's first")
+                .isEqualTo(2);
         assertThat(first.runs()).isEqualTo(1);
         assertThat(fixtures.exists(free)).isFalse();
         assertThat(artifacts.describe(tenant, held).orElseThrow().present()).isTrue();
@@ -153,8 +172,12 @@ class RetentionPurgeIntegrationTests {
         assertThat(released.rawArtifacts()).isEqualTo(1);
         assertThat(released.transcripts()).isEqualTo(2);
         assertThat(released.approvals()).isEqualTo(1);
-        assertThat(released.auditEvents()).as("all but the newest, now that nothing is held").isEqualTo(8);
-        assertThat(released.runs()).as("the held run; the other keeps the newest event").isEqualTo(1);
+        assertThat(released.auditEvents())
+                .as("all but the newest, now that nothing is held")
+                .isEqualTo(8);
+        assertThat(released.runs())
+                .as("the held run; the other keeps the newest event")
+                .isEqualTo(1);
         // The held run's bytes, transcripts and events went, and then the run with what remained.
         assertThat(fixtures.exists(held)).isFalse();
         assertThat(fixtures.count("restricted.raw_artifacts", held)).isZero();
@@ -202,17 +225,21 @@ class RetentionPurgeIntegrationTests {
                 return counts;
             })));
             assertThat(purging.await(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(asConsole(() -> retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, GO), NOW))).as("while another purges").isEmpty();
+            assertThat(asConsole(() -> retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, GO), NOW)))
+                    .as("while another purges")
+                    .isEmpty();
             String another = fixtures.tenant();
-            assertThat(DatabaseScope.of(DatabaseRole.CONSOLE, List.of(another)).call(
-                    () -> retention.purge(another, new RetentionCutoffs(GO, GO, GO, GO), NOW)))
-                    .as("another tenant meanwhile").isPresent();
+            assertThat(DatabaseScope.of(DatabaseRole.CONSOLE, List.of(another))
+                            .call(() -> retention.purge(another, new RetentionCutoffs(GO, GO, GO, GO), NOW)))
+                    .as("another tenant meanwhile")
+                    .isPresent();
             finish.countDown();
             assertThat(first.get(30, TimeUnit.SECONDS)).contains(new PurgeCounts(1, 0, 0, 0, 0));
         } finally {
             thread.shutdownNow();
         }
-        assertThat(asConsole(() -> retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, KEEP), NOW))).contains(new PurgeCounts(0, 2, 0, 0, 0));
+        assertThat(asConsole(() -> retention.purge(tenant, new RetentionCutoffs(GO, GO, GO, KEEP), NOW)))
+                .contains(new PurgeCounts(0, 2, 0, 0, 0));
     }
 
     /** Retention runs as the console role, over the tenants of these tests. */
@@ -221,7 +248,9 @@ class RetentionPurgeIntegrationTests {
     }
 
     private PurgeCounts purge(Instant raw, Instant transcripts, Instant approvals, Instant auditEvents) {
-        return asConsole(() -> retention.purge(tenant, new RetentionCutoffs(raw, transcripts, approvals, auditEvents), NOW)).orElseThrow();
+        return asConsole(() ->
+                        retention.purge(tenant, new RetentionCutoffs(raw, transcripts, approvals, auditEvents), NOW))
+                .orElseThrow();
     }
 
     /**
@@ -237,16 +266,30 @@ class RetentionPurgeIntegrationTests {
                                                          removed, redactions)
                         VALUES (:run, :stream, 0, 0, false, true, 'sha', '{}', 0)
                         """).param("run", run).param("stream", stream).update();
-                jdbc.sql("INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES (:run, :stream, :text, :at)")
-                        .param("run", run).param("stream", stream).param("text", stream.equals("stdout") ? output + "\n" : "")
-                        .param("at", Timestamp.from(at)).update();
+                jdbc.sql(
+                                "INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES (:run, :stream, :text, :at)")
+                        .param("run", run)
+                        .param("stream", stream)
+                        .param("text", stream.equals("stdout") ? output + "\n" : "")
+                        .param("at", Timestamp.from(at))
+                        .update();
             }
-            artifacts.store(run, tenant, "digest-" + run, (output + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    new byte[0], 0, at);
+            artifacts.store(
+                    run,
+                    tenant,
+                    "digest-" + run,
+                    (output + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    new byte[0],
+                    0,
+                    at);
             jdbc.sql("""
                     INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, expires_at)
                     VALUES (:id, :tenant, :run, 'arthur', 'audit', 'PENDING', :at, :at)
-                    """).param("id", UUID.randomUUID()).param("tenant", tenant).param("run", run).param("at", Timestamp.from(at))
+                    """)
+                    .param("id", UUID.randomUUID())
+                    .param("tenant", tenant)
+                    .param("run", run)
+                    .param("at", Timestamp.from(at))
                     .update();
             audit.append(tenant, AuditEventType.RUN_REQUESTED, run, "agent:bot", Map.of("tool", "echo"), at);
             audit.append(tenant, AuditEventType.RUN_FINISHED, run, "airlock", Map.of("exitCode", "0"), at);
@@ -263,7 +306,8 @@ class RetentionPurgeIntegrationTests {
                     INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)
                     VALUES (:run, 'alice', 'APPROVE', 'digest', :at)
                     """).param("run", run).param("at", Timestamp.from(at)).update();
-            audit.append(tenant, AuditEventType.APPROVAL_DECIDED, run, "human:alice", Map.of("decision", "APPROVE"), at);
+            audit.append(
+                    tenant, AuditEventType.APPROVAL_DECIDED, run, "human:alice", Map.of("decision", "APPROVE"), at);
         });
         return run;
     }
@@ -281,9 +325,14 @@ class RetentionPurgeIntegrationTests {
                     INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required, status,
                                                            created_at, expires_at, closed_at)
                     VALUES (:run, :tenant, 'echo', 'bot', 'tool: echo', 'digest', 1, :status, :at, :expires, :closed)
-                    """).param("run", run).param("tenant", tenant).param("status", status).param("at", Timestamp.from(at))
+                    """)
+                    .param("run", run)
+                    .param("tenant", tenant)
+                    .param("status", status)
+                    .param("at", Timestamp.from(at))
                     .param("expires", Timestamp.from(at.plus(Duration.ofHours(1))))
-                    .param("closed", status.equals("PENDING") ? null : Timestamp.from(at)).update();
+                    .param("closed", status.equals("PENDING") ? null : Timestamp.from(at))
+                    .update();
             audit.append(tenant, AuditEventType.APPROVAL_REQUESTED, run, "airlock", Map.of("digest", "digest"), at);
         });
     }
@@ -293,12 +342,17 @@ class RetentionPurgeIntegrationTests {
     }
 
     private int events(String tenant) {
-        return jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE tenant = :tenant").param("tenant", tenant)
-                .query(Integer.class).single();
+        return jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE tenant = :tenant")
+                .param("tenant", tenant)
+                .query(Integer.class)
+                .single();
     }
 
     private String lastEvent(String tenant) {
-        return jdbc.sql("SELECT type || ' ' || details FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
-                .param("tenant", tenant).query(String.class).single();
+        return jdbc.sql(
+                        "SELECT type || ' ' || details FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
+                .param("tenant", tenant)
+                .query(String.class)
+                .single();
     }
 }

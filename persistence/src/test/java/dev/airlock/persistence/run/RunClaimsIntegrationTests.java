@@ -70,7 +70,8 @@ class RunClaimsIntegrationTests {
         UUID otherTenants = fixtures.run(fixtures.tenant(), RunState.APPROVED, NOW.minusSeconds(50));
         assertThat(claims.countApproved(tenant)).isEqualTo(3);
 
-        assertThat(claims.claimNext("node-a", tenant, 2, NOW, LEASE, SandboxKind.BUBBLEWRAP)).containsExactlyInAnyOrder(first, second);
+        assertThat(claims.claimNext("node-a", tenant, 2, NOW, LEASE, SandboxKind.BUBBLEWRAP))
+                .containsExactlyInAnyOrder(first, second);
         for (UUID claimed : List.of(first, second)) {
             RunRecord run = runs.findById(claimed).orElseThrow();
             assertThat(run.state()).isEqualTo(RunState.RUNNING);
@@ -82,8 +83,10 @@ class RunClaimsIntegrationTests {
         assertThat(fixtures.state(pending)).isEqualTo("PENDING_APPROVAL");
         assertThat(fixtures.state(otherTenants)).isEqualTo("APPROVED");
         assertThat(claims.countApproved(tenant)).isEqualTo(1);
-        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE, SandboxKind.BUBBLEWRAP)).containsExactly(third);
-        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE, SandboxKind.BUBBLEWRAP)).isEmpty();
+        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE, SandboxKind.BUBBLEWRAP))
+                .containsExactly(third);
+        assertThat(claims.claimNext("node-b", tenant, 5, NOW, LEASE, SandboxKind.BUBBLEWRAP))
+                .isEmpty();
     }
 
     @Test
@@ -94,7 +97,9 @@ class RunClaimsIntegrationTests {
         fixtures.run(approved, RunState.APPROVED, NOW.minusSeconds(5));
         fixtures.run(parked, RunState.PENDING_APPROVAL, NOW);
         fixtures.run(parked, RunState.COMPLETED, NOW);
-        assertThat(claims.tenantsWithApproved()).contains(approved).doesNotContain(parked)
+        assertThat(claims.tenantsWithApproved())
+                .contains(approved)
+                .doesNotContain(parked)
                 .doesNotHaveDuplicates();
     }
 
@@ -112,11 +117,14 @@ class RunClaimsIntegrationTests {
         }));
         assertThat(claimedByA.await(30, TimeUnit.SECONDS)).isTrue();
         // Replica B claims meanwhile: it must skip the row A holds, not queue behind it.
-        Future<List<UUID>> b = threads.submit(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP));
+        Future<List<UUID>> b =
+                threads.submit(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP));
         assertThat(b.get(10, TimeUnit.SECONDS)).as("B, while A holds the run").isEmpty();
         commitA.countDown();
         assertThat(a.get(30, TimeUnit.SECONDS)).containsExactly(run);
-        assertThat(claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP)).as("B, after A committed").isEmpty();
+        assertThat(claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP))
+                .as("B, after A committed")
+                .isEmpty();
         assertThat(runs.findById(run).orElseThrow().claimedBy()).isEqualTo("node-a");
     }
 
@@ -133,8 +141,11 @@ class RunClaimsIntegrationTests {
             return claimed;
         }));
         assertThat(claimedByA.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(CompletableFuture.supplyAsync(() -> claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP), threads)
-                .get(10, TimeUnit.SECONDS)).containsExactly(newer);
+        assertThat(CompletableFuture.supplyAsync(
+                                () -> claims.claimNext("node-b", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP),
+                                threads)
+                        .get(10, TimeUnit.SECONDS))
+                .containsExactly(newer);
         commitA.countDown();
         assertThat(a.get(30, TimeUnit.SECONDS)).containsExactly(older);
         assertThat(runs.findById(older).orElseThrow().claimedBy()).isEqualTo("node-a");
@@ -145,11 +156,13 @@ class RunClaimsIntegrationTests {
     void aStaleCopyOfAClaimedRunCannotCancelIt() {
         UUID id = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         RunRecord stale = runs.findById(id).orElseThrow();
-        assertThat(claims.claimNext("node-a", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP)).containsExactly(id);
+        assertThat(claims.claimNext("node-a", tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP))
+                .containsExactly(id);
         stale.cancelBeforeStart(NOW);
         assertThatThrownBy(() -> runs.save(stale)).isInstanceOf(ObjectOptimisticLockingFailureException.class);
         assertThat(fixtures.state(id)).isEqualTo("RUNNING");
-        assertThatThrownBy(() -> runs.findById(id).orElseThrow().cancelBeforeStart(NOW)).isInstanceOf(IllegalRunTransition.class);
+        assertThatThrownBy(() -> runs.findById(id).orElseThrow().cancelBeforeStart(NOW))
+                .isInstanceOf(IllegalRunTransition.class);
     }
 
     @Test
@@ -181,10 +194,14 @@ class RunClaimsIntegrationTests {
         assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000)).contains(mine, theirs);
 
         Instant later = LEASE.plusSeconds(30);
-        assertThat(claims.renewLeases(node, List.of(mine, theirs), later)).as("only its own run").isEqualTo(1);
+        assertThat(claims.renewLeases(node, List.of(mine, theirs), later))
+                .as("only its own run")
+                .isEqualTo(1);
         assertThat(runs.findById(mine).orElseThrow().leaseUntil()).isEqualTo(later);
         assertThat(runs.findById(theirs).orElseThrow().leaseUntil()).isEqualTo(LEASE);
-        assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000)).contains(theirs).doesNotContain(mine);
+        assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000))
+                .contains(theirs)
+                .doesNotContain(mine);
         assertThat(claims.renewLeases(node, List.of(), later)).isZero();
     }
 

@@ -91,21 +91,36 @@ class RunRecordIntegrationTests {
             Map.entry(Transition.INTERRUPT, Map.of(Set.of(RunState.RUNNING), RunState.INTERRUPTED)),
             // A result is also recorded late, by the replica that executed the run, after another replica
             // marked it INTERRUPTED: it is what was observed, and replaces the unknown outcome.
-            Map.entry(Transition.FAIL_TO_START, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.FAILED)),
-            Map.entry(Transition.FINISH_EXITED, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.COMPLETED)),
-            Map.entry(Transition.FINISH_OUTPUT_LIMIT, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.COMPLETED)),
-            Map.entry(Transition.FINISH_TIMEOUT, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.TIMED_OUT)),
-            Map.entry(Transition.FINISH_CANCELLED, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.CANCELLED)),
-            Map.entry(Transition.CANCEL_BEFORE_START,
-                    Map.of(Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL, RunState.APPROVED), RunState.CANCELLED)),
+            Map.entry(
+                    Transition.FAIL_TO_START, Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.FAILED)),
+            Map.entry(
+                    Transition.FINISH_EXITED,
+                    Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.COMPLETED)),
+            Map.entry(
+                    Transition.FINISH_OUTPUT_LIMIT,
+                    Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.COMPLETED)),
+            Map.entry(
+                    Transition.FINISH_TIMEOUT,
+                    Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.TIMED_OUT)),
+            Map.entry(
+                    Transition.FINISH_CANCELLED,
+                    Map.of(Set.of(RunState.RUNNING, RunState.INTERRUPTED), RunState.CANCELLED)),
+            Map.entry(
+                    Transition.CANCEL_BEFORE_START,
+                    Map.of(
+                            Set.of(RunState.REQUESTED, RunState.PENDING_APPROVAL, RunState.APPROVED),
+                            RunState.CANCELLED)),
             Map.entry(Transition.REQUEST_CANCEL, Map.of(Set.of(RunState.RUNNING), RunState.RUNNING)));
 
     static List<Arguments> everyTransitionFromEveryState() {
         List<Arguments> cases = new ArrayList<>();
         for (Transition transition : Transition.values()) {
             for (RunState from : RunState.values()) {
-                RunState to = LIFE_CYCLE.get(transition).entrySet().stream().filter(e -> e.getKey().contains(from))
-                        .map(Map.Entry::getValue).findFirst().orElse(null);
+                RunState to = LIFE_CYCLE.get(transition).entrySet().stream()
+                        .filter(e -> e.getKey().contains(from))
+                        .map(Map.Entry::getValue)
+                        .findFirst()
+                        .orElse(null);
                 cases.add(Arguments.of(transition, from, to));
             }
         }
@@ -120,15 +135,17 @@ class RunRecordIntegrationTests {
         TransactionTemplate tx = new TransactionTemplate(transactions);
         if (to == null) {
             assertThatThrownBy(() -> tx.executeWithoutResult(status -> {
-                RunRecord run = runs.findByIdAndTenant(id, tenant).orElseThrow();
-                transition.apply.accept(run);
-                runs.save(run);
-            })).isInstanceOfSatisfying(IllegalStateException.class, refused -> {
-                if (transition != Transition.START_ON || from != RunState.APPROVED) {
-                    assertThat(refused).isInstanceOf(IllegalRunTransition.class);
-                    assertThat(((IllegalRunTransition) refused).current()).isEqualTo(from);
-                }
-            });
+                        RunRecord run = runs.findByIdAndTenant(id, tenant).orElseThrow();
+                        transition.apply.accept(run);
+                        runs.save(run);
+                    }))
+                    .isInstanceOfSatisfying(IllegalStateException.class, refused -> {
+                        if (transition != Transition.START_ON || from != RunState.APPROVED) {
+                            assertThat(refused).isInstanceOf(IllegalRunTransition.class);
+                            assertThat(((IllegalRunTransition) refused).current())
+                                    .isEqualTo(from);
+                        }
+                    });
             assertThat(fixtures.state(id)).as("state left as it was").isEqualTo(from.name());
             assertThat(fixtures.version(id)).isEqualTo(version);
             return;
@@ -155,8 +172,10 @@ class RunRecordIntegrationTests {
     void aRefusalNamesTheStateTheRunWasIn() {
         UUID id = stored(RunState.COMPLETED);
         RunRecord run = runs.findById(id).orElseThrow();
-        assertThatThrownBy(() -> run.deny(NOW)).isInstanceOfSatisfying(IllegalRunTransition.class,
-                refused -> assertThat(refused.current()).isEqualTo(RunState.COMPLETED))
+        assertThatThrownBy(() -> run.deny(NOW))
+                .isInstanceOfSatisfying(
+                        IllegalRunTransition.class,
+                        refused -> assertThat(refused.current()).isEqualTo(RunState.COMPLETED))
                 .hasMessage("run " + id + " is COMPLETED; this change needs one of [REQUESTED]");
     }
 
@@ -170,7 +189,8 @@ class RunRecordIntegrationTests {
         assertThat(runs.findById(fresh.id()).orElseThrow().claimedBy()).isEqualTo("node-a");
 
         RunRecord stored = runs.findById(stored(RunState.APPROVED)).orElseThrow();
-        assertThatThrownBy(() -> stored.startOn("node-b", NOW, NOW.plusSeconds(30), SandboxKind.BUBBLEWRAP)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> stored.startOn("node-b", NOW, NOW.plusSeconds(30), SandboxKind.BUBBLEWRAP))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("claim it through RunClaims");
     }
 
@@ -187,7 +207,8 @@ class RunRecordIntegrationTests {
         UUID id = stored(from);
         long version = fixtures.version(id);
         if (to == null && !request.equals("EXPIRED")) {
-            assertThatThrownBy(() -> settle(id, request)).isInstanceOf(org.springframework.dao.DataAccessException.class);
+            assertThatThrownBy(() -> settle(id, request))
+                    .isInstanceOf(org.springframework.dao.DataAccessException.class);
             assertThat(fixtures.state(id)).isEqualTo(from.name());
             return;
         }
@@ -228,7 +249,8 @@ class RunRecordIntegrationTests {
     void onlyARunCancelledBeforeItsProcessStartedNamesNoSandbox() {
         UUID id = stored(RunState.RUNNING);
         RunRecord run = runs.findById(id).orElseThrow();
-        assertThatThrownBy(() -> run.finish(0, Termination.EXITED, null, NOW, NOW, NOW)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> run.finish(0, Termination.EXITED, null, NOW, NOW, NOW))
+                .isInstanceOf(IllegalArgumentException.class);
         new TransactionTemplate(transactions).executeWithoutResult(status -> {
             RunRecord fresh = runs.findById(id).orElseThrow();
             fresh.finish(null, Termination.CANCELLED, null, NOW, NOW, NOW);
@@ -240,8 +262,11 @@ class RunRecordIntegrationTests {
     @Test
     void theDatabaseRefusesAStateTheLifeCycleDoesNotKnow() {
         UUID id = stored(RunState.REQUESTED);
-        assertThatThrownBy(() -> jdbc.sql("UPDATE airlock.runs SET state = 'DONE' WHERE id = :id").param("id", id).update())
-                .isInstanceOf(DataIntegrityViolationException.class).hasMessageContaining("runs_state_check");
+        assertThatThrownBy(() -> jdbc.sql("UPDATE airlock.runs SET state = 'DONE' WHERE id = :id")
+                        .param("id", id)
+                        .update())
+                .isInstanceOf(DataIntegrityViolationException.class)
+                .hasMessageContaining("runs_state_check");
         assertThat(fixtures.state(id)).isEqualTo("REQUESTED");
     }
 
@@ -250,7 +275,7 @@ class RunRecordIntegrationTests {
         RunRecord run = RunRecord.request(newRun(), NOW.minusSeconds(60));
         Instant before = NOW.minusSeconds(30);
         switch (state) {
-            case REQUESTED -> { }
+            case REQUESTED -> {}
             case PENDING_APPROVAL -> run.awaitApproval(before);
             case APPROVED -> run.approveAutomatically(before);
             case DENIED -> run.deny(before);
@@ -265,10 +290,11 @@ class RunRecordIntegrationTests {
                 run.approveAutomatically(before);
                 run.startOn("node-a", before, before.plusSeconds(30), SandboxKind.BUBBLEWRAP);
                 switch (state) {
-                    case RUNNING -> { }
+                    case RUNNING -> {}
                     case INTERRUPTED -> run.interrupt(before, before);
                     case COMPLETED -> run.finish(0, Termination.EXITED, SandboxKind.BUBBLEWRAP, before, before, before);
-                    case TIMED_OUT -> run.finish(null, Termination.TIMEOUT, SandboxKind.BUBBLEWRAP, before, before, before);
+                    case TIMED_OUT ->
+                        run.finish(null, Termination.TIMEOUT, SandboxKind.BUBBLEWRAP, before, before, before);
                     case FAILED -> run.failToStart("no such file", before);
                     default -> throw new IllegalArgumentException(state.name());
                 }
@@ -287,20 +313,38 @@ class RunRecordIntegrationTests {
      */
     private String settle(UUID run, String status) {
         return new TransactionTemplate(transactions).execute(tx -> {
-            jdbc.sql("SELECT set_config('airlock.tenants', :tenants, true)").param("tenants", "{" + tenant + "}")
-                    .query(String.class).single();
+            jdbc.sql("SELECT set_config('airlock.tenants', :tenants, true)")
+                    .param("tenants", "{" + tenant + "}")
+                    .query(String.class)
+                    .single();
             jdbc.sql("""
                     INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required,
                         status, created_at, expires_at, closed_at)
                     VALUES (:run, :tenant, 'echo', 'bot', 'a', 'd', 1, :status, now(), now() + interval '1 hour', now())
-                    """).param("run", run).param("tenant", tenant).param("status", status).update();
-            return jdbc.sql("SELECT airlock.settle_approval(:run, :now)").param("run", run)
-                    .param("now", java.sql.Timestamp.from(NOW)).query(String.class).optional().orElse(null);
+                    """)
+                    .param("run", run)
+                    .param("tenant", tenant)
+                    .param("status", status)
+                    .update();
+            return jdbc.sql("SELECT airlock.settle_approval(:run, :now)")
+                    .param("run", run)
+                    .param("now", java.sql.Timestamp.from(NOW))
+                    .query(String.class)
+                    .optional()
+                    .orElse(null);
         });
     }
 
     private RunRecord.NewRun newRun() {
-        return new RunRecord.NewRun(UUID.randomUUID(), tenant, "bot", "echo", fixtures.toolSnapshot(tenant), "{}", "[\"echo\"]",
-                "sha", null);
+        return new RunRecord.NewRun(
+                UUID.randomUUID(),
+                tenant,
+                "bot",
+                "echo",
+                fixtures.toolSnapshot(tenant),
+                "{}",
+                "[\"echo\"]",
+                "sha",
+                null);
     }
 }

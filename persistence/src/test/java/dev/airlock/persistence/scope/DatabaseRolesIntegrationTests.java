@@ -1,11 +1,11 @@
 package dev.airlock.persistence.scope;
 
-import dev.airlock.persistence.audit.AuditEventType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.persistence.Fixtures;
 import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.run.StreamName;
@@ -73,38 +73,60 @@ class DatabaseRolesIntegrationTests {
 
     @Test
     void theGatewayCannotRecordADecision() {
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)"
-                + " VALUES ('" + pending + "', 'mallory', 'APPROVE', 'digest', now())");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)" + " VALUES ('"
+                        + pending + "', 'mallory', 'APPROVE', 'digest', now())");
     }
 
     @Test
     void theGatewayCannotApproveARequestNorChangeWhatWasAsked() {
-        assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.approval_requests SET status = 'APPROVED', closed_at = now()"
-                + " WHERE run_id = '" + pending + "'");
-        assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.approval_requests SET approvers_required = 1, digest = 'other'"
-                + " WHERE run_id = '" + pending + "'");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "UPDATE airlock.approval_requests SET status = 'APPROVED', closed_at = now()" + " WHERE run_id = '"
+                        + pending + "'");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "UPDATE airlock.approval_requests SET approvers_required = 1, digest = 'other'" + " WHERE run_id = '"
+                        + pending + "'");
     }
 
     @Test
     void theGatewayCannotOpenARequestThatIsAlreadyApproved() {
         UUID run = fixtures.run(tenant, RunState.PENDING_APPROVAL, NOW);
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest,"
-                + " approvers_required, status, created_at, expires_at, closed_at) VALUES ('" + run + "', '" + tenant
-                + "', 'echo', 'bot', 'a', 'd', 1, 'APPROVED', now(), now() + interval '1 hour', now())");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest,"
+                        + " approvers_required, status, created_at, expires_at, closed_at) VALUES ('" + run + "', '"
+                        + tenant
+                        + "', 'echo', 'bot', 'a', 'd', 1, 'APPROVED', now(), now() + interval '1 hour', now())");
     }
 
     @Test
     void theGatewayMayCancelAPendingRequestButNotReopenAClosedOne() {
-        Integer cancelled = as(DatabaseRole.GATEWAY, tenant, () -> jdbc.sql(
-                "UPDATE airlock.approval_requests SET status = 'CANCELLED', closed_at = now() WHERE run_id = :run")
-                .param("run", pending).update());
+        Integer cancelled = as(
+                DatabaseRole.GATEWAY,
+                tenant,
+                () -> jdbc.sql(
+                                "UPDATE airlock.approval_requests SET status = 'CANCELLED', closed_at = now() WHERE run_id = :run")
+                        .param("run", pending)
+                        .update());
         assertThat(cancelled).isOne();
-        Integer reopened = as(DatabaseRole.GATEWAY, tenant, () -> jdbc.sql(
-                "UPDATE airlock.approval_requests SET status = 'PENDING', closed_at = NULL WHERE run_id = :run")
-                .param("run", pending).update());
-        assertThat(reopened).as("a closed request is invisible to the gateway's updates").isZero();
-        assertThat(jdbc.sql("SELECT status FROM airlock.approval_requests WHERE run_id = :run").param("run", pending)
-                .query(String.class).single()).isEqualTo("CANCELLED");
+        Integer reopened = as(
+                DatabaseRole.GATEWAY,
+                tenant,
+                () -> jdbc.sql(
+                                "UPDATE airlock.approval_requests SET status = 'PENDING', closed_at = NULL WHERE run_id = :run")
+                        .param("run", pending)
+                        .update());
+        assertThat(reopened)
+                .as("a closed request is invisible to the gateway's updates")
+                .isZero();
+        assertThat(jdbc.sql("SELECT status FROM airlock.approval_requests WHERE run_id = :run")
+                        .param("run", pending)
+                        .query(String.class)
+                        .single())
+                .isEqualTo("CANCELLED");
     }
 
     @Test
@@ -112,77 +134,127 @@ class DatabaseRolesIntegrationTests {
         UUID run = fixtures.run(tenant, RunState.PENDING_APPROVAL, NOW);
         assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.runs SET state = 'APPROVED' WHERE id = '" + run + "'");
         assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.runs SET argv = '[\"rm\"]' WHERE id = '" + run + "'");
-        assertRefused(DatabaseRole.GATEWAY, "UPDATE airlock.runs SET approval_required = false WHERE id = '" + run + "'");
+        assertRefused(
+                DatabaseRole.GATEWAY, "UPDATE airlock.runs SET approval_required = false WHERE id = '" + run + "'");
         for (String state : new String[] {"'APPROVED', true", "'PENDING_APPROVAL', false"}) {
-            assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments,"
-                    + " argv, request_sha256, state, approval_required, created_at, updated_at) SELECT gen_random_uuid(), tenant,"
-                    + " agent, tool, tool_snapshot_id, arguments, argv, request_sha256, " + state + ", now(), now()"
-                    + " FROM airlock.runs WHERE id = '" + run + "'");
+            assertRefused(
+                    DatabaseRole.GATEWAY,
+                    "INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments,"
+                            + " argv, request_sha256, state, approval_required, created_at, updated_at) SELECT gen_random_uuid(), tenant,"
+                            + " agent, tool, tool_snapshot_id, arguments, argv, request_sha256, " + state
+                            + ", now(), now()"
+                            + " FROM airlock.runs WHERE id = '" + run + "'");
         }
     }
 
     @Test
     void eachSideAppendsOnlyItsOwnKindsOfAuditEvents() {
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
-                + " prev_hash, hash) VALUES ('" + tenant + "', 999, 'approval.decided', 'human:alice', '{}', now(), 'a', 'b')");
-        assertRefused(DatabaseRole.CONSOLE, "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
-                + " prev_hash, hash) VALUES ('" + tenant + "', 999, 'run.finished', 'airlock', '{}', now(), 'a', 'b')");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
+                        + " prev_hash, hash) VALUES ('" + tenant
+                        + "', 999, 'approval.decided', 'human:alice', '{}', now(), 'a', 'b')");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
+                        + " prev_hash, hash) VALUES ('" + tenant
+                        + "', 999, 'run.finished', 'airlock', '{}', now(), 'a', 'b')");
     }
 
     @Test
     void theConsoleCannotCutAnotherTenantsAuditLogNorReadAnotherTenantsBytesWithItsOwnGrant() {
-        assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql(
-                "SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())").param("tenant", tenant)
-                .query(Integer.class).single())).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        other,
+                        () -> jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, 1, now())")
+                                .param("tenant", tenant)
+                                .query(Integer.class)
+                                .single()))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
         // A grant of this tenant naming another tenant's run opens nothing, even where the
         // foreign key that refuses such a grant is out of the way (the owner, replicating).
         UUID crossed = UUID.randomUUID();
         tx.executeWithoutResult(status -> {
             jdbc.sql("SET LOCAL session_replication_role = replica").update();
-            jdbc.sql("INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at,"
-                            + " expires_at) VALUES (:id, :tenant, :run, 'arthur', 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
-                    .param("id", crossed).param("tenant", tenant).param("run", othersRun).update();
+            jdbc.sql(
+                            "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at,"
+                                    + " expires_at) VALUES (:id, :tenant, :run, 'arthur', 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
+                    .param("id", crossed)
+                    .param("tenant", tenant)
+                    .param("run", othersRun)
+                    .update();
         });
-        assertThat(as(DatabaseRole.CONSOLE, tenant, () -> artifacts.read(crossed, "arthur", StreamName.STDOUT, 0, 1000)))
-                .as("no bytes of the other tenant's artifact").isEmpty();
+        assertThat(as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> artifacts.read(crossed, "arthur", StreamName.STDOUT, 0, 1000)))
+                .as("no bytes of the other tenant's artifact")
+                .isEmpty();
     }
 
     @Test
     void noSideFilesARequestAnArtifactAGrantOrAHoldUnderAnotherTenantThanItsRuns() {
         // Both tenants in scope, so row-level security lets the row through and the key must stop it.
         List<String> both = List.of(tenant, other);
-        assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent,"
-                + " action, digest, approvers_required, status, created_at, expires_at) VALUES ('" + othersRun + "', '" + tenant
-                + "', 'echo', 'bot', 'tool: echo', 'digest', 1, 'PENDING', now(), now() + interval '1 hour')");
-        assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO restricted.raw_artifacts (run_id, tenant, sha256,"
-                + " stdout, stderr, stdout_bytes, stderr_bytes, created_at) VALUES ('" + pending + "', '" + other
-                + "', 'd', '\\x00', '\\x00', 1, 1, now())");
-        assertForeignKeyRefuses(DatabaseRole.CONSOLE, both, "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester,"
-                + " reason, status, requested_at, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', '" + othersRun
-                + "', 'arthur', 'audit', 'PENDING', now(), now() + interval '1 hour')");
-        assertForeignKeyRefuses(DatabaseRole.CONSOLE, both, "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by,"
-                + " placed_at) VALUES ('" + othersRun + "', '" + tenant + "', 'x', 'arthur', now())");
+        assertForeignKeyRefuses(
+                DatabaseRole.GATEWAY,
+                both,
+                "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent,"
+                        + " action, digest, approvers_required, status, created_at, expires_at) VALUES ('" + othersRun
+                        + "', '" + tenant
+                        + "', 'echo', 'bot', 'tool: echo', 'digest', 1, 'PENDING', now(), now() + interval '1 hour')");
+        assertForeignKeyRefuses(
+                DatabaseRole.GATEWAY,
+                both,
+                "INSERT INTO restricted.raw_artifacts (run_id, tenant, sha256,"
+                        + " stdout, stderr, stdout_bytes, stderr_bytes, created_at) VALUES ('" + pending + "', '"
+                        + other
+                        + "', 'd', '\\x00', '\\x00', 1, 1, now())");
+        assertForeignKeyRefuses(
+                DatabaseRole.CONSOLE,
+                both,
+                "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester,"
+                        + " reason, status, requested_at, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', '"
+                        + othersRun
+                        + "', 'arthur', 'audit', 'PENDING', now(), now() + interval '1 hour')");
+        assertForeignKeyRefuses(
+                DatabaseRole.CONSOLE,
+                both,
+                "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by," + " placed_at) VALUES ('"
+                        + othersRun + "', '" + tenant + "', 'x', 'arthur', now())");
         // An event about a run is checked when its transaction commits.
-        assertForeignKeyRefuses(DatabaseRole.GATEWAY, both, "INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor,"
-                + " details, occurred_at, prev_hash, hash) VALUES ('" + tenant + "', 999, 'run.finished', '" + othersRun
-                + "', 'airlock', '{}', now(), 'a', 'b')");
+        assertForeignKeyRefuses(
+                DatabaseRole.GATEWAY,
+                both,
+                "INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor,"
+                        + " details, occurred_at, prev_hash, hash) VALUES ('" + tenant + "', 999, 'run.finished', '"
+                        + othersRun
+                        + "', 'airlock', '{}', now(), 'a', 'b')");
     }
 
     private void assertForeignKeyRefuses(DatabaseRole role, List<String> scopeTenants, String statement) {
-        assertThatThrownBy(() -> DatabaseScope.of(role, scopeTenants).call(() -> tx.execute(status -> jdbc.sql(statement).update())))
+        assertThatThrownBy(() -> DatabaseScope.of(role, scopeTenants)
+                        .call(() -> tx.execute(status -> jdbc.sql(statement).update())))
                 .as("%s: %s", role.roleName(), statement)
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23503"));
     }
 
     @Test
     void theGatewayCannotTouchGrantsHoldsOrRawBytes() {
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status,"
-                + " requested_at, decided_at, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', '" + completed
-                + "', 'agent', 'x', 'GRANTED', now(), now(), now() + interval '1 day')");
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by, placed_at)"
-                + " VALUES ('" + completed + "', '" + tenant + "', 'x', 'agent', now())");
-        assertRefused(DatabaseRole.GATEWAY, "SELECT stdout FROM restricted.raw_artifacts WHERE run_id = '" + completed + "'");
-        assertRefused(DatabaseRole.GATEWAY, "SELECT * FROM restricted.read_raw(gen_random_uuid(), 'agent', 'stdout', 0, 10)");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status,"
+                        + " requested_at, decided_at, expires_at) VALUES (gen_random_uuid(), '" + tenant + "', '"
+                        + completed
+                        + "', 'agent', 'x', 'GRANTED', now(), now(), now() + interval '1 day')");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by, placed_at)" + " VALUES ('"
+                        + completed + "', '" + tenant + "', 'x', 'agent', now())");
+        assertRefused(
+                DatabaseRole.GATEWAY, "SELECT stdout FROM restricted.raw_artifacts WHERE run_id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.GATEWAY, "SELECT * FROM restricted.read_raw(gen_random_uuid(), 'agent', 'stdout', 0, 10)");
         assertRefused(DatabaseRole.GATEWAY, "SELECT * FROM airlock.access_tokens");
     }
 
@@ -190,81 +262,134 @@ class DatabaseRolesIntegrationTests {
 
     @Test
     void theConsoleCannotChangeARunsResultATranscriptOrARawArtifact() {
-        assertRefused(DatabaseRole.CONSOLE, "UPDATE airlock.runs SET exit_code = 0, state = 'COMPLETED' WHERE id = '" + completed + "'");
-        assertRefused(DatabaseRole.CONSOLE, "INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments, argv,"
-                + " request_sha256, state, approval_required, created_at, updated_at) SELECT gen_random_uuid(), tenant, agent,"
-                + " tool, tool_snapshot_id, arguments, argv, request_sha256, 'COMPLETED', false, now(), now()"
-                + " FROM airlock.runs WHERE id = '" + completed + "'");
-        assertRefused(DatabaseRole.CONSOLE, "UPDATE airlock.transcripts SET text = 'forged' WHERE run_id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "UPDATE airlock.runs SET exit_code = 0, state = 'COMPLETED' WHERE id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments, argv,"
+                        + " request_sha256, state, approval_required, created_at, updated_at) SELECT gen_random_uuid(), tenant, agent,"
+                        + " tool, tool_snapshot_id, arguments, argv, request_sha256, 'COMPLETED', false, now(), now()"
+                        + " FROM airlock.runs WHERE id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "UPDATE airlock.transcripts SET text = 'forged' WHERE run_id = '" + completed + "'");
         assertRefused(DatabaseRole.CONSOLE, "DELETE FROM airlock.transcripts WHERE run_id = '" + completed + "'");
-        assertRefused(DatabaseRole.CONSOLE, "UPDATE restricted.raw_artifacts SET stdout = 'forged' WHERE run_id = '" + completed + "'");
-        assertRefused(DatabaseRole.CONSOLE, "UPDATE airlock.run_streams SET sha256 = 'forged' WHERE run_id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "UPDATE restricted.raw_artifacts SET stdout = 'forged' WHERE run_id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "UPDATE airlock.run_streams SET sha256 = 'forged' WHERE run_id = '" + completed + "'");
     }
 
     @Test
     void theConsoleReadsRawBytesOnlyThroughAGrantWhichIsRecorded() {
-        assertRefused(DatabaseRole.CONSOLE, "SELECT stdout FROM restricted.raw_artifacts WHERE run_id = '" + completed + "'");
+        assertRefused(
+                DatabaseRole.CONSOLE, "SELECT stdout FROM restricted.raw_artifacts WHERE run_id = '" + completed + "'");
         UUID refused = grant(completed, "arthur", "PENDING", NOW.plusSeconds(3600));
-        assertThatThrownBy(() -> read(refused, "arthur")).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        assertThatThrownBy(() -> read(refused, "arthur"))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
         UUID lapsed = grant(completed, "arthur", "GRANTED", Instant.now().minusSeconds(1));
-        assertThatThrownBy(() -> read(lapsed, "arthur")).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        assertThatThrownBy(() -> read(lapsed, "arthur"))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
         UUID granted = grant(completed, "arthur", "GRANTED", Instant.now().plusSeconds(3600));
-        assertThatThrownBy(() -> read(granted, "mallory")).as("someone else's grant")
+        assertThatThrownBy(() -> read(granted, "mallory"))
+                .as("someone else's grant")
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
         assertThat(jdbc.sql("SELECT count(*) FROM restricted.raw_reads WHERE grant_id IN (:grants)")
-                .param("grants", List.of(refused, lapsed, granted)).query(Integer.class).single())
-                .as("refused reads leave no trace but the refusal").isZero();
+                        .param("grants", List.of(refused, lapsed, granted))
+                        .query(Integer.class)
+                        .single())
+                .as("refused reads leave no trace but the refusal")
+                .isZero();
 
         RawArtifactStore.StoredBytes bytes = read(granted, "arthur");
 
         assertThat(new String(bytes.bytes(), StandardCharsets.UTF_8)).isEqualTo("output");
         assertThat(bytes.actualSha256()).hasSize(64);
-        assertThat(jdbc.sql("SELECT reader || ' ' || stream || ' ' || bytes FROM restricted.raw_reads WHERE grant_id = :grant")
-                .param("grant", granted).query(String.class).list()).containsExactly("arthur stdout 6");
+        assertThat(jdbc.sql(
+                                "SELECT reader || ' ' || stream || ' ' || bytes FROM restricted.raw_reads WHERE grant_id = :grant")
+                        .param("grant", granted)
+                        .query(String.class)
+                        .list())
+                .containsExactly("arthur stdout 6");
     }
 
     @Test
     void aGrantOfAnotherTenantOpensNothing() {
         UUID othersGrant = grant(othersRun, "arthur", "GRANTED", Instant.now().plusSeconds(3600));
-        assertThatThrownBy(() -> read(othersGrant, "arthur")).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        assertThatThrownBy(() -> read(othersGrant, "arthur"))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
     }
 
     @Test
     void theConsoleCannotOpenRequestsNorSettleARunThatIsStillPending() {
         UUID run = fixtures.run(tenant, RunState.PENDING_APPROVAL, NOW);
-        assertRefused(DatabaseRole.CONSOLE, "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest,"
-                + " approvers_required, status, created_at, expires_at) VALUES ('" + run + "', '" + tenant
-                + "', 'echo', 'bot', 'a', 'd', 1, 'PENDING', now(), now() + interval '1 hour')");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest,"
+                        + " approvers_required, status, created_at, expires_at) VALUES ('" + run + "', '" + tenant
+                        + "', 'echo', 'bot', 'a', 'd', 1, 'PENDING', now(), now() + interval '1 hour')");
         assertRefused(DatabaseRole.CONSOLE, "SELECT airlock.settle_approval('" + pending + "', now())");
     }
 
     @Test
     void settlingAnApprovedRequestMovesItsRunAndNothingElse() {
         jdbc.sql("UPDATE airlock.approval_requests SET status = 'APPROVED', closed_at = now() WHERE run_id = :run")
-                .param("run", pending).update();
-        String state = as(DatabaseRole.CONSOLE, tenant, () -> jdbc.sql("SELECT airlock.settle_approval(:run, now())")
-                .param("run", pending).query(String.class).single());
+                .param("run", pending)
+                .update();
+        String state = as(
+                DatabaseRole.CONSOLE,
+                tenant,
+                () -> jdbc.sql("SELECT airlock.settle_approval(:run, now())")
+                        .param("run", pending)
+                        .query(String.class)
+                        .single());
         assertThat(state).isEqualTo("APPROVED");
         assertThat(fixtures.state(pending)).isEqualTo("APPROVED");
-        assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql("SELECT airlock.settle_approval(:run, now())")
-                .param("run", pending).query(String.class).single())).as("from another tenant's scope")
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        other,
+                        () -> jdbc.sql("SELECT airlock.settle_approval(:run, now())")
+                                .param("run", pending)
+                                .query(String.class)
+                                .single()))
+                .as("from another tenant's scope")
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
     }
 
     @Test
     void textSearchGoesThroughTheIndexForTheTransactionsTenantOnly() {
-        assertRefused(DatabaseRole.GATEWAY, "SELECT * FROM airlock.transcript_matches('" + tenant + "', '%output%', 10)");
-        assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql(
-                "SELECT * FROM airlock.transcript_matches(:tenant, '%output%', 10)").param("tenant", tenant)
-                .query(UUID.class).list())).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
-        List<UUID> found = as(DatabaseRole.CONSOLE, tenant, () -> jdbc.sql(
-                "SELECT * FROM airlock.transcript_matches(:tenant, '%output%', 10)").param("tenant", tenant)
-                .query(UUID.class).list());
+        assertRefused(
+                DatabaseRole.GATEWAY, "SELECT * FROM airlock.transcript_matches('" + tenant + "', '%output%', 10)");
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        other,
+                        () -> jdbc.sql("SELECT * FROM airlock.transcript_matches(:tenant, '%output%', 10)")
+                                .param("tenant", tenant)
+                                .query(UUID.class)
+                                .list()))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        List<UUID> found = as(
+                DatabaseRole.CONSOLE,
+                tenant,
+                () -> jdbc.sql("SELECT * FROM airlock.transcript_matches(:tenant, '%output%', 10)")
+                        .param("tenant", tenant)
+                        .query(UUID.class)
+                        .list());
         assertThat(found).contains(completed).doesNotContain(othersRun);
         assertRefused(DatabaseRole.GATEWAY, "SELECT airlock.transcript_contains('" + completed + "', '%output%')");
-        Boolean othersProbed = as(DatabaseRole.CONSOLE, tenant, () -> jdbc.sql("SELECT airlock.transcript_contains(:run, '%output%')")
-                .param("run", othersRun).query(Boolean.class).single());
-        assertThat(othersProbed).as("another tenant's transcript, probed by its run id").isFalse();
+        Boolean othersProbed = as(
+                DatabaseRole.CONSOLE,
+                tenant,
+                () -> jdbc.sql("SELECT airlock.transcript_contains(:run, '%output%')")
+                        .param("run", othersRun)
+                        .query(Boolean.class)
+                        .single());
+        assertThat(othersProbed)
+                .as("another tenant's transcript, probed by its run id")
+                .isFalse();
     }
 
     // ---- both ----
@@ -277,48 +402,80 @@ class DatabaseRolesIntegrationTests {
             assertRefused(role, "DELETE FROM airlock.runs WHERE id = '" + completed + "'");
         }
         assertRefused(DatabaseRole.GATEWAY, "SELECT airlock.remove_oldest_audit_events('" + tenant + "', 1, now())");
-        assertRefused(DatabaseRole.GATEWAY, "SELECT airlock.purge_retained('" + tenant + "', now(), now(), now(), now())");
-        assertThatThrownBy(() -> as(DatabaseRole.CONSOLE, other, () -> jdbc.sql(
-                "SELECT airlock.purge_retained(:tenant, now(), now(), now(), now())").param("tenant", tenant)
-                .query(Object.class).single())).satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        assertRefused(
+                DatabaseRole.GATEWAY, "SELECT airlock.purge_retained('" + tenant + "', now(), now(), now(), now())");
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        other,
+                        () -> jdbc.sql("SELECT airlock.purge_retained(:tenant, now(), now(), now(), now())")
+                                .param("tenant", tenant)
+                                .query(Object.class)
+                                .single()))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
     }
 
     @Test
     void withTheTenantSetAQueryWithoutATenantConditionSeesThatTenantOnly() {
         for (DatabaseRole role : DatabaseRole.values()) {
-            List<String> tenants = as(role, tenant, () -> jdbc.sql("SELECT DISTINCT tenant FROM airlock.runs")
-                    .query(String.class).list());
+            List<String> tenants = as(
+                    role,
+                    tenant,
+                    () -> jdbc.sql("SELECT DISTINCT tenant FROM airlock.runs")
+                            .query(String.class)
+                            .list());
             assertThat(tenants).as(role.roleName()).containsExactly(tenant);
-            for (String query : List.of("SELECT count(*) FROM airlock.transcripts WHERE run_id = :run",
+            for (String query : List.of(
+                    "SELECT count(*) FROM airlock.transcripts WHERE run_id = :run",
                     "SELECT count(*) FROM airlock.run_streams WHERE run_id = :run",
                     "SELECT count(*) FROM airlock.audit_events WHERE run_id = :run",
                     "SELECT count(*) FROM restricted.raw_artifacts WHERE run_id = :run")) {
-                Integer seen = as(role, tenant, () -> jdbc.sql(query).param("run", othersRun).query(Integer.class).single());
+                Integer seen = as(
+                        role,
+                        tenant,
+                        () -> jdbc.sql(query)
+                                .param("run", othersRun)
+                                .query(Integer.class)
+                                .single());
                 assertThat(seen).as("%s: %s", role.roleName(), query).isZero();
             }
         }
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES ('"
-                + othersRun + "', 'stderr', 'forged', now())");
-        assertRefused(DatabaseRole.CONSOLE, "INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)"
-                + " VALUES ('" + othersRun + "', 'mallory', 'APPROVE', 'digest', now())");
-        assertRefused(DatabaseRole.GATEWAY, "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
-                + " prev_hash, hash) VALUES ('" + other + "', 999, 'forged', 'x', '{}', now(), 'a', 'b')");
-        Integer updated = as(DatabaseRole.GATEWAY, tenant, () -> jdbc.sql("UPDATE airlock.runs SET failure = 'x' WHERE id = :run")
-                .param("run", othersRun).update());
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES ('" + othersRun
+                        + "', 'stderr', 'forged', now())");
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)" + " VALUES ('"
+                        + othersRun + "', 'mallory', 'APPROVE', 'digest', now())");
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
+                        + " prev_hash, hash) VALUES ('" + other + "', 999, 'forged', 'x', '{}', now(), 'a', 'b')");
+        Integer updated = as(
+                DatabaseRole.GATEWAY,
+                tenant,
+                () -> jdbc.sql("UPDATE airlock.runs SET failure = 'x' WHERE id = :run")
+                        .param("run", othersRun)
+                        .update());
         assertThat(updated).as("another tenant's run is not there to update").isZero();
     }
 
     @Test
     void withNoTenantNamedTheApplicationsRolesSeeNoRows() {
         for (DatabaseRole role : DatabaseRole.values()) {
-            Integer seen = DatabaseScope.of(role, List.of()).call(() -> tx.execute(status -> jdbc.sql(
-                    "SELECT count(*) FROM airlock.runs").query(Integer.class).single()));
+            Integer seen = DatabaseScope.of(role, List.of())
+                    .call(() -> tx.execute(status -> jdbc.sql("SELECT count(*) FROM airlock.runs")
+                            .query(Integer.class)
+                            .single()));
             assertThat(seen).as(role.roleName()).isZero();
         }
     }
 
     private RawArtifactStore.StoredBytes read(UUID grant, String reader) {
-        return as(DatabaseRole.CONSOLE, tenant, () -> artifacts.read(grant, reader, StreamName.STDOUT, 0, 1000).orElseThrow());
+        return as(
+                DatabaseRole.CONSOLE,
+                tenant,
+                () -> artifacts.read(grant, reader, StreamName.STDOUT, 0, 1000).orElseThrow());
     }
 
     private <T> T as(DatabaseRole role, String scopeTenant, java.util.function.Supplier<T> work) {
@@ -326,7 +483,10 @@ class DatabaseRolesIntegrationTests {
     }
 
     private void assertRefused(DatabaseRole role, String statement) {
-        assertThatThrownBy(() -> as(role, tenant, () -> jdbc.sql(statement).query((rs, n) -> 1).list()))
+        assertThatThrownBy(() -> as(
+                        role,
+                        tenant,
+                        () -> jdbc.sql(statement).query((rs, n) -> 1).list()))
                 .as("%s: %s", role.roleName(), statement)
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
     }
@@ -348,9 +508,13 @@ class DatabaseRolesIntegrationTests {
                                                      removed, redactions)
                     VALUES (:run, 'stdout', 6, 6, false, true, 'sha', '{}', 0)
                     """).param("run", run).update();
-            jdbc.sql("INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES (:run, 'stdout', 'output', :at)")
-                    .param("run", run).param("at", Timestamp.from(NOW)).update();
-            artifacts.store(run, runTenant, "digest-" + run, "output".getBytes(StandardCharsets.UTF_8), new byte[0], 0, NOW);
+            jdbc.sql(
+                            "INSERT INTO airlock.transcripts (run_id, stream, text, created_at) VALUES (:run, 'stdout', 'output', :at)")
+                    .param("run", run)
+                    .param("at", Timestamp.from(NOW))
+                    .update();
+            artifacts.store(
+                    run, runTenant, "digest-" + run, "output".getBytes(StandardCharsets.UTF_8), new byte[0], 0, NOW);
             audit.append(runTenant, AuditEventType.RUN_REQUESTED, run, "agent:bot", Map.of("tool", "echo"), NOW);
         });
         return run;
@@ -361,18 +525,33 @@ class DatabaseRolesIntegrationTests {
                 INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required, status,
                                                        created_at, expires_at)
                 VALUES (:run, :tenant, 'echo', 'bot', 'tool: echo', 'digest', 1, :status, :at, :expires)
-                """).param("run", run).param("tenant", tenant).param("status", status).param("at", Timestamp.from(NOW))
-                .param("expires", Timestamp.from(NOW.plus(Duration.ofHours(1)))).update();
+                """)
+                .param("run", run)
+                .param("tenant", tenant)
+                .param("status", status)
+                .param("at", Timestamp.from(NOW))
+                .param("expires", Timestamp.from(NOW.plus(Duration.ofHours(1))))
+                .update();
     }
 
     private UUID grant(UUID run, String requester, String status, Instant expires) {
         UUID id = UUID.randomUUID();
-        String runTenant = jdbc.sql("SELECT tenant FROM airlock.runs WHERE id = :run").param("run", run).query(String.class).single();
+        String runTenant = jdbc.sql("SELECT tenant FROM airlock.runs WHERE id = :run")
+                .param("run", run)
+                .query(String.class)
+                .single();
         jdbc.sql("""
                 INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at, expires_at)
                 VALUES (:id, :tenant, :run, :requester, 'audit', :status, :at, :at, :expires)
-                """).param("id", id).param("tenant", runTenant).param("run", run).param("requester", requester)
-                .param("status", status).param("at", Timestamp.from(NOW)).param("expires", Timestamp.from(expires)).update();
+                """)
+                .param("id", id)
+                .param("tenant", runTenant)
+                .param("run", run)
+                .param("requester", requester)
+                .param("status", status)
+                .param("at", Timestamp.from(NOW))
+                .param("expires", Timestamp.from(expires))
+                .update();
         return id;
     }
 }

@@ -8,8 +8,8 @@ import dev.airlock.sanitizer.FencedWriter;
 import dev.airlock.sanitizer.SanitizerPolicy;
 import dev.airlock.sanitizer.TerminalSanitizer;
 import java.io.BufferedOutputStream;
-import java.io.FileInputStream;
 import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,8 +40,7 @@ public final class SanitizerCli {
 
     private static final int MAX_CHUNK = 64 * 1024 * 1024;
 
-    private SanitizerCli() {
-    }
+    private SanitizerCli() {}
 
     /** Runs the tool on the process's standard streams and exits with its status. */
     public static void main(String[] args) {
@@ -126,7 +125,8 @@ public final class SanitizerCli {
                     case "--view" -> {
                         value = value != null ? value : next(args, ++i, arg);
                         if (!value.equals("text") && !value.equals("audit") && !value.equals("fenced")) {
-                            throw new IllegalArgumentException("--view takes text, audit or fenced, not '" + value + "'");
+                            throw new IllegalArgumentException(
+                                    "--view takes text, audit or fenced, not '" + value + "'");
                         }
                         view = value;
                     }
@@ -135,8 +135,9 @@ public final class SanitizerCli {
                         cr = switch (value) {
                             case "newline" -> CrPolicy.NEWLINE;
                             case "overwrite" -> CrPolicy.OVERWRITE;
-                            default -> throw new IllegalArgumentException(
-                                    "--cr takes newline or overwrite, not '" + value + "'");
+                            default ->
+                                throw new IllegalArgumentException(
+                                        "--cr takes newline or overwrite, not '" + value + "'");
                         };
                     }
                     case "--source" -> source = value != null ? value : next(args, ++i, arg);
@@ -150,11 +151,17 @@ public final class SanitizerCli {
                 }
             }
             if (unescape && (view != null || cr != null || source != null || report)) {
-                throw new IllegalArgumentException("--unescape writes the decoded bytes and takes no"
-                        + " --view, --cr, --source or --report");
+                throw new IllegalArgumentException(
+                        "--unescape writes the decoded bytes and takes no" + " --view, --cr, --source or --report");
             }
-            return new Options(view == null ? "text" : view, cr == null ? CrPolicy.NEWLINE : cr,
-                    source == null ? "stdin" : source, chunk, report, unescape, false);
+            return new Options(
+                    view == null ? "text" : view,
+                    cr == null ? CrPolicy.NEWLINE : cr,
+                    source == null ? "stdin" : source,
+                    chunk,
+                    report,
+                    unescape,
+                    false);
         }
 
         private static boolean flag(String name, String value) {
@@ -180,8 +187,8 @@ public final class SanitizerCli {
             } catch (NumberFormatException e) {
                 // reported below
             }
-            throw new IllegalArgumentException("--chunk takes a whole number from 1 to " + MAX_CHUNK + ", not '"
-                    + value + "'");
+            throw new IllegalArgumentException(
+                    "--chunk takes a whole number from 1 to " + MAX_CHUNK + ", not '" + value + "'");
         }
     }
 
@@ -215,7 +222,8 @@ public final class SanitizerCli {
             return switch (options.view()) {
                 case "audit" -> {
                     AuditView.Encoder encoder = AuditView.encoder(stdout);
-                    TerminalSanitizer counter = options.report() ? TerminalSanitizer.create(policy, ByteSink.DISCARD) : null;
+                    TerminalSanitizer counter =
+                            options.report() ? TerminalSanitizer.create(policy, ByteSink.DISCARD) : null;
                     yield new Pipeline() {
                         public void write(byte[] chunk, int length) {
                             encoder.write(chunk, 0, length);
@@ -240,7 +248,7 @@ public final class SanitizerCli {
                     FencedWriter fence = Fence.writer(options.source(), stdout);
                     yield sanitizing(TerminalSanitizer.create(policy, fence), fence::finish);
                 }
-                default -> sanitizing(TerminalSanitizer.create(policy, stdout), () -> { });
+                default -> sanitizing(TerminalSanitizer.create(policy, stdout), () -> {});
             };
         }
 

@@ -54,7 +54,8 @@ class SanitizerCliIntegrationTests {
 
     static List<Arguments> corpus() throws IOException {
         List<Arguments> cases = new ArrayList<>();
-        try (InputStream in = SanitizerCliIntegrationTests.class.getResourceAsStream("/dev/airlock/sanitizer/terminal-output.tsv")) {
+        try (InputStream in =
+                SanitizerCliIntegrationTests.class.getResourceAsStream("/dev/airlock/sanitizer/terminal-output.tsv")) {
             for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
                 if (line.isBlank() || line.startsWith("#")) {
                     continue;
@@ -76,7 +77,9 @@ class SanitizerCliIntegrationTests {
         CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()), THREADS);
         readAll(process.getInputStream());
         assertThat(process.waitFor(1, TimeUnit.MINUTES)).isTrue();
-        assertThat(process.exitValue()).as(new String(err.get(), StandardCharsets.UTF_8)).isZero();
+        assertThat(process.exitValue())
+                .as(new String(err.get(), StandardCharsets.UTF_8))
+                .isZero();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -90,8 +93,12 @@ class SanitizerCliIntegrationTests {
         SoftAssertions softly = new SoftAssertions();
         for (Map.Entry<Integer, CompletableFuture<Run>> entry : runs.entrySet()) {
             Run run = entry.getValue().get(2, TimeUnit.MINUTES);
-            softly.assertThat(run.status()).as("--chunk %d exit status", entry.getKey()).isZero();
-            softly.assertThat(AuditView.encode(run.out())).as("--chunk %d", entry.getKey()).isEqualTo(expected);
+            softly.assertThat(run.status())
+                    .as("--chunk %d exit status", entry.getKey())
+                    .isZero();
+            softly.assertThat(AuditView.encode(run.out()))
+                    .as("--chunk %d", entry.getKey())
+                    .isEqualTo(expected);
         }
         softly.assertAll();
     }
@@ -103,14 +110,17 @@ class SanitizerCliIntegrationTests {
         byte[] raw = AuditView.decode(input);
         for (int chunk : new int[] {7, 65536}) {
             Run run = run(List.of("--add-modules", "jdk.incubator.vector"), raw, "--chunk", String.valueOf(chunk));
-            assertThat(run.status()).as("--chunk %d exit status: %s", chunk, run.err()).isZero();
+            assertThat(run.status())
+                    .as("--chunk %d exit status: %s", chunk, run.err())
+                    .isZero();
             assertThat(AuditView.encode(run.out())).as("--chunk %d", chunk).isEqualTo(expected);
         }
     }
 
     @Test
     void unescapesNotationIntoBytesThatSanitizeAsExpected() throws Exception {
-        Run raw = run("\\x1b]0;APPROVED\\x07ok \\xe2\\x80\\xaeexe\\x0a".getBytes(StandardCharsets.US_ASCII), "--unescape");
+        Run raw = run(
+                "\\x1b]0;APPROVED\\x07ok \\xe2\\x80\\xaeexe\\x0a".getBytes(StandardCharsets.US_ASCII), "--unescape");
         assertThat(raw.status()).isZero();
         Run text = run(raw.out(), "--view", "fenced", "--source", "corpus", "--report");
         assertThat(text.text()).isEqualTo("""
@@ -131,7 +141,8 @@ class SanitizerCliIntegrationTests {
     @Test
     void streamsInConstantMemory() throws Exception {
         long total = 256L * 1024 * 1024;
-        byte[] block = "\u001b[32mok\u001b[0m line \u001b]0;t\u0007\r\n".repeat(4096).getBytes(StandardCharsets.UTF_8);
+        byte[] block =
+                "\u001b[32mok\u001b[0m line \u001b]0;t\u0007\r\n".repeat(4096).getBytes(StandardCharsets.UTF_8);
         Process process = start("-Xmx24m", "--chunk", "65536");
         CompletableFuture<Long> counted = CompletableFuture.supplyAsync(() -> count(process.getInputStream()), THREADS);
         try (OutputStream stdin = process.getOutputStream()) {
@@ -154,8 +165,10 @@ class SanitizerCliIntegrationTests {
             List<String> options = new ArrayList<>(List.of("-XX:SharedArchiveFile=" + ARCHIVE));
             options.addAll(jvmOptions);
             Process process = start(null, options, args);
-            CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()), THREADS);
-            CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()), THREADS);
+            CompletableFuture<byte[]> out =
+                    CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()), THREADS);
+            CompletableFuture<byte[]> err =
+                    CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()), THREADS);
             try (OutputStream stdin = process.getOutputStream()) {
                 stdin.write(input);
             }

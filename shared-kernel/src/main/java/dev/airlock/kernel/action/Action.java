@@ -17,8 +17,15 @@ import java.util.SequencedCollection;
  * @param timeout     the time limit, ISO-8601
  * @param sandbox     the sandbox it runs in, or null for a definition recorded before sandboxes existed
  */
-public record Action(String tenant, String tool, List<String> argv, String workingDir, Map<String, String> env,
-        SequencedCollection<String> secretNames, String timeout, Sandbox sandbox) {
+public record Action(
+        String tenant,
+        String tool,
+        List<String> argv,
+        String workingDir,
+        Map<String, String> env,
+        SequencedCollection<String> secretNames,
+        String timeout,
+        Sandbox sandbox) {
 
     /**
      * The sandbox an action runs in, and what it lets the action reach.
@@ -33,8 +40,16 @@ public record Action(String tenant, String tool, List<String> argv, String worki
      * @param maxOpenFiles   open-file limit
      * @param tmpBytes       size of its private /tmp
      */
-    public record Sandbox(String kind, boolean network, List<String> readOnlyPaths, List<String> writablePaths,
-            long maxProcesses, long maxMemoryBytes, long maxFileBytes, long maxOpenFiles, long tmpBytes) {
+    public record Sandbox(
+            String kind,
+            boolean network,
+            List<String> readOnlyPaths,
+            List<String> writablePaths,
+            long maxProcesses,
+            long maxMemoryBytes,
+            long maxFileBytes,
+            long maxOpenFiles,
+            long tmpBytes) {
 
         /** The kind that isolates the action (the others run it as the gateway's user and list no terms). */
         public static final String BUBBLEWRAP = "bubblewrap";

@@ -2,9 +2,6 @@ package dev.airlock.kernel.action;
 
 import dev.airlock.sanitizer.AuditView;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The canonical text of an action, the one thing approvers authorize: tenant, tool, every argv
@@ -39,12 +36,18 @@ public record ActionRendering(String text, String digest) {
         if (sandbox != null) {
             line(text, "sandbox", sandbox.kind());
             if (sandbox.kind().equals(Action.Sandbox.BUBBLEWRAP)) {
-                line(text, "sandbox network", sandbox.network() ? "the host's network" : "none (a loopback of its own)");
+                line(
+                        text,
+                        "sandbox network",
+                        sandbox.network() ? "the host's network" : "none (a loopback of its own)");
                 sandbox.readOnlyPaths().forEach(path -> line(text, "sandbox read-only", path));
                 sandbox.writablePaths().forEach(path -> line(text, "sandbox writable", path));
-                line(text, "sandbox limits", "processes " + sandbox.maxProcesses() + ", memory " + sandbox.maxMemoryBytes()
-                        + " B, file size " + sandbox.maxFileBytes() + " B, open files " + sandbox.maxOpenFiles()
-                        + ", tmp " + sandbox.tmpBytes() + " B");
+                line(
+                        text,
+                        "sandbox limits",
+                        "processes " + sandbox.maxProcesses() + ", memory " + sandbox.maxMemoryBytes()
+                                + " B, file size " + sandbox.maxFileBytes() + " B, open files " + sandbox.maxOpenFiles()
+                                + ", tmp " + sandbox.tmpBytes() + " B");
             }
         }
         String rendered = text.toString();
@@ -52,7 +55,10 @@ public record ActionRendering(String text, String digest) {
     }
 
     private static void line(StringBuilder text, String key, String value) {
-        text.append(key).append(": ").append(AuditView.encode(value.getBytes(StandardCharsets.UTF_8))).append('\n');
+        text.append(key)
+                .append(": ")
+                .append(AuditView.encode(value.getBytes(StandardCharsets.UTF_8)))
+                .append('\n');
     }
 
     private static String sha256(String text) {

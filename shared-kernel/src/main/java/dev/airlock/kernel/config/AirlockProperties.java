@@ -2,7 +2,6 @@ package dev.airlock.kernel.config;
 
 import jakarta.validation.Valid;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -75,8 +74,10 @@ public record AirlockProperties(
      * @param owner     the person who runs this agent, if any; they may not approve its runs
      * @param runs      whose runs the agent may read, wait for and cancel: {@code own} (the default) or the whole {@code tenant}'s
      */
-    public record Agent(String keySha256, String owner, @DefaultValue("own") RunVisibility runs) {
-    }
+    public record Agent(
+            String keySha256,
+            String owner,
+            @DefaultValue("own") RunVisibility runs) {}
 
     /** Whose runs an agent may see. */
     public enum RunVisibility {
@@ -95,17 +96,21 @@ public record AirlockProperties(
      * @param publicUrl      where clients reach this gateway ({@code https://airlock.example.com}), as the OpenAPI
      *                       document names it; unset, the document names no host and clients use the one they asked
      */
-    public record Http(@DefaultValue("1MB") DataSize maxRequestBody, List<String> trustedProxies, java.net.URI publicUrl) {
+    public record Http(
+            @DefaultValue("1MB") DataSize maxRequestBody, List<String> trustedProxies, java.net.URI publicUrl) {
 
         public Http {
             if (maxRequestBody.toBytes() < 1024) {
                 throw new InvalidConfigurationException("airlock.http.max-request-body", "must be at least 1KB");
             }
             trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
-            if (publicUrl != null && (publicUrl.getHost() == null || publicUrl.getRawUserInfo() != null
-                    || !("https".equals(publicUrl.getScheme()) || "http".equals(publicUrl.getScheme())))) {
-                throw new InvalidConfigurationException("airlock.http.public-url", "must be an absolute http or https URL "
-                        + "without user information");
+            if (publicUrl != null
+                    && (publicUrl.getHost() == null
+                            || publicUrl.getRawUserInfo() != null
+                            || !("https".equals(publicUrl.getScheme()) || "http".equals(publicUrl.getScheme())))) {
+                throw new InvalidConfigurationException(
+                        "airlock.http.public-url",
+                        "must be an absolute http or https URL " + "without user information");
             }
         }
     }
@@ -115,8 +120,8 @@ public record AirlockProperties(
      *
      * @param baseUrl the console's address as people reach it, for links in notifications
      */
-    public record Console(@DefaultValue("http://localhost:8080") String baseUrl) {
-    }
+    public record Console(
+            @DefaultValue("http://localhost:8080") String baseUrl) {}
 
     /**
      * Who may scrape the Prometheus metrics at {@code /actuator/prometheus}.
@@ -127,7 +132,8 @@ public record AirlockProperties(
 
         public Metrics {
             if (scrapeTokenSha256 != null && !scrapeTokenSha256.matches("[0-9a-f]{64}")) {
-                throw new InvalidConfigurationException("airlock.metrics.scrape-token-sha256",
+                throw new InvalidConfigurationException(
+                        "airlock.metrics.scrape-token-sha256",
                         "must be 64 lower-case hex digits (printf %s \"$TOKEN\" | sha256sum)");
             }
         }
@@ -139,6 +145,5 @@ public record AirlockProperties(
      * @param unsafeNoFsync run it without fsync and synchronous commit: faster, loses acknowledged
      *                      work on a power cut; for throw-away test and benchmark databases only
      */
-    public record Database(@DefaultValue("false") boolean unsafeNoFsync) {
-    }
+    public record Database(@DefaultValue("false") boolean unsafeNoFsync) {}
 }

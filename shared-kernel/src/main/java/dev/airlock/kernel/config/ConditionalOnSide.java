@@ -25,7 +25,8 @@ public @interface ConditionalOnSide {
 
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            Side side = (Side) metadata.getAnnotationAttributes(ConditionalOnSide.class.getName()).get("value");
+            Side side = (Side) metadata.getAnnotationAttributes(ConditionalOnSide.class.getName())
+                    .get("value");
             return Side.configured(context.getEnvironment()).contains(side);
         }
     }

@@ -16,8 +16,7 @@ import org.springframework.validation.beanvalidation.LocalValidatorFactoryBean;
  */
 public final class SettingsBinder {
 
-    private SettingsBinder() {
-    }
+    private SettingsBinder() {}
 
     /**
      * Binds {@code type} from {@code sources}.
@@ -30,8 +29,9 @@ public final class SettingsBinder {
             validator.afterPropertiesSet();
             BindHandler handler = new ValidationBindHandler(validator);
             try {
-                return new Binder(sources).bindOrCreate("airlock", org.springframework.boot.context.properties.bind.Bindable
-                        .of(type), handler);
+                return new Binder(sources)
+                        .bindOrCreate(
+                                "airlock", org.springframework.boot.context.properties.bind.Bindable.of(type), handler);
             } catch (BindException e) {
                 for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
                     if (cause instanceof BindValidationException invalid) {

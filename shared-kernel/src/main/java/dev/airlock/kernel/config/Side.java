@@ -15,8 +15,17 @@ public enum Side {
     /** {@code agent-api}: what agents reach, and the execution of their runs. */
     AGENT_API("/api/v1/tools/**", "/api/v1/runs/**", "/mcp", "/mcp/**"),
     /** {@code console}: what people reach, and the jobs that act on their records. */
-    CONSOLE("/", "/console/**", "/login", "/logout", "/css/**", "/js/**", "/api/v1/approvals/**", "/api/v1/audit/**",
-            "/oauth2/**", "/login/oauth2/**");
+    CONSOLE(
+            "/",
+            "/console/**",
+            "/login",
+            "/logout",
+            "/css/**",
+            "/js/**",
+            "/api/v1/approvals/**",
+            "/api/v1/audit/**",
+            "/oauth2/**",
+            "/login/oauth2/**");
 
     private final List<String> paths;
 
@@ -38,7 +47,8 @@ public enum Side {
      * @throws InvalidConfigurationException when the list is empty
      */
     public static List<Side> configured(Environment environment) {
-        List<Side> sides = Binder.get(environment).bind(PROPERTY, Bindable.listOf(Side.class))
+        List<Side> sides = Binder.get(environment)
+                .bind(PROPERTY, Bindable.listOf(Side.class))
                 .orElse(List.of(AGENT_API, CONSOLE));
         if (sides.isEmpty()) {
             throw new InvalidConfigurationException(PROPERTY, "name at least one of agent-api, console");

@@ -46,8 +46,8 @@ public final class StrictSettings implements BeanFactoryPostProcessor, Environme
         List<Class<?>> records = new ArrayList<>();
         for (String name : beanFactory.getBeanDefinitionNames()) {
             Class<?> type = beanFactory.getType(name, false);
-            ConfigurationProperties annotation = type == null ? null
-                    : AnnotationUtils.findAnnotation(type, ConfigurationProperties.class);
+            ConfigurationProperties annotation =
+                    type == null ? null : AnnotationUtils.findAnnotation(type, ConfigurationProperties.class);
             if (annotation != null && annotation.prefix().equals("airlock") && !records.contains(type)) {
                 records.add(type);
             }
@@ -66,7 +66,8 @@ public final class StrictSettings implements BeanFactoryPostProcessor, Environme
         Set<ConfigurationPropertyName> bound = new HashSet<>();
         AbstractBindHandler tracking = new AbstractBindHandler() {
             @Override
-            public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
+            public Object onSuccess(
+                    ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
                 bound.add(name);
                 return result;
             }
@@ -78,11 +79,13 @@ public final class StrictSettings implements BeanFactoryPostProcessor, Environme
             if (!(source instanceof IterableConfigurationPropertySource iterable) || fromTheProcess(source)) {
                 continue;
             }
-            for (ConfigurationPropertyName name : (Iterable<ConfigurationPropertyName>) iterable.filter(ROOT::isAncestorOf)
-                    .stream()::iterator) {
+            for (ConfigurationPropertyName name :
+                    (Iterable<ConfigurationPropertyName>) iterable.filter(ROOT::isAncestorOf).stream()::iterator) {
                 if (!bound.contains(name) && !replacedElement(name, bound)) {
-                    throw new InvalidConfigurationException(name.toString(), "is not a setting Airlock knows (misspelled, or in"
-                            + " the wrong place?); every setting is listed in docs/configuration.md");
+                    throw new InvalidConfigurationException(
+                            name.toString(),
+                            "is not a setting Airlock knows (misspelled, or in"
+                                    + " the wrong place?); every setting is listed in docs/configuration.md");
                 }
             }
         }
@@ -100,7 +103,9 @@ public final class StrictSettings implements BeanFactoryPostProcessor, Environme
      * precedence replaced as a whole: the list was bound, that element was not.
      */
     private static boolean replacedElement(ConfigurationPropertyName name, Set<ConfigurationPropertyName> bound) {
-        for (ConfigurationPropertyName element = name; element != null && !element.isEmpty(); element = element.getParent()) {
+        for (ConfigurationPropertyName element = name;
+                element != null && !element.isEmpty();
+                element = element.getParent()) {
             if (element.isLastElementIndexed()) {
                 ConfigurationPropertyName list = element.chop(element.getNumberOfElements() - 1);
                 return bound.contains(list) && !bound.contains(element);

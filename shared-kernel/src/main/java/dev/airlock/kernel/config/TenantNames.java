@@ -33,8 +33,8 @@ public record TenantNames(Set<String> names) {
         for (ConfigurationPropertySource source : sources) {
             if (source instanceof IterableConfigurationPropertySource iterable) {
                 iterable.filter(TENANTS::isAncestorOf).stream()
-                        .forEach(name -> names.add(name.getElement(TENANTS.getNumberOfElements(),
-                                ConfigurationPropertyName.Form.ORIGINAL)));
+                        .forEach(name -> names.add(name.getElement(
+                                TENANTS.getNumberOfElements(), ConfigurationPropertyName.Form.ORIGINAL)));
             }
         }
         return new TenantNames(names);

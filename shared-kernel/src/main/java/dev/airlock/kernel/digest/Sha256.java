@@ -8,8 +8,7 @@ import java.util.HexFormat;
 /** SHA-256 digests as lower-case hex, the form Airlock stores and shows. */
 public final class Sha256 {
 
-    private Sha256() {
-    }
+    private Sha256() {}
 
     /** A fresh digest. */
     public static MessageDigest newDigest() {

@@ -1,6 +1,5 @@
 package dev.airlock.kernel.problem;
 
-
 /** 403: the signed-in person lacks the role this needs. */
 public final class Forbidden extends ApiProblem {
 

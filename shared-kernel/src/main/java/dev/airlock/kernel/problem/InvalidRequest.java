@@ -13,8 +13,8 @@ public final class InvalidRequest extends ApiProblem {
 
     /** The arguments do not fit the tool's parameters; every error is listed. */
     public static InvalidRequest arguments(String tool, List<String> errors) {
-        InvalidRequest problem = new InvalidRequest("Arguments for tool '" + tool + "' are invalid: "
-                + String.join("; ", errors));
+        InvalidRequest problem =
+                new InvalidRequest("Arguments for tool '" + tool + "' are invalid: " + String.join("; ", errors));
         problem.with("errors", List.copyOf(errors));
         return problem;
     }

@@ -9,13 +9,12 @@ public final class ProblemJson {
     /** The media type of a problem body. */
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    private ProblemJson() {
-    }
+    private ProblemJson() {}
 
     /** {@code {"type":"about:blank","title":…,"status":…,"detail":…}}, every string escaped for JSON. */
     public static String body(int status, String title, String detail) {
-        return "{\"type\":\"about:blank\",\"title\":" + quote(title) + ",\"status\":" + status + ",\"detail\":" + quote(detail)
-                + "}";
+        return "{\"type\":\"about:blank\",\"title\":" + quote(title) + ",\"status\":" + status + ",\"detail\":"
+                + quote(detail) + "}";
     }
 
     private static String quote(String text) {

@@ -12,10 +12,17 @@ import org.junit.jupiter.api.Test;
 /** The canonical text approvers authorize, exactly, and a digest that follows every part of it. */
 class ActionRenderingTests {
 
-    private static final Action.Sandbox SANDBOX = new Action.Sandbox("bubblewrap", false, List.of("/srv/in"),
-            List.of("/srv/out"), 256, 1L << 30, 1L << 30, 1024, 256L << 20);
-    private static final Action DEPLOY = new Action("acme", "deploy", List.of("deploy", "--service", "ledger"), "/srv/work",
-            Map.of("MODE", "safe"), List.of("TOKEN"), "PT30S", SANDBOX);
+    private static final Action.Sandbox SANDBOX = new Action.Sandbox(
+            "bubblewrap", false, List.of("/srv/in"), List.of("/srv/out"), 256, 1L << 30, 1L << 30, 1024, 256L << 20);
+    private static final Action DEPLOY = new Action(
+            "acme",
+            "deploy",
+            List.of("deploy", "--service", "ledger"),
+            "/srv/work",
+            Map.of("MODE", "safe"),
+            List.of("TOKEN"),
+            "PT30S",
+            SANDBOX);
 
     @Test
     void rendersEveryPartOnItsOwnLine() throws Exception {
@@ -37,14 +44,23 @@ class ActionRenderingTests {
                 """;
         ActionRendering rendering = ActionRendering.of(DEPLOY);
         assertThat(rendering.text()).isEqualTo(expected);
-        assertThat(rendering.digest()).isEqualTo(HexFormat.of().formatHex(
-                MessageDigest.getInstance("SHA-256").digest(expected.getBytes(StandardCharsets.UTF_8))));
+        assertThat(rendering.digest())
+                .isEqualTo(HexFormat.of()
+                        .formatHex(MessageDigest.getInstance("SHA-256")
+                                .digest(expected.getBytes(StandardCharsets.UTF_8))));
     }
 
     @Test
     void invisibleAndLineBreakingCharactersCannotPoseAsSomethingElse() {
-        Action sneaky = new Action("acme", "deploy", List.of("ledger\u202Etxt.exe", "a\nsandbox: none"), null, Map.of(),
-                List.of(), "PT30S", null);
+        Action sneaky = new Action(
+                "acme",
+                "deploy",
+                List.of("ledger\u202Etxt.exe", "a\nsandbox: none"),
+                null,
+                Map.of(),
+                List.of(),
+                "PT30S",
+                null);
         assertThat(ActionRendering.of(sneaky).text()).isEqualTo("""
                 tenant: acme
                 tool: deploy
@@ -57,19 +73,59 @@ class ActionRenderingTests {
 
     @Test
     void anUnisolatedSandboxListsNoTermsAndAnyChangeChangesTheDigest() {
-        Action none = new Action("acme", "deploy", DEPLOY.argv(), "/srv/work", Map.of("MODE", "safe"), List.of("TOKEN"),
-                "PT30S", new Action.Sandbox("none", false, List.of(), List.of(), 0, 0, 0, 0, 0));
+        Action none = new Action(
+                "acme",
+                "deploy",
+                DEPLOY.argv(),
+                "/srv/work",
+                Map.of("MODE", "safe"),
+                List.of("TOKEN"),
+                "PT30S",
+                new Action.Sandbox("none", false, List.of(), List.of(), 0, 0, 0, 0, 0));
         assertThat(ActionRendering.of(none).text()).endsWith("timeout: PT30S\nsandbox: none\n");
         String digest = ActionRendering.of(DEPLOY).digest();
         assertThat(List.of(
-                ActionRendering.of(none).digest(),
-                ActionRendering.of(new Action("globex", "deploy", DEPLOY.argv(), "/srv/work", DEPLOY.env(), List.of("TOKEN"),
-                        "PT30S", SANDBOX)).digest(),
-                ActionRendering.of(new Action("acme", "deploy", List.of("deploy", "--service", "ledger2"), "/srv/work",
-                        DEPLOY.env(), List.of("TOKEN"), "PT30S", SANDBOX)).digest(),
-                ActionRendering.of(new Action("acme", "deploy", DEPLOY.argv(), "/srv/work", DEPLOY.env(), List.of("TOKEN"),
-                        "PT30S", new Action.Sandbox("bubblewrap", true, List.of("/srv/in"), List.of("/srv/out"), 256,
-                                1L << 30, 1L << 30, 1024, 256L << 20))).digest()))
-                .doesNotContain(digest).doesNotHaveDuplicates();
+                        ActionRendering.of(none).digest(),
+                        ActionRendering.of(new Action(
+                                        "globex",
+                                        "deploy",
+                                        DEPLOY.argv(),
+                                        "/srv/work",
+                                        DEPLOY.env(),
+                                        List.of("TOKEN"),
+                                        "PT30S",
+                                        SANDBOX))
+                                .digest(),
+                        ActionRendering.of(new Action(
+                                        "acme",
+                                        "deploy",
+                                        List.of("deploy", "--service", "ledger2"),
+                                        "/srv/work",
+                                        DEPLOY.env(),
+                                        List.of("TOKEN"),
+                                        "PT30S",
+                                        SANDBOX))
+                                .digest(),
+                        ActionRendering.of(new Action(
+                                        "acme",
+                                        "deploy",
+                                        DEPLOY.argv(),
+                                        "/srv/work",
+                                        DEPLOY.env(),
+                                        List.of("TOKEN"),
+                                        "PT30S",
+                                        new Action.Sandbox(
+                                                "bubblewrap",
+                                                true,
+                                                List.of("/srv/in"),
+                                                List.of("/srv/out"),
+                                                256,
+                                                1L << 30,
+                                                1L << 30,
+                                                1024,
+                                                256L << 20)))
+                                .digest()))
+                .doesNotContain(digest)
+                .doesNotHaveDuplicates();
     }
 }

@@ -7,9 +7,9 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -30,13 +30,15 @@ class InvalidConfigurationExceptionTests {
 
     /** A record like the sides' settings: a map of tenants with a bounded value. */
     record Sample(Map<String, @Valid Tenant> tenants) {
-        record Tenant(@DefaultValue("1") @Min(value = 1, message = "must be at least 1") int concurrentRuns) {
-        }
+        record Tenant(
+                @DefaultValue("1") @Min(value = 1, message = "must be at least 1")
+                int concurrentRuns) {}
     }
 
     @Test
     void bindingReportsTheKeyAndTheConstraintsMessage() {
-        List<org.springframework.boot.context.properties.source.ConfigurationPropertySource> sources = List.of(new MapConfigurationPropertySource(Map.of("airlock.tenants.acme.concurrent-runs", "0")));
+        List<org.springframework.boot.context.properties.source.ConfigurationPropertySource> sources =
+                List.of(new MapConfigurationPropertySource(Map.of("airlock.tenants.acme.concurrent-runs", "0")));
         assertThatThrownBy(() -> SettingsBinder.bind(sources, Sample.class))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessage("airlock.tenants.acme.concurrent-runs: must be at least 1");
@@ -44,18 +46,23 @@ class InvalidConfigurationExceptionTests {
 
     @Test
     void theStartUpReportUsesTheSameWords() {
-        List<org.springframework.boot.context.properties.source.ConfigurationPropertySource> sources = List.of(new MapConfigurationPropertySource(Map.of("airlock.tenants.acme.concurrent-runs", "0")));
+        List<org.springframework.boot.context.properties.source.ConfigurationPropertySource> sources =
+                List.of(new MapConfigurationPropertySource(Map.of("airlock.tenants.acme.concurrent-runs", "0")));
         Throwable failure = null;
         try {
-            new org.springframework.boot.context.properties.bind.Binder(sources).bind("airlock",
-                    org.springframework.boot.context.properties.bind.Bindable.of(Sample.class),
-                    new org.springframework.boot.context.properties.bind.validation.ValidationBindHandler(validator()));
+            new org.springframework.boot.context.properties.bind.Binder(sources)
+                    .bind(
+                            "airlock",
+                            org.springframework.boot.context.properties.bind.Bindable.of(Sample.class),
+                            new org.springframework.boot.context.properties.bind.validation.ValidationBindHandler(
+                                    validator()));
         } catch (RuntimeException e) {
             failure = e;
         }
         FailureAnalysis analysis = new InvalidSettingFailureAnalyzer().analyze(failure);
         assertThat(analysis.getDescription())
-                .isEqualTo("Invalid Airlock configuration at 'airlock.tenants.acme.concurrent-runs': must be at least 1");
+                .isEqualTo(
+                        "Invalid Airlock configuration at 'airlock.tenants.acme.concurrent-runs': must be at least 1");
     }
 
     private static org.springframework.validation.beanvalidation.LocalValidatorFactoryBean validator() {

@@ -1,13 +1,13 @@
 package dev.airlock.approval.audit.web;
 
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.AuditAccess;
 import dev.airlock.approval.audit.AuditQueries;
 import dev.airlock.approval.audit.RunReport;
 import dev.airlock.approval.audit.RunReports;
 import dev.airlock.approval.audit.RunSearchForm;
 import dev.airlock.approval.people.Human;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.audit.AuditLog;
@@ -55,8 +55,14 @@ class AuditController {
     private final dev.airlock.approval.input.HumanText text;
     private final Clock clock;
 
-    AuditController(AuditLog audit, AuditAccess access, AuditQueries queries, RunReports reports, LegalHolds holds,
-            dev.airlock.approval.input.HumanText text, Clock clock) {
+    AuditController(
+            AuditLog audit,
+            AuditAccess access,
+            AuditQueries queries,
+            RunReports reports,
+            LegalHolds holds,
+            dev.airlock.approval.input.HumanText text,
+            Clock clock) {
         this.text = text;
         this.audit = audit;
         this.access = access;
@@ -75,7 +81,8 @@ class AuditController {
 
     /** The events about one run of the tenant, in order. */
     @GetMapping("/runs/{runId}/events")
-    List<AuditLog.AuditEvent> events(Authentication authentication, @RequestParam String tenant, @PathVariable UUID runId) {
+    List<AuditLog.AuditEvent> events(
+            Authentication authentication, @RequestParam String tenant, @PathVariable UUID runId) {
         access.requireAuditor(Human.of(authentication), tenant);
         List<AuditLog.AuditEvent> events = audit.forRun(tenant, runId);
         if (events.isEmpty()) {
@@ -90,8 +97,7 @@ class AuditController {
      * @param runs the runs
      * @param next the cursor of the next page, or null on the last
      */
-    record RunPage(List<RunSummary> runs, String next) {
-    }
+    record RunPage(List<RunSummary> runs, String next) {}
 
     /** Runs of a tenant matching the filters, newest first unless {@code sort=oldest}, a page at a time. */
     @GetMapping("/runs")
@@ -102,8 +108,12 @@ class AuditController {
 
     /** Every run matching the filters, streamed as {@code format=csv} or {@code format=jsonl}. */
     @GetMapping("/runs/export")
-    void export(Authentication authentication, RunSearchForm form, @RequestParam(defaultValue = "csv") String format,
-            HttpServletResponse response) throws IOException {
+    void export(
+            Authentication authentication,
+            RunSearchForm form,
+            @RequestParam(defaultValue = "csv") String format,
+            HttpServletResponse response)
+            throws IOException {
         RunQuery query = queries.query(Human.of(authentication), form);
         boolean csv = switch (format) {
             case "csv" -> true;
@@ -111,8 +121,9 @@ class AuditController {
             default -> throw InvalidRequest.because("format must be csv or jsonl");
         };
         response.setContentType(csv ? "text/csv; charset=UTF-8" : "application/jsonl; charset=UTF-8");
-        response.setHeader(HttpHeaders.CONTENT_DISPOSITION, "attachment; filename=\"airlock-runs-" + form.tenant()
-                + (csv ? ".csv\"" : ".jsonl\""));
+        response.setHeader(
+                HttpHeaders.CONTENT_DISPOSITION,
+                "attachment; filename=\"airlock-runs-" + form.tenant() + (csv ? ".csv\"" : ".jsonl\""));
         response.setHeader("X-Content-Type-Options", "nosniff");
         Writer out = new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8);
         if (csv) {
@@ -134,13 +145,15 @@ class AuditController {
      *
      * @param reason why the run must be kept
      */
-    record HoldRequest(String reason) {
-    }
+    record HoldRequest(String reason) {}
 
     /** Places a legal hold on a run (tenant administrators). */
     @PutMapping("/runs/{runId}/legal-hold")
-    ResponseEntity<RunReport.LegalHold> placeHold(Authentication authentication, @RequestParam String tenant,
-            @PathVariable UUID runId, @RequestBody HoldRequest request) {
+    ResponseEntity<RunReport.LegalHold> placeHold(
+            Authentication authentication,
+            @RequestParam String tenant,
+            @PathVariable UUID runId,
+            @RequestBody HoldRequest request) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
         text.check("reason", request.reason());
@@ -159,7 +172,10 @@ class AuditController {
 
     /** Releases a run's legal hold (tenant administrators). */
     @DeleteMapping("/runs/{runId}/legal-hold")
-    ResponseEntity<Void> releaseHold(Authentication authentication, @RequestParam String tenant, @PathVariable UUID runId,
+    ResponseEntity<Void> releaseHold(
+            Authentication authentication,
+            @RequestParam String tenant,
+            @PathVariable UUID runId,
             @RequestParam(required = false) String reason) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);

@@ -1,9 +1,9 @@
 package dev.airlock.approval.audit.web;
 
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
 import dev.airlock.approval.audit.RawAccess;
 import dev.airlock.approval.people.Human;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.kernel.problem.InvalidRequest;
 import java.util.List;
 import java.util.UUID;
@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
 class RawGrantController {
 
     private final RawAccess raw;
+
     RawGrantController(RawAccess raw) {
         this.raw = raw;
     }
@@ -41,8 +42,7 @@ class RawGrantController {
      *
      * @param reason why the raw bytes are needed
      */
-    record GrantRequest(String reason) {
-    }
+    record GrantRequest(String reason) {}
 
     /**
      * A decision on someone else's request.
@@ -50,12 +50,14 @@ class RawGrantController {
      * @param decision GRANT or REFUSE
      * @param reason   why (optional)
      */
-    record GrantDecision(String decision, String reason) {
-    }
+    record GrantDecision(String decision, String reason) {}
 
     @PostMapping("/runs/{runId}/raw-grants")
-    ResponseEntity<RawAccess.GrantView> request(Authentication authentication, @RequestParam String tenant,
-            @PathVariable UUID runId, @RequestBody GrantRequest request) {
+    ResponseEntity<RawAccess.GrantView> request(
+            Authentication authentication,
+            @RequestParam String tenant,
+            @PathVariable UUID runId,
+            @RequestBody GrantRequest request) {
         return ResponseEntity.status(HttpStatus.CREATED)
                 .body(raw.request(Human.of(authentication), tenant, runId, request.reason()));
     }
@@ -71,7 +73,8 @@ class RawGrantController {
     }
 
     @PostMapping("/raw-grants/{grantId}/decision")
-    RawAccess.GrantView decide(Authentication authentication, @PathVariable UUID grantId, @RequestBody GrantDecision decision) {
+    RawAccess.GrantView decide(
+            Authentication authentication, @PathVariable UUID grantId, @RequestBody GrantDecision decision) {
         boolean grant = switch (decision.decision() == null ? "" : decision.decision()) {
             case "GRANT" -> true;
             case "REFUSE" -> false;
@@ -81,29 +84,44 @@ class RawGrantController {
     }
 
     @GetMapping("/raw-grants/{grantId}/hexdump")
-    RawAccess.HexPage hexdump(Authentication authentication, @PathVariable UUID grantId,
-            @RequestParam(defaultValue = "stdout") String stream, @RequestParam(defaultValue = "0") long offset) {
+    RawAccess.HexPage hexdump(
+            Authentication authentication,
+            @PathVariable UUID grantId,
+            @RequestParam(defaultValue = "stdout") String stream,
+            @RequestParam(defaultValue = "0") long offset) {
         return raw.hexdump(Human.of(authentication), grantId, stream, offset);
     }
 
     @GetMapping("/raw-grants/{grantId}/audit-view")
-    RawAccess.TextPage auditView(Authentication authentication, @PathVariable UUID grantId,
-            @RequestParam(defaultValue = "stdout") String stream, @RequestParam(defaultValue = "0") long offset) {
+    RawAccess.TextPage auditView(
+            Authentication authentication,
+            @PathVariable UUID grantId,
+            @RequestParam(defaultValue = "stdout") String stream,
+            @RequestParam(defaultValue = "0") long offset) {
         return raw.auditView(Human.of(authentication), grantId, stream, offset);
     }
 
     /** The stream's raw bytes as an attachment that no browser renders or sniffs. */
     @GetMapping("/raw-grants/{grantId}/download")
-    ResponseEntity<byte[]> download(Authentication authentication, @PathVariable UUID grantId,
+    ResponseEntity<byte[]> download(
+            Authentication authentication,
+            @PathVariable UUID grantId,
             @RequestParam(defaultValue = "stdout") String stream) {
         RawAccess.Download download = raw.download(Human.of(authentication), grantId, stream);
         return ResponseEntity.ok()
                 .contentType(MediaType.APPLICATION_OCTET_STREAM)
-                .header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(download.filename()).build().toString())
+                .header(
+                        HttpHeaders.CONTENT_DISPOSITION,
+                        ContentDisposition.attachment()
+                                .filename(download.filename())
+                                .build()
+                                .toString())
                 .header("X-Content-Type-Options", "nosniff")
                 .header("X-Airlock-Artifact-Sha256-Recorded", download.digest().recorded())
                 .header("X-Airlock-Artifact-Sha256-Actual", download.digest().actual())
-                .header("X-Airlock-Digest-Matches", Boolean.toString(download.digest().matches()))
+                .header(
+                        "X-Airlock-Digest-Matches",
+                        Boolean.toString(download.digest().matches()))
                 .body(download.bytes());
     }
 }

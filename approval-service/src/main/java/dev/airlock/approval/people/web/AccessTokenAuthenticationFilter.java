@@ -45,19 +45,25 @@ final class AccessTokenAuthenticationFilter extends OncePerRequestFilter {
             PeopleProblems.invalidToken(response);
             return;
         }
-        Optional<TokenPrincipal> principal = tokens.authenticate(header.substring("Bearer ".length()).strip());
+        Optional<TokenPrincipal> principal =
+                tokens.authenticate(header.substring("Bearer ".length()).strip());
         if (principal.isEmpty()) {
             PeopleProblems.invalidToken(response);
             return;
         }
         Optional<TokenScope> needed = TokenScope.requiredFor(request.getMethod(), path);
         if (needed.isEmpty() || !principal.get().scopes().contains(needed.get())) {
-            PeopleProblems.insufficientScope(response, needed.map(TokenScope::text).orElse(null));
+            PeopleProblems.insufficientScope(
+                    response, needed.map(TokenScope::text).orElse(null));
             return;
         }
         var context = SecurityContextHolder.createEmptyContext();
-        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(principal.get(), null,
-                principal.get().authorities().stream().map(SimpleGrantedAuthority::new).toList()));
+        context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(
+                principal.get(),
+                null,
+                principal.get().authorities().stream()
+                        .map(SimpleGrantedAuthority::new)
+                        .toList()));
         SecurityContextHolder.setContext(context);
         request.setAttribute(AUTHENTICATED, Boolean.TRUE);
         chain.doFilter(request, response);

@@ -29,7 +29,10 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if ("POST".equals(request.getMethod()) && "/login".equals(request.getRequestURI().substring(request.getContextPath().length()))
+        if ("POST".equals(request.getMethod())
+                && "/login"
+                        .equals(request.getRequestURI()
+                                .substring(request.getContextPath().length()))
                 && throttle.lockedOut(username(request), request.getRemoteAddr())) {
             response.sendRedirect(request.getContextPath() + "/login?locked");
             return;

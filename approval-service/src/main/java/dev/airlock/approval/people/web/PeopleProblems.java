@@ -13,14 +13,16 @@ import org.springframework.security.web.access.AccessDeniedHandler;
 /** 401 and 403 on the people's API, written as problem details like every other error. */
 final class PeopleProblems {
 
-    private PeopleProblems() {
-    }
+    private PeopleProblems() {}
 
     /** 401: a session or a personal access token, never an agent key. */
     static AuthenticationEntryPoint unauthorized() {
         return (request, response, e) -> {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
-            write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized",
+            write(
+                    response,
+                    HttpServletResponse.SC_UNAUTHORIZED,
+                    "Unauthorized",
                     "Sign in to the console, or send a personal access token as 'Authorization: Bearer alp_...'.");
         };
     }
@@ -32,7 +34,10 @@ final class PeopleProblems {
         return (request, response, e) -> {
             var authentication = SecurityContextHolder.getContext().getAuthentication();
             if (authentication != null && authentication.isAuthenticated() && !trust.isAnonymous(authentication)) {
-                write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden",
+                write(
+                        response,
+                        HttpServletResponse.SC_FORBIDDEN,
+                        "Forbidden",
                         "This request is not allowed (for a console session: send the CSRF token in X-CSRF-TOKEN).");
             } else {
                 unauthorized.commence(request, response, null);
@@ -43,19 +48,27 @@ final class PeopleProblems {
     /** 401 for a bearer token that authenticates nobody on the humans' side; cookies never stand in for it. */
     static void invalidToken(HttpServletResponse response) throws IOException {
         response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"invalid_token\"");
-        write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized",
+        write(
+                response,
+                HttpServletResponse.SC_UNAUTHORIZED,
+                "Unauthorized",
                 "The bearer token is not a valid, unexpired personal access token for this request.");
     }
 
     /** 403 for a valid access token whose scopes do not cover the request. */
     static void insufficientScope(HttpServletResponse response, String needed) throws IOException {
         response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"insufficient_scope\"");
-        write(response, HttpServletResponse.SC_FORBIDDEN, "Forbidden", needed == null
-                ? "Access tokens may not make this request; sign in to the console instead."
-                : "This access token lacks the scope '" + needed + "' this request needs.");
+        write(
+                response,
+                HttpServletResponse.SC_FORBIDDEN,
+                "Forbidden",
+                needed == null
+                        ? "Access tokens may not make this request; sign in to the console instead."
+                        : "This access token lacks the scope '" + needed + "' this request needs.");
     }
 
-    private static void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
+    private static void write(HttpServletResponse response, int status, String title, String detail)
+            throws IOException {
         response.setStatus(status);
         response.setContentType(ProblemJson.MEDIA_TYPE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

@@ -5,9 +5,9 @@ import dev.airlock.approval.people.HumanDirectory;
 import dev.airlock.approval.people.LoginThrottle;
 import dev.airlock.approval.people.OidcRoles;
 import dev.airlock.approval.settings.PeopleSettings;
-import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
+import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.scope.Scopes;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -42,8 +42,15 @@ class PeopleSecurityConfiguration {
 
     @Bean
     @Order(2)
-    SecurityFilterChain humans(HttpSecurity http, HumanDirectory people, AccessTokens tokens, LoginThrottle throttle,
-            ObjectProvider<ClientRegistrationRepository> oidc, PeopleSettings properties, TenantNames tenants, Scopes scopes)
+    SecurityFilterChain humans(
+            HttpSecurity http,
+            HumanDirectory people,
+            AccessTokens tokens,
+            LoginThrottle throttle,
+            ObjectProvider<ClientRegistrationRepository> oidc,
+            PeopleSettings properties,
+            TenantNames tenants,
+            Scopes scopes)
             throws Exception {
         if (oidc.getIfAvailable() != null) {
             OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), tenants.names());
@@ -57,22 +64,25 @@ class PeopleSecurityConfiguration {
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
                 .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::authenticatedByToken))
-                .authorizeHttpRequests(auth -> auth
-                        .requestMatchers("/login", "/css/**", "/js/**").permitAll()
-                        .anyRequest().authenticated())
+                .authorizeHttpRequests(auth -> auth.requestMatchers("/login", "/css/**", "/js/**")
+                        .permitAll()
+                        .anyRequest()
+                        .authenticated())
                 .addFilterBefore(new LoginThrottleFilter(throttle), UsernamePasswordAuthenticationFilter.class)
-                .formLogin(form -> form.loginPage("/login").permitAll()
+                .formLogin(form -> form.loginPage("/login")
+                        .permitAll()
                         .successHandler(LoginThrottleFilter.onSuccess(throttle, "/console"))
                         .failureHandler(LoginThrottleFilter.onFailure(throttle)))
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
-                .headers(headers -> headers
-                        .contentSecurityPolicy(csp -> csp.policyDirectives(CONSOLE_CSP))
+                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(CONSOLE_CSP))
                         .frameOptions(frame -> frame.deny())
-                        .referrerPolicy(referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.NO_REFERRER)))
-                .exceptionHandling(e -> e
-                        .defaultAuthenticationEntryPointFor(PeopleProblems.unauthorized(),
+                        .referrerPolicy(
+                                referrer -> referrer.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.NO_REFERRER)))
+                .exceptionHandling(e -> e.defaultAuthenticationEntryPointFor(
+                                PeopleProblems.unauthorized(),
                                 PathPatternRequestMatcher.withDefaults().matcher("/api/**"))
-                        .defaultAccessDeniedHandlerFor(PeopleProblems.forbidden(),
+                        .defaultAccessDeniedHandlerFor(
+                                PeopleProblems.forbidden(),
                                 PathPatternRequestMatcher.withDefaults().matcher("/api/**")));
         return http.build();
     }

@@ -53,10 +53,14 @@ final class PersonScopeFilter extends GenericFilterBean {
 
     private DatabaseScope callerScope() {
         Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-        if (authentication == null || !authentication.isAuthenticated() || authentication instanceof AnonymousAuthenticationToken) {
+        if (authentication == null
+                || !authentication.isAuthenticated()
+                || authentication instanceof AnonymousAuthenticationToken) {
             return DatabaseScope.of(DatabaseRole.CONSOLE, List.of());
         }
         Human human = Human.of(authentication);
-        return human.authorities().contains(HumanDirectory.PLATFORM_ADMIN) ? scopes.consoleJobs() : scopes.person(human.tenants());
+        return human.authorities().contains(HumanDirectory.PLATFORM_ADMIN)
+                ? scopes.consoleJobs()
+                : scopes.person(human.tenants());
     }
 }

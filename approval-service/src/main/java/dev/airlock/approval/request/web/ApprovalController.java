@@ -1,13 +1,11 @@
 package dev.airlock.approval.request.web;
 
-
-import dev.airlock.approval.request.Approver;
-
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
+import dev.airlock.approval.people.Human;
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.approval.request.ApprovalView;
-import dev.airlock.approval.people.Human;
+import dev.airlock.approval.request.Approver;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.approval.Verdict;
@@ -52,12 +50,28 @@ class ApprovalController {
      * @param createdAt         when it was opened
      * @param expiresAt         when it expires
      */
-    record Summary(String runId, String tenant, String tool, String agent, String status, String digest,
-            int approversRequired, Instant createdAt, Instant expiresAt) {
+    record Summary(
+            String runId,
+            String tenant,
+            String tool,
+            String agent,
+            String status,
+            String digest,
+            int approversRequired,
+            Instant createdAt,
+            Instant expiresAt) {
 
         static Summary of(ApprovalView.Request r) {
-            return new Summary(r.runId().toString(), r.tenant(), r.tool(), r.agent(), r.status().name(), r.digest(),
-                    r.approversRequired(), r.createdAt(), r.expiresAt());
+            return new Summary(
+                    r.runId().toString(),
+                    r.tenant(),
+                    r.tool(),
+                    r.agent(),
+                    r.status().name(),
+                    r.digest(),
+                    r.approversRequired(),
+                    r.createdAt(),
+                    r.expiresAt());
         }
     }
 
@@ -72,9 +86,13 @@ class ApprovalController {
     record Detail(Summary summary, String requester, List<String> action, List<DecisionView> decisions) {
 
         static Detail of(ApprovalView view) {
-            return new Detail(Summary.of(view.request()), view.request().requester(), view.request().actionLines(),
+            return new Detail(
+                    Summary.of(view.request()),
+                    view.request().requester(),
+                    view.request().actionLines(),
                     view.decisions().stream()
-                            .map(d -> new DecisionView(d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
+                            .map(d -> new DecisionView(
+                                    d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
                             .toList());
         }
     }
@@ -86,16 +104,14 @@ class ApprovalController {
      * @param digest    the digest they decided on
      * @param decidedAt when
      */
-    record DecisionView(String approver, String decision, String reason, String digest, Instant decidedAt) {
-    }
+    record DecisionView(String approver, String decision, String reason, String digest, Instant decidedAt) {}
 
     /**
      * @param decision APPROVE or DENY
      * @param reason   why (required to deny)
      * @param digest   the digest of the action the person saw
      */
-    record DecisionRequest(String decision, String reason, String digest) {
-    }
+    record DecisionRequest(String decision, String reason, String digest) {}
 
     @GetMapping
     List<Summary> list(Authentication authentication, @RequestParam(defaultValue = "pending") String status) {
@@ -104,13 +120,17 @@ class ApprovalController {
             case "all" -> false;
             default -> throw InvalidRequest.because("status must be pending or all, not '" + status + "'.");
         };
-        return approvals.list(Human.of(authentication).tenants(), pendingOnly).stream().map(Summary::of).toList();
+        return approvals.list(Human.of(authentication).tenants(), pendingOnly).stream()
+                .map(Summary::of)
+                .toList();
     }
 
     @GetMapping("/{runId}")
     Detail get(Authentication authentication, @PathVariable String runId) {
         UUID id = parse(runId);
-        return approvals.find(id, Human.of(authentication).tenants()).map(Detail::of)
+        return approvals
+                .find(id, Human.of(authentication).tenants())
+                .map(Detail::of)
                 .orElseThrow(() -> RunNotFound.forId(id));
     }
 
@@ -118,11 +138,13 @@ class ApprovalController {
     Detail decide(Authentication authentication, @PathVariable String runId, @RequestBody DecisionRequest request) {
         UUID id = parse(runId);
         Verdict verdict = Verdict.parse(request.decision())
-                .orElseThrow(() -> InvalidRequest.because("decision must be exactly APPROVE or DENY; nothing was recorded."));
+                .orElseThrow(() ->
+                        InvalidRequest.because("decision must be exactly APPROVE or DENY; nothing was recorded."));
         if (request.digest() == null || request.digest().isBlank()) {
             throw InvalidRequest.because("digest is required: the SHA-256 of the action you reviewed.");
         }
-        return Detail.of(approvals.decide(Approver.of(Human.of(authentication)), id, verdict, request.reason(), request.digest()));
+        return Detail.of(approvals.decide(
+                Approver.of(Human.of(authentication)), id, verdict, request.reason(), request.digest()));
     }
 
     private static UUID parse(String id) {

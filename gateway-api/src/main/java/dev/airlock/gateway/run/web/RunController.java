@@ -1,17 +1,16 @@
 package dev.airlock.gateway.run.web;
 
+import dev.airlock.gateway.run.OutputExcerpt;
+import dev.airlock.gateway.run.OutputExcerpts;
+import dev.airlock.gateway.run.RunService;
 import dev.airlock.gateway.settings.AgentSettings;
-
+import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.kernel.config.ConditionalOnSide;
 import dev.airlock.kernel.config.Side;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.envelope.Envelope;
-import dev.airlock.gateway.run.OutputExcerpts;
-import dev.airlock.gateway.run.OutputExcerpt;
-import dev.airlock.gateway.run.RunService;
 import dev.airlock.persistence.envelope.RunViews;
-import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.StreamName;
 import java.net.URI;
@@ -49,7 +48,9 @@ class RunController {
 
     /** Requests a run; 201 with its envelope, or 200 with the earlier run for a repeated Idempotency-Key. */
     @PostMapping
-    ResponseEntity<Envelope> request(@AuthenticationPrincipal AgentIdentity agent, @RequestBody RunRequest request,
+    ResponseEntity<Envelope> request(
+            @AuthenticationPrincipal AgentIdentity agent,
+            @RequestBody RunRequest request,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             @RequestParam(name = "wait", required = false) String wait) {
         Duration waitFor = parseWait(wait);
@@ -62,15 +63,21 @@ class RunController {
     }
 
     @GetMapping("/{runId}")
-    Envelope get(@AuthenticationPrincipal AgentIdentity agent, @PathVariable String runId,
+    Envelope get(
+            @AuthenticationPrincipal AgentIdentity agent,
+            @PathVariable String runId,
             @RequestParam(name = "wait", required = false) String wait) {
         return views.envelope(runs.await(agent, parseId(runId), parseWait(wait)));
     }
 
     @GetMapping("/{runId}/output/{stream}")
-    OutputExcerpt output(@AuthenticationPrincipal AgentIdentity agent, @PathVariable String runId,
-            @PathVariable String stream, @RequestParam(required = false) Integer from,
-            @RequestParam(required = false) Integer to, @RequestParam(required = false) String grep) {
+    OutputExcerpt output(
+            @AuthenticationPrincipal AgentIdentity agent,
+            @PathVariable String runId,
+            @PathVariable String stream,
+            @RequestParam(required = false) Integer from,
+            @RequestParam(required = false) Integer to,
+            @RequestParam(required = false) String grep) {
         StreamName name = StreamName.fromKey(stream)
                 .orElseThrow(() -> InvalidRequest.because("Stream must be stdout or stderr, not '" + stream + "'."));
         return excerpts.excerpt(runs.find(agent, parseId(runId)), name, from, to, grep);

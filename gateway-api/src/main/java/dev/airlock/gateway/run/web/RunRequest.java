@@ -8,5 +8,4 @@ import java.util.Map;
  * @param tool      the tool to run
  * @param arguments its arguments, checked against the tool's parameters
  */
-record RunRequest(String tool, Map<String, Object> arguments) {
-}
+record RunRequest(String tool, Map<String, Object> arguments) {}

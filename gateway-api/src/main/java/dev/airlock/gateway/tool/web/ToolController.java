@@ -1,9 +1,9 @@
 package dev.airlock.gateway.tool.web;
 
-import dev.airlock.kernel.config.ConditionalOnSide;
-import dev.airlock.kernel.config.Side;
 import dev.airlock.gateway.tenant.AgentIdentity;
 import dev.airlock.gateway.tool.ToolCatalog;
+import dev.airlock.kernel.config.ConditionalOnSide;
+import dev.airlock.kernel.config.Side;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,15 +33,24 @@ class ToolController {
      * @param annotations the hints its configuration states (readOnlyHint, destructiveHint, idempotentHint,
      *                    openWorldHint), as MCP clients get them; empty when none are stated
      */
-    record ToolView(String name, String description, String approval, String timeout, Map<String, Object> parameters,
-            Map<String, Boolean> annotations) {
-    }
+    record ToolView(
+            String name,
+            String description,
+            String approval,
+            String timeout,
+            Map<String, Object> parameters,
+            Map<String, Boolean> annotations) {}
 
     @GetMapping("/api/v1/tools")
     List<ToolView> tools(@AuthenticationPrincipal AgentIdentity agent) {
         return tools.tools(agent.tenant()).stream()
-                .map(t -> new ToolView(t.name(), t.description(), t.policy().mode().name().toLowerCase(Locale.ROOT),
-                        t.timeout().toString(), t.argumentsSchema(), t.annotations().stated()))
+                .map(t -> new ToolView(
+                        t.name(),
+                        t.description(),
+                        t.policy().mode().name().toLowerCase(Locale.ROOT),
+                        t.timeout().toString(),
+                        t.argumentsSchema(),
+                        t.annotations().stated()))
                 .toList();
     }
 }
