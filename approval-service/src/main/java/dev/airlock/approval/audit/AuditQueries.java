@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -95,10 +96,11 @@ public class AuditQueries {
         if (sort != null && !sort.equals("newest") && !sort.equals("oldest")) {
             throw InvalidRequest.because("sort must be newest or oldest");
         }
-        RunQuery.Cursor cursor = null;
-        if (blankToNull(form.cursor()) != null) {
+        RunQuery.@Nullable Cursor cursor = null;
+        String token = blankToNull(form.cursor());
+        if (token != null) {
             try {
-                cursor = RunQuery.Cursor.decode(form.cursor());
+                cursor = RunQuery.Cursor.decode(token);
             } catch (IllegalArgumentException e) {
                 throw InvalidRequest.because("cursor is not one this API returned");
             }
@@ -131,7 +133,7 @@ public class AuditQueries {
     }
 
     static String csv(RunSummary run) {
-        List<String> cells = new ArrayList<>(CSV_COLUMNS.size());
+        List<@Nullable String> cells = new ArrayList<>(CSV_COLUMNS.size());
         cells.add(run.id().toString());
         cells.add(run.tenant());
         cells.add(run.agent());
@@ -159,7 +161,7 @@ public class AuditQueries {
      * prefixed with {@code '}: one starting with {@code =}, {@code +}, {@code -}, {@code @}, tab or
      * carriage return, the characters OWASP's CSV injection guidance lists.
      */
-    static String cell(String value) {
+    static String cell(@Nullable String value) {
         if (value == null) {
             return "";
         }
@@ -170,26 +172,28 @@ public class AuditQueries {
         return text;
     }
 
-    private static String string(Instant instant) {
+    private static @Nullable String string(@Nullable Instant instant) {
         return instant == null ? null : instant.toString();
     }
 
-    private static Instant instant(String name, String value) {
-        if (blankToNull(value) == null) {
+    private static @Nullable Instant instant(String name, @Nullable String value) {
+        String text = blankToNull(value);
+        if (text == null) {
             return null;
         }
         try {
-            return Instant.parse(value.strip());
+            return Instant.parse(text.strip());
         } catch (DateTimeParseException e) {
             throw InvalidRequest.because(name + " must be an ISO-8601 instant such as 2026-11-30T00:00:00Z");
         }
     }
 
-    private static String oneOf(String name, String value, List<String> allowed) {
-        if (blankToNull(value) == null) {
+    private static @Nullable String oneOf(String name, @Nullable String value, List<String> allowed) {
+        String text = blankToNull(value);
+        if (text == null) {
             return null;
         }
-        String upper = value.strip().toUpperCase(Locale.ROOT);
+        String upper = text.strip().toUpperCase(Locale.ROOT);
         if (!allowed.contains(upper)) {
             throw InvalidRequest.because(name + " must be one of " + String.join(", ", allowed));
         }
@@ -200,7 +204,7 @@ public class AuditQueries {
         return Arrays.stream(values).map(Enum::name).toList();
     }
 
-    private static String blankToNull(String value) {
+    private static @Nullable String blankToNull(@Nullable String value) {
         return value == null || value.isBlank() ? null : value;
     }
 

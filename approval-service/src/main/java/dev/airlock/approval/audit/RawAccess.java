@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -42,7 +43,7 @@ public class RawAccess {
     }
 
     /** An auditor asks for access to one run's raw artifact. */
-    public GrantView request(Human human, String tenant, UUID runId, String reason) {
+    public GrantView request(Human human, String tenant, UUID runId, @Nullable String reason) {
         access.requireAuditor(human, tenant);
         PeopleSettings.RawAccess policy = people.tenant(tenant).rawAccess();
         return view(grants.request(
@@ -50,7 +51,7 @@ public class RawAccess {
     }
 
     /** A second person grants or refuses a pending request. */
-    public GrantView decide(Human human, UUID grantId, boolean grant, String reason) {
+    public GrantView decide(Human human, UUID grantId, boolean grant, @Nullable String reason) {
         var tenants = access.grantDeciderTenants(human);
         RawGrant pending = grants.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
         return view(grants.decide(
@@ -155,12 +156,12 @@ public class RawAccess {
                 grant.expiresAt());
     }
 
-    private static Long next(RawSlice slice) {
+    private static @Nullable Long next(RawSlice slice) {
         long end = slice.offset() + slice.bytes().length;
         return end < slice.streamBytes() ? end : null;
     }
 
-    private static Long previous(long offset) {
+    private static @Nullable Long previous(long offset) {
         return offset == 0 ? null : Math.max(0, offset - PAGE);
     }
 
@@ -190,10 +191,10 @@ public class RawAccess {
             String requester,
             String reason,
             GrantStatus status,
-            String decidedBy,
-            String decisionReason,
+            @Nullable String decidedBy,
+            @Nullable String decisionReason,
             Instant requestedAt,
-            Instant decidedAt,
+            @Nullable Instant decidedAt,
             Instant expiresAt) {}
 
     /**
@@ -232,8 +233,8 @@ public class RawAccess {
             long offset,
             int length,
             long streamBytes,
-            Long nextOffset,
-            Long previousOffset,
+            @Nullable Long nextOffset,
+            @Nullable Long previousOffset,
             List<HexDump.Line> lines,
             Digest digest) {}
 
@@ -259,8 +260,8 @@ public class RawAccess {
             long offset,
             int length,
             long streamBytes,
-            Long nextOffset,
-            Long previousOffset,
+            @Nullable Long nextOffset,
+            @Nullable Long previousOffset,
             String text,
             Digest digest) {}
 

@@ -4,6 +4,7 @@ import dev.airlock.persistence.envelope.Envelope;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A run as an auditor sees it: who authorized the action, and, kept apart, what the action
@@ -22,7 +23,7 @@ public record RunReport(
         String tenant,
         Authorization authorization,
         Observations observations,
-        LegalHold legalHold,
+        @Nullable LegalHold legalHold,
         List<RawAccess.GrantView> grants) {
 
     /**
@@ -42,7 +43,7 @@ public record RunReport(
             String arguments,
             Instant requestedAt,
             boolean approvalRequired,
-            ApprovalRequest approval,
+            @Nullable ApprovalRequest approval,
             List<Decision> decisions) {}
 
     /**
@@ -62,10 +63,10 @@ public record RunReport(
             String action,
             String digest,
             int approversRequired,
-            String requester,
+            @Nullable String requester,
             Instant createdAt,
             Instant expiresAt,
-            Instant closedAt) {}
+            @Nullable Instant closedAt) {}
 
     /**
      * One decision.
@@ -76,7 +77,8 @@ public record RunReport(
      * @param digest    the action digest they approved or denied
      * @param decidedAt when
      */
-    public record Decision(String approver, String decision, String reason, String digest, Instant decidedAt) {}
+    public record Decision(
+            String approver, String decision, @Nullable String reason, String digest, Instant decidedAt) {}
 
     /**
      * The observations column: facts only Airlock writes, and the output as untrusted text.
@@ -95,7 +97,7 @@ public record RunReport(
             Map<String, StreamFacts> streams,
             Map<String, String> transcriptExcerpt,
             Map<String, Boolean> excerptTruncated,
-            RawArtifact rawArtifact) {}
+            @Nullable RawArtifact rawArtifact) {}
 
     /**
      * What Airlock counted of one stream.
@@ -136,7 +138,7 @@ public record RunReport(
             long stderrBytes,
             Instant storedAt,
             boolean present,
-            Instant purgedAt,
+            @Nullable Instant purgedAt,
             long redactions) {}
 
     /**

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -109,7 +110,7 @@ public class RunReports {
 
     private static void stream(
             String name,
-            Envelope.StreamView view,
+            Envelope.@Nullable StreamView view,
             String tool,
             Map<String, RunReport.StreamFacts> streams,
             Map<String, String> excerpts,

@@ -1,5 +1,7 @@
 package dev.airlock.approval.audit;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An audit query as it arrives from the API or the console's search form: every field is text
  * (or a number) still to be checked.
@@ -20,23 +22,23 @@ package dev.airlock.approval.audit;
  * @param cursor      the {@code next} cursor of the previous page
  */
 public record RunSearchForm(
-        String tenant,
-        String from,
-        String to,
-        String agent,
-        String tool,
-        String state,
-        String approver,
-        String decision,
-        Integer exitCode,
-        String termination,
-        String q,
-        String sort,
-        Integer limit,
-        String cursor) {
+        @Nullable String tenant,
+        @Nullable String from,
+        @Nullable String to,
+        @Nullable String agent,
+        @Nullable String tool,
+        @Nullable String state,
+        @Nullable String approver,
+        @Nullable String decision,
+        @Nullable Integer exitCode,
+        @Nullable String termination,
+        @Nullable String q,
+        @Nullable String sort,
+        @Nullable Integer limit,
+        @Nullable String cursor) {
 
     /** The same form for another tenant. */
-    public RunSearchForm withTenant(String other) {
+    public RunSearchForm withTenant(@Nullable String other) {
         return new RunSearchForm(
                 other, from, to, agent, tool, state, approver, decision, exitCode, termination, q, sort, limit, cursor);
     }

@@ -4,7 +4,9 @@
  * dev.airlock.approval.audit.RawAccess}, the only caller of the grant service), who may see
  * which run, and the command that verifies tenants' audit chains.
  */
+@NullMarked
 @ApplicationModule(allowedDependencies = {"grant", "input", "people", "request", "settings"})
 package dev.airlock.approval.audit;
 
+import org.jspecify.annotations.NullMarked;
 import org.springframework.modulith.ApplicationModule;

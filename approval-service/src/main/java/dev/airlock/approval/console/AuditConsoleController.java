@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -132,7 +133,7 @@ class AuditConsoleController {
             Authentication authentication,
             @PathVariable String runId,
             @RequestParam String tenant,
-            @RequestParam(required = false) String reason,
+            @RequestParam(required = false) @Nullable String reason,
             RedirectAttributes redirect) {
         UUID id = ConsoleController.parse(runId);
         try {
@@ -162,7 +163,7 @@ class AuditConsoleController {
             Authentication authentication,
             @PathVariable String grantId,
             @RequestParam String decision,
-            @RequestParam(required = false) String reason,
+            @RequestParam(required = false) @Nullable String reason,
             RedirectAttributes redirect) {
         Human human = Human.of(authentication);
         UUID id = ConsoleController.parse(grantId);
@@ -246,8 +247,8 @@ class AuditConsoleController {
             long offset,
             int length,
             long streamBytes,
-            Long previous,
-            Long next) {
+            @Nullable Long previous,
+            @Nullable Long next) {
         String base = "/console/audit/grants/" + grant.id() + "/" + mode + "?stream=" + stream + "&offset=";
         model.addAttribute("human", human.name());
         model.addAttribute("grant", grant);
@@ -274,7 +275,7 @@ class AuditConsoleController {
             @PathVariable String runId,
             @RequestParam String tenant,
             @RequestParam String action,
-            @RequestParam(required = false) String reason,
+            @RequestParam(required = false) @Nullable String reason,
             RedirectAttributes redirect) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
@@ -319,7 +320,7 @@ class AuditConsoleController {
                 .toUriString();
     }
 
-    private static String link(String path, RunSearchForm f, String cursor, String format) {
+    private static String link(String path, RunSearchForm f, @Nullable String cursor, @Nullable String format) {
         UriComponentsBuilder b = UriComponentsBuilder.fromPath(path);
         param(b, "tenant", f.tenant());
         param(b, "from", f.from());
@@ -339,7 +340,7 @@ class AuditConsoleController {
         return b.encode().build().toUriString();
     }
 
-    private static void param(UriComponentsBuilder b, String name, String value) {
+    private static void param(UriComponentsBuilder b, String name, @Nullable String value) {
         if (value != null && !value.isBlank()) {
             b.queryParam(name, value);
         }

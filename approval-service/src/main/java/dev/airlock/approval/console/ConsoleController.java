@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -144,9 +145,9 @@ class ConsoleController {
     String decide(
             Authentication authentication,
             @PathVariable String runId,
-            @RequestParam(required = false) String decision,
-            @RequestParam(required = false) String reason,
-            @RequestParam(required = false) String digest,
+            @RequestParam(required = false) @Nullable String decision,
+            @RequestParam(required = false) @Nullable String reason,
+            @RequestParam(required = false) @Nullable String digest,
             RedirectAttributes redirect) {
         UUID id = parse(runId);
         Verdict verdict = Verdict.parse(decision).orElse(null);

@@ -3,6 +3,7 @@ package dev.airlock.approval.console;
 import dev.airlock.sanitizer.AuditView;
 import dev.airlock.sanitizer.TerminalSanitizer;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +20,7 @@ public class InertText {
      * zero-width characters, line breaks, any non-ASCII letter) as {@code \xNN}. For values whose
      * every byte matters, such as arguments.
      */
-    public String strict(Object value) {
+    public @Nullable String strict(@Nullable Object value) {
         return value == null ? null : AuditView.encode(String.valueOf(value).getBytes(StandardCharsets.UTF_8));
     }
 
@@ -28,7 +29,7 @@ public class InertText {
      * characters) removed, line separators made line feeds, readable letters kept. For prose
      * people typed, such as reasons.
      */
-    public String text(Object value) {
+    public @Nullable String text(@Nullable Object value) {
         return value == null
                 ? null
                 : TerminalSanitizer.sanitize(String.valueOf(value).getBytes(StandardCharsets.UTF_8));

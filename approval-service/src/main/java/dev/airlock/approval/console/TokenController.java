@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -53,9 +54,9 @@ class TokenController {
     @PostMapping("/console/tokens")
     String create(
             Authentication authentication,
-            @RequestParam(required = false) String name,
-            @RequestParam(name = "scope", required = false) List<String> scopes,
-            @RequestParam(name = "days", required = false) String days,
+            @RequestParam(required = false) @Nullable String name,
+            @RequestParam(name = "scope", required = false) @Nullable List<String> scopes,
+            @RequestParam(name = "days", required = false) @Nullable String days,
             RedirectAttributes redirect) {
         try {
             Set<TokenScope> chosen = EnumSet.noneOf(TokenScope.class);

@@ -15,9 +15,11 @@ import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -60,13 +62,13 @@ public class RawAccessGrants {
             String tenant,
             UUID runId,
             String requester,
-            String reason,
+            @Nullable String reason,
             boolean secondPerson,
             Duration ttl,
             Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
-        if (dev.airlock.approval.request.Reasons.isEmpty(reason)) {
+        if (reason == null || dev.airlock.approval.request.Reasons.isEmpty(reason)) {
             throw new GrantRefused(GrantRefused.Reason.REASON_REQUIRED, "Say why you need the raw bytes.");
         }
         RawArtifactStore.RawArtifactFacts facts = artifacts
@@ -139,7 +141,7 @@ public class RawAccessGrants {
             Collection<String> tenants,
             String decider,
             boolean granted,
-            String reason,
+            @Nullable String reason,
             Duration ttl,
             Instant at) {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
@@ -235,6 +237,8 @@ public class RawAccessGrants {
                     GrantRefused.Reason.PURGED,
                     "The raw bytes of run " + grant.runId() + " were purged at " + read.purgedAt() + ".");
         }
+        byte[] bytes = Objects.requireNonNull(read.bytes(), "bytes that are not purged are read");
+        String actualSha256 = Objects.requireNonNull(read.actualSha256(), "bytes that are not purged have a digest");
         audit.append(
                 grant.tenant(),
                 AuditEventType.RAW_GRANT_USED,
@@ -250,29 +254,23 @@ public class RawAccessGrants {
                         "offset",
                         Integer.toString(from),
                         "bytes",
-                        Integer.toString(read.bytes().length)),
+                        Integer.toString(bytes.length)),
                 now);
         RawSlice slice = new RawSlice(
-                grant.runId(),
-                stream,
-                from,
-                read.bytes(),
-                read.streamBytes(),
-                read.recordedSha256(),
-                read.actualSha256());
+                grant.runId(), stream, from, bytes, read.streamBytes(), read.recordedSha256(), actualSha256);
         if (!slice.digestMatches()) {
             log.error(
                     "Raw artifact of run {} (tenant {}) does not match its recorded digest: recorded {}, stored bytes hash to {}",
                     grant.runId(),
                     grant.tenant(),
                     read.recordedSha256(),
-                    read.actualSha256());
+                    actualSha256);
             audit.append(
                     grant.tenant(),
                     AuditEventType.RAW_DIGEST_MISMATCH,
                     grant.runId(),
                     "airlock",
-                    Map.of("recorded", read.recordedSha256(), "actual", read.actualSha256()),
+                    Map.of("recorded", read.recordedSha256(), "actual", actualSha256),
                     now);
         }
         return slice;

@@ -3,7 +3,9 @@
  * with a reason, a second person decides when the tenant's policy says so, and the requester
  * alone reads the bytes until the grant expires; every step is an audit event.
  */
+@NullMarked
 @ApplicationModule(allowedDependencies = {"input", "request"})
 package dev.airlock.approval.grant;
 
+import org.jspecify.annotations.NullMarked;
 import org.springframework.modulith.ApplicationModule;

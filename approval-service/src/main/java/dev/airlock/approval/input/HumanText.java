@@ -1,5 +1,7 @@
 package dev.airlock.approval.input;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The bound on free text a person types (a reason, a name): text longer than {@code maxLength}
  * characters is refused, never cut, so that what is stored is what the person wrote. Immutable
@@ -24,7 +26,7 @@ public record HumanText(int maxLength) {
      * @param field the name of the field, for the error
      * @throws TextTooLong when the value is longer than the bound
      */
-    public String check(String field, String value) {
+    public @Nullable String check(String field, @Nullable String value) {
         if (value != null && value.length() > maxLength) {
             throw new TextTooLong(field, value.length(), maxLength);
         }

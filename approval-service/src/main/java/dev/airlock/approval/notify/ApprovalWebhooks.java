@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -94,7 +95,8 @@ class ApprovalWebhooks implements DisposableBean {
         send(finished.tenant(), payload);
     }
 
-    private Map<String, Object> payload(String event, String runId, String tenant, String tool, String digest) {
+    private Map<String, Object> payload(
+            String event, String runId, String tenant, String tool, @Nullable String digest) {
         Map<String, Object> payload = new LinkedHashMap<>();
         payload.put("event", event);
         payload.put("runId", runId);

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
@@ -71,7 +72,7 @@ public class AccessTokens {
      * @throws IllegalArgumentException without scopes, with a lifetime over the maximum, or a name over 100 characters
      */
     @Transactional
-    public Created create(Authentication owner, String name, Set<TokenScope> scopes, Duration ttl) {
+    public Created create(Authentication owner, @Nullable String name, Set<TokenScope> scopes, @Nullable Duration ttl) {
         NAMES.check("name", name);
         String label = name == null || name.isBlank() ? "unnamed" : name.strip();
         if (scopes == null || scopes.isEmpty()) {

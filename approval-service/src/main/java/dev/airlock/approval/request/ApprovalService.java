@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
@@ -68,7 +69,8 @@ public class ApprovalService {
      * @throws HumanText.TextTooLong when the reason is longer than people may type
      */
     @Transactional
-    public ApprovalView decide(Approver approver, UUID runId, Verdict verdict, String reason, String digest) {
+    public ApprovalView decide(
+            Approver approver, UUID runId, Verdict verdict, @Nullable String reason, @Nullable String digest) {
         text.check("reason", reason);
         ApprovalRequest request =
                 requests.lockForDecision(runId, approver.tenants()).orElseThrow(() -> new NotAnApprover(runId));

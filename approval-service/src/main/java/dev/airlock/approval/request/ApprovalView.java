@@ -7,6 +7,7 @@ import dev.airlock.persistence.approval.Verdict;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A request with the decisions recorded on it so far, as web layers, templates and reports see
@@ -44,7 +45,7 @@ public record ApprovalView(Request request, List<Decision> decisions) {
             String tenant,
             String tool,
             String agent,
-            String requester,
+            @Nullable String requester,
             String action,
             String digest,
             int approversRequired,
@@ -52,7 +53,7 @@ public record ApprovalView(Request request, List<Decision> decisions) {
             ApprovalStatus status,
             Instant createdAt,
             Instant expiresAt,
-            Instant closedAt) {
+            @Nullable Instant closedAt) {
 
         static Request of(ApprovalRequest r) {
             return new Request(
@@ -86,7 +87,8 @@ public record ApprovalView(Request request, List<Decision> decisions) {
      * @param digest    the action digest the decision named
      * @param decidedAt when
      */
-    public record Decision(String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
+    public record Decision(
+            String approver, Verdict decision, @Nullable String reason, String digest, Instant decidedAt) {
 
         static Decision of(ApprovalDecision d) {
             return new Decision(d.approver(), d.decision(), d.reason(), d.digest(), d.decidedAt());

@@ -6,6 +6,7 @@ import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.approval.Verdict;
 import java.time.Instant;
 import java.util.Collection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * When a decision counts and when it closes its request: the request must be pending and not
@@ -30,8 +31,8 @@ public final class DecisionRules {
             ApprovalRequest request,
             String approver,
             Verdict verdict,
-            String reason,
-            String seenDigest,
+            @Nullable String reason,
+            @Nullable String seenDigest,
             Collection<ApprovalDecision> earlier,
             Instant now) {
         if (request.status() != ApprovalStatus.PENDING) {

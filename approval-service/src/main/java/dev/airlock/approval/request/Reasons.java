@@ -1,12 +1,14 @@
 package dev.airlock.approval.request;
 
+import org.jspecify.annotations.Nullable;
+
 /** What counts as a reason a person gave: some visible text, not only spaces, controls or invisible characters. */
 public final class Reasons {
 
     private Reasons() {}
 
     /** Whether {@code reason} says nothing a reader could see (null, blank, or only invisible characters). */
-    public static boolean isEmpty(String reason) {
+    public static boolean isEmpty(@Nullable String reason) {
         return reason == null || reason.codePoints().noneMatch(Reasons::visible);
     }
 

@@ -5,7 +5,9 @@
  * the approval metrics. The agent side opens requests and learns of their outcome through the
  * database only.
  */
+@NullMarked
 @ApplicationModule(allowedDependencies = {"input", "people"})
 package dev.airlock.approval.request;
 
+import org.jspecify.annotations.NullMarked;
 import org.springframework.modulith.ApplicationModule;

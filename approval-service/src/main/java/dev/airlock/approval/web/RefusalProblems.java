@@ -5,6 +5,7 @@ import dev.airlock.approval.input.HumanText;
 import dev.airlock.approval.request.DecisionRefused;
 import dev.airlock.approval.request.NotAnApprover;
 import java.net.URI;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -59,7 +60,7 @@ class RefusalProblems {
     }
 
     /** Airlock's problem body: type {@code urn:airlock:problem:<type>}, a title, and the detail for the caller. */
-    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+    private static ProblemDetail problem(HttpStatus status, String type, String title, @Nullable String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(URI.create("urn:airlock:problem:" + type));
         problem.setTitle(title);

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules of the sandbox in one place: the command line that runs one program in bubblewrap.
@@ -75,7 +76,7 @@ final class BubblewrapCommand {
      */
     record Host(
             Path bwrap,
-            Path setpriv,
+            @Nullable Path setpriv,
             int hostUid,
             int hostGid,
             Path prlimit,

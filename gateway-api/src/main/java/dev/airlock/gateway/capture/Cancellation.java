@@ -1,5 +1,7 @@
 package dev.airlock.gateway.capture;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Lets another thread stop a run. Cancelling before the process starts stops it as soon as it
  * does. Thread-safe.
@@ -7,7 +9,7 @@ package dev.airlock.gateway.capture;
 public final class Cancellation {
 
     private volatile boolean requested;
-    private volatile Runnable action;
+    private volatile @Nullable Runnable action;
 
     /** Requests cancellation. */
     public void cancel() {

@@ -3,6 +3,7 @@ package dev.airlock.gateway.capture;
 import dev.airlock.persistence.run.SandboxKind;
 import dev.airlock.persistence.run.Termination;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the supervisor observed of a run's process.
@@ -19,10 +20,10 @@ import java.time.Instant;
 public record CaptureResult(
         Instant startedAt,
         Instant endedAt,
-        Integer exitCode,
+        @Nullable Integer exitCode,
         Termination termination,
-        String failure,
-        SandboxKind sandbox,
+        @Nullable String failure,
+        @Nullable SandboxKind sandbox,
         StreamResult stdout,
         StreamResult stderr) {
 

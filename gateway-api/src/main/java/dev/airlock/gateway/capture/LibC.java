@@ -10,6 +10,8 @@ import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 import com.sun.jna.ptr.IntByReference;
 import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The few C library calls the JDK does not offer and the sandbox needs: opening a path one
@@ -22,9 +24,9 @@ import java.util.Locale;
 final class LibC {
 
     /** The C library, or null where it cannot be loaded (the reason in {@link #UNSUPPORTED}). */
-    private static final Calls C;
+    private static final @Nullable Calls C;
     /** Why the calls are not available here, or null if they are. */
-    private static final String UNSUPPORTED;
+    private static final @Nullable String UNSUPPORTED;
     /** Open flags, which differ between architectures. */
     static final int O_RDONLY = 0;
 
@@ -132,7 +134,7 @@ final class LibC {
 
     private static Calls c() {
         requireSupported();
-        return C;
+        return Objects.requireNonNull(C, "the C library is loaded wherever the calls are supported");
     }
 
     static int openat(int dirfd, String name, int flags) throws Failure {

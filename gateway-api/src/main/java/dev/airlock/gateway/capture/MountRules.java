@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rule that no sandbox can change what another sandbox mounts: a run may replace anything
@@ -52,7 +53,7 @@ public final class MountRules {
      * @param what     what it holds, for the message
      * @param readable whether read-only mounts may reach it (the system's files, which every sandbox reads anyway)
      */
-    public record Reserved(String key, String owner, Path path, String what, boolean readable) {}
+    public record Reserved(String key, @Nullable String owner, Path path, String what, boolean readable) {}
 
     /**
      * The rules over {@code mounts}, with Airlock's work root and data directory, every file a
@@ -88,7 +89,7 @@ public final class MountRules {
      * Why the recorded mounts and secret files of a run (from a tool definition that may be of an
      * earlier configuration) cannot be used next to today's, or null if they can.
      */
-    public String problem(List<Mount> recorded, List<Reserved> recordedSecretFiles) {
+    public @Nullable String problem(List<Mount> recorded, List<Reserved> recordedSecretFiles) {
         List<Mount> all = new ArrayList<>(mounts);
         all.addAll(recorded);
         List<Reserved> reservedNow = new ArrayList<>(reserved);
@@ -104,7 +105,7 @@ public final class MountRules {
     }
 
     /** The mounts of one tool's definition, keyed under {@code owner}. */
-    public static List<Mount> mountsOf(String owner, SandboxPolicy policy, Path workingDir) {
+    public static List<Mount> mountsOf(String owner, SandboxPolicy policy, @Nullable Path workingDir) {
         List<Mount> mounts = new ArrayList<>();
         for (int i = 0; i < policy.readOnlyPaths().size(); i++) {
             mounts.add(new Mount(
@@ -136,7 +137,7 @@ public final class MountRules {
         return files;
     }
 
-    private String problem(Mount mount, List<Mount> among) {
+    private @Nullable String problem(Mount mount, List<Mount> among) {
         for (Mount writable : among) {
             if (writable.writable()
                     && !mount.path().equals(writable.path())

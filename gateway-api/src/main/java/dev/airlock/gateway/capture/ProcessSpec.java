@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Exactly what to run and how to bound it.
@@ -25,7 +26,7 @@ public record ProcessSpec(
         UUID runId,
         String source,
         List<String> argv,
-        Path workingDir,
+        @Nullable Path workingDir,
         Map<String, String> environment,
         Duration timeout,
         long maxRetainedBytes,

@@ -11,10 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -130,13 +132,14 @@ public final class ProcessSupervisor {
             Cancellation cancellation,
             Path workingDir,
             Instant startedAt,
-            RunCgroups.RunCgroup cgroup) {
+            RunCgroups.@Nullable RunCgroup cgroup) {
         NativeProcess process;
         try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
             process = NativeProcess.start(
                     prepared.argv(), prepared.environment(), prepared.inherited(), 1, prepared.blocks());
         } catch (Sandbox.SpawnRefused e) {
-            return CaptureResult.spawnFailed(startedAt, clock.instant(), e.getMessage());
+            return CaptureResult.spawnFailed(
+                    startedAt, clock.instant(), Objects.requireNonNull(e.getMessage(), "a refused start says why"));
         } catch (IOException e) {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start the sandbox: " + rootMessage(e));
         }
@@ -156,10 +159,10 @@ public final class ProcessSupervisor {
             ProcessSpec spec,
             Cancellation cancellation,
             Instant startedAt,
-            RunCgroups.RunCgroup cgroup,
+            RunCgroups.@Nullable RunCgroup cgroup,
             NativeProcess process) {
-        Supervision run = new Supervision(spec, cancellation, startedAt);
-        run.capture(process::stdout, process::stderr);
+        Supervision run = new Supervision(spec, cancellation, startedAt, process::stdout, process::stderr);
+        run.capture();
         run.started(process);
         if (cgroup != null) {
             String refused = placeInCgroup(process, cgroup);
@@ -198,7 +201,7 @@ public final class ProcessSupervisor {
      * Moves the sandbox's init, waiting before it starts the tool, into the run's cgroup, then lets
      * it go; returns why that failed, or null.
      */
-    private static String placeInCgroup(NativeProcess process, RunCgroups.RunCgroup cgroup) {
+    private static @Nullable String placeInCgroup(NativeProcess process, RunCgroups.RunCgroup cgroup) {
         try {
             // Read on a platform thread of its own, bounded: a blocked pipe read would hold a virtual thread's carrier.
             java.util.concurrent.FutureTask<Long> read =
@@ -255,11 +258,12 @@ public final class ProcessSupervisor {
                     startedAt, clock.instant(), "cannot prepare the output pipes: " + e.getMessage());
         }
         try (pipes) {
-            Supervision run = new Supervision(spec, cancellation, startedAt);
+            Supervision run =
+                    new Supervision(spec, cancellation, startedAt, pipes.stdoutSource(), pipes.stderrSource());
             // The captures wait on the named pipes until the JDK opens them for the child.
             builder.redirectOutput(pipes.stdout().toFile())
                     .redirectError(pipes.stderr().toFile());
-            run.capture(pipes.stdoutSource(), pipes.stderrSource());
+            run.capture();
             Process process;
             try {
                 process = Spawner.start(builder);
@@ -283,16 +287,34 @@ public final class ProcessSupervisor {
         private final Instant startedAt;
         private final String marker;
         private final AtomicReference<Child> child = new AtomicReference<>();
-        private final AtomicReference<Termination> stopped = new AtomicReference<>();
+        private final AtomicReference<@Nullable Termination> stopped = new AtomicReference<>();
         private final Queue<ProcessTree.Member> killed = new ConcurrentLinkedQueue<>();
-        private StreamCapture stdout;
-        private StreamCapture stderr;
+        private final StreamCapture stdout;
+        private final StreamCapture stderr;
 
-        Supervision(ProcessSpec spec, Cancellation cancellation, Instant startedAt) {
+        /** A supervision whose captures will read {@code out} and {@code err} once {@link #capture} starts them. */
+        Supervision(
+                ProcessSpec spec,
+                Cancellation cancellation,
+                Instant startedAt,
+                StreamCapture.Source out,
+                StreamCapture.Source err) {
             this.spec = spec;
             this.cancellation = cancellation;
             this.startedAt = startedAt;
             this.marker = ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
+            this.stdout = new StreamCapture(
+                    out,
+                    spec.maxRetainedBytes(),
+                    spec.maxObservedBytes(),
+                    spec.redactor(),
+                    () -> stop(Termination.OUTPUT_LIMIT));
+            this.stderr = new StreamCapture(
+                    err,
+                    spec.maxRetainedBytes(),
+                    spec.maxObservedBytes(),
+                    spec.redactor(),
+                    () -> stop(Termination.OUTPUT_LIMIT));
         }
 
         /**
@@ -300,19 +322,7 @@ public final class ProcessSupervisor {
          * was not made by the JDK's process API blocks the thread that carries it, and two such reads
          * on virtual threads would hold every carrier of a small machine while the tool prints nothing.
          */
-        void capture(StreamCapture.Source out, StreamCapture.Source err) {
-            stdout = new StreamCapture(
-                    out,
-                    spec.maxRetainedBytes(),
-                    spec.maxObservedBytes(),
-                    spec.redactor(),
-                    () -> stop(Termination.OUTPUT_LIMIT));
-            stderr = new StreamCapture(
-                    err,
-                    spec.maxRetainedBytes(),
-                    spec.maxObservedBytes(),
-                    spec.redactor(),
-                    () -> stop(Termination.OUTPUT_LIMIT));
+        void capture() {
             Thread.ofPlatform().daemon().name("capture-stdout-" + spec.runId()).start(stdout);
             Thread.ofPlatform().daemon().name("capture-stderr-" + spec.runId()).start(stderr);
         }
@@ -405,7 +415,7 @@ public final class ProcessSupervisor {
         }
     }
 
-    private static Integer exitCode(Child process) {
+    private static @Nullable Integer exitCode(Child process) {
         try {
             return process.exitValue();
         } catch (IllegalStateException e) {

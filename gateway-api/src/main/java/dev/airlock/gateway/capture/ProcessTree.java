@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Kills every process of a run: the descendants of its process, deepest first, then the process,
@@ -152,7 +153,7 @@ final class ProcessTree {
     }
 
     /** The fields of {@code /proc/<pid>/stat} after the command name (state first), or null if it is gone. */
-    private static String[] stat(long pid) {
+    private static String @Nullable [] stat(long pid) {
         try {
             String stat = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
             return stat.substring(stat.lastIndexOf(')') + 2).split(" ");

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,11 +41,12 @@ public final class Sandbox implements AutoCloseable {
     private static final List<String> ROOT_ENTRIES = List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
 
     private final SandboxKind kind;
-    private final BubblewrapCommand.Host host;
+    private final BubblewrapCommand.@Nullable Host host;
     private final WorkArea work;
-    private final RunCgroups cgroups;
+    private final @Nullable RunCgroups cgroups;
 
-    private Sandbox(SandboxKind kind, BubblewrapCommand.Host host, WorkArea work, RunCgroups cgroups) {
+    private Sandbox(
+            SandboxKind kind, BubblewrapCommand.@Nullable Host host, WorkArea work, @Nullable RunCgroups cgroups) {
         this.kind = kind;
         this.host = host;
         this.work = work;
@@ -70,7 +72,7 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** As {@link #of(AgentSettings.Sandbox, String, WorkArea)}, with runs placed in cgroups below {@code cgroups} (or not, if null). */
-    static Sandbox of(AgentSettings.Sandbox settings, String childPath, WorkArea work, RunCgroups cgroups) {
+    static Sandbox of(AgentSettings.Sandbox settings, String childPath, WorkArea work, @Nullable RunCgroups cgroups) {
         if (settings.mode() == dev.airlock.kernel.config.SandboxMode.NONE && cgroups != null) {
             throw new InvalidConfigurationException(
                     RunCgroups.KEY,
@@ -150,6 +152,7 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** Where runs get a cgroup of their own, or null if they do not. */
+    @Nullable
     RunCgroups cgroups() {
         return cgroups;
     }
@@ -193,6 +196,7 @@ public final class Sandbox implements AutoCloseable {
      * @throws SpawnRefused if the program, or a path the run needs, is not there or is reached through a link
      */
     Prepared prepare(ProcessSpec spec, Path workingDir) throws SpawnRefused {
+        BubblewrapCommand.Host host = host();
         Map<String, String> environment = new HashMap<>(spec.environment());
         environment.put(ProcessSpec.RUN_ID_VARIABLE, spec.runId().toString());
         SandboxPolicy policy = spec.sandbox();
@@ -236,6 +240,14 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
+    /** The host side of a bubblewrap sandbox; only a bubblewrap sandbox starts processes through it. */
+    private BubblewrapCommand.Host host() {
+        if (host == null) {
+            throw new IllegalStateException("a sandbox of kind " + kind + " does not start bubblewrap");
+        }
+        return host;
+    }
+
     /** The descriptor a child gets for the first inherited descriptor. */
     private static final int FIRST_INHERITED = 3;
 
@@ -258,6 +270,7 @@ public final class Sandbox implements AutoCloseable {
      * otherwise along the run's {@code PATH}.
      */
     private String program(String name, String path, SandboxPolicy policy, Path workingDir) throws SpawnRefused {
+        BubblewrapCommand.Host host = host();
         List<Path> candidates = new ArrayList<>();
         if (name.contains("/")) {
             candidates.add(workingDir.resolve(name).normalize());
@@ -280,6 +293,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** Runs {@code true} in a sandbox as runs get it; refuses the start if that fails. */
     private void probe(String childPath, boolean bwrapConfigured) {
+        BubblewrapCommand.Host host = host();
         String key = bwrapConfigured ? "airlock.sandbox.bwrap-path" : "airlock.sandbox.mode";
         UUID id = UUID.randomUUID();
         Path dir = null;
@@ -347,7 +361,7 @@ public final class Sandbox implements AutoCloseable {
      * through directories that user may pass: every directory on the way to the work area must let
      * others (or that user) through.
      */
-    private static void requirePassable(Path workRoot, int hostUid) {
+    private static void requirePassable(@Nullable Path workRoot, int hostUid) {
         for (Path dir = workRoot; dir != null; dir = dir.getParent()) {
             try {
                 var attributes = Files.readAttributes(dir, java.nio.file.attribute.PosixFileAttributes.class);
@@ -374,7 +388,7 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private static Path bwrap(Path configured) {
+    private static Path bwrap(@Nullable Path configured) {
         if (configured != null) {
             if (!Files.isRegularFile(configured) || !Files.isExecutable(configured)) {
                 throw new InvalidConfigurationException(

@@ -2,6 +2,7 @@ package dev.airlock.gateway.capture;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One tool's sandbox: what its runs may reach beyond their working directory and the resource
@@ -55,7 +56,7 @@ public record SandboxPolicy(
      * Why {@code path} cannot be mounted into a sandbox, or null if it can: it must be absolute,
      * normalized (no {@code .} or {@code ..}), not the root and free of NUL.
      */
-    public static String mountProblem(String path) {
+    public static @Nullable String mountProblem(@Nullable String path) {
         if (path == null || path.isEmpty() || path.indexOf('\0') >= 0) {
             return "must be an absolute path";
         }

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.capture;
 
 import java.io.IOException;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,12 +49,13 @@ final class Spawner {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
-                    switch (e.getCause()) {
+                    Throwable cause = Objects.requireNonNull(e.getCause(), "a task that failed has its cause");
+                    switch (cause) {
                         case IOException io -> throw io;
                         case LibC.Failure failure -> throw failure;
                         case RuntimeException runtime -> throw runtime;
                         case Error error -> throw error;
-                        default -> throw new IOException(e.getCause());
+                        default -> throw new IOException(cause);
                     }
                 }
             }

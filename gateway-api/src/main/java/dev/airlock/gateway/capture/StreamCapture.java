@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads one stream of a process until its end, chunk by chunk: every observed byte into the
@@ -30,7 +31,7 @@ final class StreamCapture implements Runnable {
     }
 
     private final Source source;
-    private volatile InputStream in;
+    private volatile @Nullable InputStream in;
     private final long maxRetained;
     private final long maxObserved;
     private final Runnable onLimit;

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.demo;
 
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -18,7 +19,8 @@ class DemoBanner {
     @EventListener
     void ready(ApplicationReadyEvent event) {
         int port = event.getApplicationContext() instanceof WebServerApplicationContext web
-                ? web.getWebServer().getPort()
+                ? Objects.requireNonNull(web.getWebServer(), "a web application that is ready has its server")
+                        .getPort()
                 : 8080;
         String base = "http://localhost:" + port;
         // Built with replace, not as a log pattern: the JSON's braces would pass for placeholders.

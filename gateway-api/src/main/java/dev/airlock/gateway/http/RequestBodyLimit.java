@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -119,7 +120,7 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
     private static final class Bounded extends HttpServletRequestWrapper {
 
         private final long maxBytes;
-        private ServletInputStream stream;
+        private @Nullable ServletInputStream stream;
 
         Bounded(HttpServletRequest request, long maxBytes) {
             super(request);

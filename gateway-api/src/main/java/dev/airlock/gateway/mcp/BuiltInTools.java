@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Airlock's own MCP tools, which every tenant has and no tenant tool may be named like
@@ -125,10 +126,16 @@ final class BuiltInTools {
      * @param to     airlock_output: last line, or null
      * @param grep   airlock_output: search term, or null
      */
-    record Arguments(UUID runId, Duration waitFor, StreamName stream, Integer from, Integer to, String grep) {}
+    record Arguments(
+            @Nullable UUID runId,
+            Duration waitFor,
+            @Nullable StreamName stream,
+            @Nullable Integer from,
+            @Nullable Integer to,
+            @Nullable String grep) {}
 
     /** The arguments of {@code tool}, or every error in them. */
-    Arguments check(String tool, Map<String, Object> arguments, List<String> errors) {
+    Arguments check(String tool, @Nullable Map<String, Object> arguments, List<String> errors) {
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         List<String> allowed = switch (tool) {
             case STATUS -> List.of("runId", "wait");
@@ -180,7 +187,7 @@ final class BuiltInTools {
         return new Arguments(runId, wait, stream, from, to, grep);
     }
 
-    private static Integer integerArgument(
+    private static @Nullable Integer integerArgument(
             Map<String, Object> given, String name, long min, long max, List<String> errors) {
         Object raw = given.get(name);
         if (raw == null) {
@@ -214,7 +221,8 @@ final class BuiltInTools {
                 36);
     }
 
-    private static Map<String, Object> integer(String description, Long minimum, Long maximum, Long defaultValue) {
+    private static Map<String, Object> integer(
+            String description, @Nullable Long minimum, @Nullable Long maximum, @Nullable Long defaultValue) {
         Map<String, Object> schema = new LinkedHashMap<>();
         schema.put("type", "integer");
         schema.put("description", description);

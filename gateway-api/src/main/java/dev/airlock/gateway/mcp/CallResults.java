@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns what Airlock recorded about a run into an MCP tool result. Pure: no I/O.
@@ -71,7 +72,7 @@ final class CallResults {
     }
 
     /** A tool error with one statement and, where the refusal left one, the run's envelope. */
-    McpSchema.CallToolResult refused(String statement, Map<String, Object> structured) {
+    McpSchema.CallToolResult refused(String statement, @Nullable Map<String, Object> structured) {
         var result = McpSchema.CallToolResult.builder()
                 .addContent(text(VOICE + oneLine(statement)))
                 .isError(true);
@@ -183,10 +184,10 @@ final class CallResults {
         int[] budgets = budgets(out.length(), err.length(), maxText);
         List<McpSchema.Content> items = new ArrayList<>();
         if (!out.isEmpty()) {
-            items.add(text(stream(envelope, "stdout", envelope.stdout(), budgets[0])));
+            items.add(text(stream(envelope, "stdout", out, fenced(envelope.stdout()), budgets[0])));
         }
         if (!err.isEmpty()) {
-            items.add(text(stream(envelope, "stderr", envelope.stderr(), budgets[1])));
+            items.add(text(stream(envelope, "stderr", err, fenced(envelope.stderr()), budgets[1])));
         }
         return items;
     }
@@ -209,14 +210,18 @@ final class CallResults {
         return new int[] {max - half, half};
     }
 
-    private static String text(Envelope.StreamView view) {
+    private static String text(Envelope.@Nullable StreamView view) {
         return view == null || view.text() == null ? "" : view.text();
     }
 
-    private static String stream(Envelope envelope, String name, Envelope.StreamView view, int budget) {
-        String text = view.text();
+    private static @Nullable String fenced(Envelope.@Nullable StreamView view) {
+        return view == null ? null : view.fenced();
+    }
+
+    /** One stream's transcript {@code text}, as {@code fenced} already when it fits (and the envelope has that). */
+    private static String stream(Envelope envelope, String name, String text, @Nullable String fenced, int budget) {
         if (text.length() <= budget) {
-            return view.fenced() != null ? view.fenced() : Fence.wrap(envelope.tool() + " " + name, text);
+            return fenced != null ? fenced : Fence.wrap(envelope.tool() + " " + name, text);
         }
         Cut cut = Cut.of(text, budget);
         int totalLines = lines(text);

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code tools/call} requests this replica is answering, by agent and JSON-RPC request id,
@@ -29,7 +30,7 @@ final class InFlightCalls {
      */
     static final class Call {
 
-        private volatile UUID runId;
+        private volatile @Nullable UUID runId;
         private volatile boolean cancelRequested;
 
         /** Records the call's run; true when a cancellation came first and the run must be cancelled now. */

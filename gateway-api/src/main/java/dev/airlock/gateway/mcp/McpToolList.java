@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -116,7 +117,10 @@ final class McpToolList {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> property(Map<String, Object> schema, String name) {
-        return (Map<String, Object>) ((Map<String, Object>) schema.get("properties")).get(name);
+        Map<String, Object> properties = (Map<String, Object>)
+                Objects.requireNonNull(schema.get("properties"), "a schema of Airlock's has properties");
+        return (Map<String, Object>)
+                Objects.requireNonNull(properties.get(name), () -> "Airlock's schema has no property " + name);
     }
 
     private static Map<String, Object> schema(McpJsonMapper mapper, String resource) {

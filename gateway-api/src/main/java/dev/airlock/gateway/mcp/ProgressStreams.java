@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -130,7 +131,7 @@ final class ProgressStreams extends OncePerRequestFilter {
         stream(request, response, call);
     }
 
-    private tools.jackson.databind.JsonNode parse(byte[] body) {
+    private tools.jackson.databind.@Nullable JsonNode parse(byte[] body) {
         try {
             return plain.readTree(body);
         } catch (RuntimeException e) {
@@ -142,7 +143,7 @@ final class ProgressStreams extends OncePerRequestFilter {
      * Why a message is not a JSON-RPC 2.0 message Airlock takes, or null: its {@code jsonrpc} must be
      * exactly {@code "2.0"}, and a progress token a string or an integer, as the protocol says.
      */
-    static String invalid(tools.jackson.databind.JsonNode message) {
+    static @Nullable String invalid(tools.jackson.databind.JsonNode message) {
         tools.jackson.databind.JsonNode version = message.get("jsonrpc");
         if (version == null || !version.isString() || !"2.0".equals(version.asString())) {
             return "jsonrpc must be \"2.0\".";
@@ -158,7 +159,7 @@ final class ProgressStreams extends OncePerRequestFilter {
     private final tools.jackson.databind.json.JsonMapper plain;
 
     /** The request, when it is a tools/call asking for progress from a client that takes a stream. */
-    private McpSchema.JSONRPCRequest progressCall(HttpServletRequest request, byte[] body) {
+    private McpSchema.@Nullable JSONRPCRequest progressCall(HttpServletRequest request, byte[] body) {
         String accept = request.getHeader("Accept");
         String type = request.getContentType();
         if (accept == null
@@ -211,7 +212,7 @@ final class ProgressStreams extends OncePerRequestFilter {
     }
 
     /** Writes one SSE event carrying a JSON-RPC message; false when the client is gone. */
-    private boolean event(PrintWriter writer, Object message) {
+    private boolean event(PrintWriter writer, @Nullable Object message) {
         String json;
         try {
             json = mapper.writeValueAsString(message);
@@ -223,7 +224,7 @@ final class ProgressStreams extends OncePerRequestFilter {
         return !writer.checkError();
     }
 
-    private byte[] read(HttpServletRequest request) throws IOException {
+    private byte @Nullable [] read(HttpServletRequest request) throws IOException {
         if (request.getContentLengthLong() > maxBody) {
             return null;
         }

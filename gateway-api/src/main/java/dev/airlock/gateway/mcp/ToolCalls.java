@@ -15,13 +15,16 @@ import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
+import dev.airlock.persistence.run.StreamName;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.type.TypeReference;
@@ -87,7 +90,11 @@ final class ToolCalls {
      * @param progress where to report progress, or null
      */
     McpSchema.CallToolResult call(
-            AgentIdentity agent, String tool, Map<String, Object> arguments, InFlightCalls.Key key, Progress progress) {
+            AgentIdentity agent,
+            String tool,
+            Map<String, Object> arguments,
+            InFlightCalls.Key key,
+            @Nullable Progress progress) {
         if (BuiltInTools.isBuiltIn(tool)) {
             return builtIn(agent, tool, arguments);
         }
@@ -102,7 +109,7 @@ final class ToolCalls {
                 return results.refused(
                         busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.", null);
             } catch (ApiProblem problem) {
-                return results.refused(problem.getMessage(), null);
+                return results.refused(detail(problem), null);
             }
             UUID runId = submission.run().id();
             if (call.runStarted(runId)) {
@@ -148,7 +155,7 @@ final class ToolCalls {
         }
     }
 
-    private RunRecord waitFor(AgentIdentity agent, UUID runId, Duration wait, Progress progress) {
+    private RunRecord waitFor(AgentIdentity agent, UUID runId, Duration wait, @Nullable Progress progress) {
         if (progress == null) {
             return runs.await(agent, runId, wait);
         }
@@ -222,22 +229,29 @@ final class ToolCalls {
         List<String> errors = new ArrayList<>();
         BuiltInTools.Arguments checked = builtIns.check(tool, arguments, errors);
         if (!errors.isEmpty()) {
-            return results.refused(InvalidRequest.arguments(tool, errors).getMessage(), null);
+            return results.refused(detail(InvalidRequest.arguments(tool, errors)), null);
         }
+        // Every built-in tool requires a run id, and airlock_output a stream: with no errors, they are there.
+        UUID runId = Objects.requireNonNull(checked.runId(), "checked arguments name a run");
         try {
             return switch (tool) {
-                case BuiltInTools.STATUS -> answer(runs.await(agent, checked.runId(), checked.waitFor()));
+                case BuiltInTools.STATUS -> answer(runs.await(agent, runId, checked.waitFor()));
                 case BuiltInTools.OUTPUT -> {
-                    RunRecord run = runs.find(agent, checked.runId());
-                    OutputExcerpt excerpt =
-                            excerpts.excerpt(run, checked.stream(), checked.from(), checked.to(), checked.grep());
+                    RunRecord run = runs.find(agent, runId);
+                    StreamName stream = Objects.requireNonNull(checked.stream(), "checked arguments name a stream");
+                    OutputExcerpt excerpt = excerpts.excerpt(run, stream, checked.from(), checked.to(), checked.grep());
                     yield results.excerpt(excerpt, run.tool(), structured(excerpt));
                 }
-                default -> cancel(agent, checked.runId());
+                default -> cancel(agent, runId);
             };
         } catch (RunNotFound | InvalidRequest problem) {
-            return results.refused(problem.getMessage(), null);
+            return results.refused(detail(problem), null);
         }
+    }
+
+    /** The detail of one of Airlock's problems, which each of them states. */
+    private static String detail(ApiProblem problem) {
+        return Objects.requireNonNull(problem.getMessage(), "an Airlock problem states its detail");
     }
 
     private McpSchema.CallToolResult cancel(AgentIdentity agent, UUID runId) {

@@ -3,7 +3,9 @@
  * streamable HTTP at {@code /mcp}, through the same run pipeline, keys, policies and limits as
  * the REST API.
  */
+@NullMarked
 @ApplicationModule(allowedDependencies = {"http", "limits", "policy", "problem", "run", "settings", "tenant", "tool"})
 package dev.airlock.gateway.mcp;
 
+import org.jspecify.annotations.NullMarked;
 import org.springframework.modulith.ApplicationModule;

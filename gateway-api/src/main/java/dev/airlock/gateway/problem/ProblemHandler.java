@@ -2,6 +2,7 @@ package dev.airlock.gateway.problem;
 
 import dev.airlock.kernel.problem.ApiProblem;
 import dev.airlock.kernel.problem.InvalidRequest;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -51,7 +52,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     /** Airlock's problem body: type {@code urn:airlock:problem:<type>}, a title, and the detail for the caller. */
-    private static ProblemDetail problem(HttpStatus status, String type, String title, String detail) {
+    private static ProblemDetail problem(HttpStatus status, String type, String title, @Nullable String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setType(java.net.URI.create("urn:airlock:problem:" + type));
         problem.setTitle(title);

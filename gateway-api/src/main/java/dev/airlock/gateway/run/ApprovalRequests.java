@@ -11,7 +11,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -53,7 +55,7 @@ class ApprovalRequests {
             String tenant,
             String tool,
             String agent,
-            String requester,
+            @Nullable String requester,
             String action,
             String digest,
             ToolPolicy policy) {
@@ -106,7 +108,7 @@ class ApprovalRequests {
                             runId,
                             actor,
                             Map.of("digest", request.digest()),
-                            request.closedAt());
+                            Objects.requireNonNull(request.closedAt(), "a cancelled request is closed"));
                     return true;
                 })
                 .orElse(false);

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -30,7 +31,7 @@ class ApprovedRunListener implements DisposableBean {
     private final DataSource dataSource;
     private final ApprovedRunDispatcher starter;
     private volatile boolean stopped;
-    private Thread listener;
+    private @Nullable Thread listener;
 
     ApprovedRunListener(DataSource dataSource, ApprovedRunDispatcher starter) {
         this.dataSource = dataSource;

@@ -4,6 +4,7 @@ import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.sanitizer.Fence;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A bounded part of a transcript, by line range or search term, so that an agent can read a long
@@ -25,7 +26,7 @@ public record OutputExcerpt(
         int totalLines,
         int from,
         int to,
-        String grep,
+        @Nullable String grep,
         List<Line> lines,
         boolean truncated,
         String fenced) {
@@ -45,7 +46,13 @@ public record OutputExcerpt(
 
     /** Cuts the excerpt out of {@code transcript}. A search term matches as plain text, never as a pattern. */
     static OutputExcerpt of(
-            String runId, String tool, String stream, String transcript, Integer from, Integer to, String grep) {
+            String runId,
+            String tool,
+            String stream,
+            String transcript,
+            @Nullable Integer from,
+            @Nullable Integer to,
+            @Nullable String grep) {
         if (grep != null && (grep.isEmpty() || grep.length() > MAX_GREP)) {
             throw InvalidRequest.because("grep must be 1 to " + MAX_GREP + " characters.");
         }

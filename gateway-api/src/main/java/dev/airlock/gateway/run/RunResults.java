@@ -18,6 +18,7 @@ import dev.airlock.persistence.run.Transcript;
 import dev.airlock.persistence.run.TranscriptRepository;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
@@ -68,15 +69,10 @@ class RunResults {
         RunRecord run = runs.findById(runId).orElseThrow(() -> new IllegalStateException("run " + runId + " vanished"));
         var now = clock.instant();
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
-            run.failToStart(result.failure(), now);
+            String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");
+            run.failToStart(failure, now);
             runs.save(run);
-            audit.append(
-                    run.tenant(),
-                    AuditEventType.RUN_FAILED,
-                    runId,
-                    "airlock",
-                    Map.of("failure", result.failure()),
-                    now);
+            audit.append(run.tenant(), AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", failure), now);
             announceIfApproved(run);
             return;
         }

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -107,7 +108,10 @@ public class RunService {
      * starts executing before this returns.
      */
     public Submission submit(
-            AgentIdentity agent, String toolName, Map<String, Object> arguments, String idempotencyKey) {
+            AgentIdentity agent,
+            @Nullable String toolName,
+            @Nullable Map<String, Object> arguments,
+            @Nullable String idempotencyKey) {
         if (toolName == null || toolName.isBlank()) {
             throw InvalidRequest.because("Field 'tool' is required.");
         }
@@ -219,7 +223,7 @@ public class RunService {
         return new Submission(run, true);
     }
 
-    private String owner(AgentIdentity agent) {
+    private @Nullable String owner(AgentIdentity agent) {
         var config = properties.agents(agent.tenant()).get(agent.agent());
         return config == null ? null : config.owner();
     }

@@ -4,7 +4,9 @@
  * runs, the sandboxed launch), and recording what was observed. The envelope that reports a run
  * is built from the record by {@code persistence.envelope}; {@code run.web} serves it as JSON.
  */
+@NullMarked
 @ApplicationModule(allowedDependencies = {"capture", "limits", "policy", "problem", "settings", "tenant", "tool"})
 package dev.airlock.gateway.run;
 
+import org.jspecify.annotations.NullMarked;
 import org.springframework.modulith.ApplicationModule;

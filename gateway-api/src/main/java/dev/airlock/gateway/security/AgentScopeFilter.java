@@ -10,6 +10,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import java.io.IOException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.GenericFilterBean;
@@ -21,9 +22,9 @@ import org.springframework.web.filter.GenericFilterBean;
  */
 final class AgentScopeFilter extends GenericFilterBean {
 
-    private final Scopes scopes;
+    private final @Nullable Scopes scopes;
 
-    private AgentScopeFilter(Scopes scopes) {
+    private AgentScopeFilter(@Nullable Scopes scopes) {
         this.scopes = scopes;
     }
 

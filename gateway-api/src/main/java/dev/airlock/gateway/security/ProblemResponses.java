@@ -15,8 +15,10 @@ final class ProblemResponses {
 
     private ProblemResponses() {}
 
+    private static final String SEND_AGENT_KEY = "Send a valid agent key as 'Authorization: Bearer <key>'.";
+
     static AuthenticationEntryPoint unauthorized() {
-        return unauthorized("Send a valid agent key as 'Authorization: Bearer <key>'.");
+        return unauthorized(SEND_AGENT_KEY);
     }
 
     /** 401 where nothing but health probes, the API document and scrapes with their token are open. */
@@ -25,15 +27,16 @@ final class ProblemResponses {
     }
 
     private static AuthenticationEntryPoint unauthorized(String detail) {
-        return (request, response, e) -> {
-            response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
-            write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized", detail);
-        };
+        return (request, response, e) -> unauthorized(response, detail);
+    }
+
+    private static void unauthorized(HttpServletResponse response, String detail) throws IOException {
+        response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
+        write(response, HttpServletResponse.SC_UNAUTHORIZED, "Unauthorized", detail);
     }
 
     /** 403 for a caller who is someone (an agent, a signed-in person); 401 for a caller who is nobody. */
     static AccessDeniedHandler forbidden() {
-        AuthenticationEntryPoint unauthorized = unauthorized();
         AuthenticationTrustResolver trust = new AuthenticationTrustResolverImpl();
         return (request, response, e) -> {
             var authentication = SecurityContextHolder.getContext().getAuthentication();
@@ -44,7 +47,7 @@ final class ProblemResponses {
                         "Forbidden",
                         "This request is not allowed (for a console session: send the CSRF token in X-CSRF-TOKEN).");
             } else {
-                unauthorized.commence(request, response, null);
+                unauthorized(response, SEND_AGENT_KEY);
             }
         };
     }

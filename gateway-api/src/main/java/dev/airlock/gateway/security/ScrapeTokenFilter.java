@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -23,9 +24,9 @@ final class ScrapeTokenFilter extends OncePerRequestFilter {
 
     static final String SCRAPER = "METRICS_SCRAPER";
 
-    private final byte[] expected;
+    private final byte @Nullable [] expected;
 
-    ScrapeTokenFilter(String tokenSha256) {
+    ScrapeTokenFilter(@Nullable String tokenSha256) {
         this.expected = tokenSha256 == null ? null : tokenSha256.getBytes(StandardCharsets.US_ASCII);
     }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -96,11 +97,11 @@ public record AgentSettings(
      */
     public record Sandbox(
             @DefaultValue("bubblewrap") SandboxMode mode,
-            Path bwrapPath,
+            @Nullable Path bwrapPath,
             @DefaultValue("65534") int hostUid,
             @DefaultValue("65534") int hostGid,
-            Path workDir,
-            Path cgroup) {}
+            @Nullable Path workDir,
+            @Nullable Path cgroup) {}
 
     /**
      * How replicas look for work that no request started.
@@ -129,7 +130,7 @@ public record AgentSettings(
             @DefaultValue("PT25S") @DurationMin(nanos = 0, message = "must not be negative")
             Duration drainTimeout,
 
-            Path spoolDir,
+            @Nullable Path spoolDir,
 
             @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
             Duration leaseCheckInterval) {}

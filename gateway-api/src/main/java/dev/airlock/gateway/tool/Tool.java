@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A compiled tool of one tenant: everything needed to validate a request and to run it.
@@ -30,14 +31,14 @@ import java.util.TreeMap;
 public record Tool(
         String tenant,
         String name,
-        String description,
+        @Nullable String description,
         ArgvTemplate argv,
         Map<String, ToolParameter> parameters,
         ToolPolicy policy,
         Duration timeout,
         long maxRetainedBytes,
         long maxObservedBytes,
-        Path workingDir,
+        @Nullable Path workingDir,
         Map<String, String> env,
         Map<String, String> secrets,
         SandboxPolicy sandbox,

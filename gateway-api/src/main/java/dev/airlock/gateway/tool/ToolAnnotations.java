@@ -1,5 +1,7 @@
 package dev.airlock.gateway.tool;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a tool's configuration tells MCP clients about it (the MCP tool annotations). Hints for
  * clients only: Airlock's policy, not these, decides what runs. A null hint is not stated.
@@ -10,7 +12,10 @@ package dev.airlock.gateway.tool;
  * @param openWorldHint   the tool reaches systems outside the tenant's own
  */
 public record ToolAnnotations(
-        Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint, Boolean openWorldHint) {
+        @Nullable Boolean readOnlyHint,
+        @Nullable Boolean destructiveHint,
+        @Nullable Boolean idempotentHint,
+        @Nullable Boolean openWorldHint) {
 
     /** No hint stated. */
     public static final ToolAnnotations NONE = new ToolAnnotations(null, null, null, null);

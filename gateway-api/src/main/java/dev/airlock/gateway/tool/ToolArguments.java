@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An agent's arguments checked against a tool's parameters, with the argument vector they render.
@@ -20,7 +21,7 @@ public record ToolArguments(Map<String, Object> values, List<String> argv) {
      *
      * @throws InvalidRequest listing every problem
      */
-    public static ToolArguments check(Tool tool, Map<String, Object> arguments) {
+    public static ToolArguments check(Tool tool, @Nullable Map<String, Object> arguments) {
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         List<String> errors = new ArrayList<>();
         for (String name : new java.util.TreeSet<>(given.keySet())) {

@@ -93,7 +93,7 @@ public final class ToolCompiler {
                     config.approvalTimeout(),
                     config.reason() == dev.airlock.kernel.config.ReasonPolicy.REQUIRED);
         } catch (IllegalArgumentException e) {
-            throw new InvalidConfigurationException(key, e.getMessage());
+            throw new InvalidConfigurationException(key, String.valueOf(e.getMessage()));
         }
         long retained = config.maxRetainedBytes().toBytes();
         long observed = config.maxObservedBytes().toBytes();

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A compiled, validated tool parameter. Checks one argument and renders it as argv text.
@@ -22,13 +23,13 @@ import java.util.regex.Pattern;
 public record ToolParameter(
         String name,
         ParameterType type,
-        String description,
-        Pattern pattern,
+        @Nullable String description,
+        @Nullable Pattern pattern,
         int maxLength,
-        Long min,
-        Long max,
+        @Nullable Long min,
+        @Nullable Long max,
         List<String> values,
-        Object defaultValue,
+        @Nullable Object defaultValue,
         boolean allowLeadingDash) {
 
     /** The longest string argument when a parameter sets no max-length. */
@@ -43,7 +44,8 @@ public record ToolParameter(
      * The checked value of {@code raw} (a String, Long or Boolean), or null after adding what is
      * wrong to {@code errors}.
      */
-    Object check(Object raw, List<String> errors) {
+    @Nullable
+    Object check(@Nullable Object raw, List<String> errors) {
         String where = "arguments." + name;
         switch (type) {
             case STRING -> {

@@ -3,6 +3,7 @@ package dev.airlock.gateway.tool;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tool definition as recorded with every run requested under it (and what execution reads
@@ -34,10 +35,10 @@ public record ToolSnapshot(
         String timeout,
         long maxRetainedBytes,
         long maxObservedBytes,
-        String workingDir,
+        @Nullable String workingDir,
         Map<String, String> env,
         Map<String, String> secrets,
-        SandboxPolicy sandbox) {
+        @Nullable SandboxPolicy sandbox) {
 
     /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */
     public SandboxPolicy sandboxOrDefaults() {

@@ -10,6 +10,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** One human's decision on one approval request, naming the digest of the action they saw. */
 @Entity
@@ -31,7 +32,7 @@ public class ApprovalDecision {
     private Verdict decision;
 
     @Column(updatable = false)
-    private String reason;
+    private @Nullable String reason;
 
     @Column(nullable = false, updatable = false)
     private String digest;
@@ -43,7 +44,7 @@ public class ApprovalDecision {
 
     /** A decision as approval-service's rules accept it ({@code DecisionRules}). */
     public ApprovalDecision(
-            UUID runId, String approver, Verdict decision, String reason, String digest, Instant decidedAt) {
+            UUID runId, String approver, Verdict decision, @Nullable String reason, String digest, Instant decidedAt) {
         this.runId = runId;
         this.approver = approver;
         this.decision = decision;
@@ -64,7 +65,7 @@ public class ApprovalDecision {
         return decision;
     }
 
-    public String reason() {
+    public @Nullable String reason() {
         return reason;
     }
 

@@ -10,6 +10,7 @@ import jakarta.persistence.Version;
 import java.time.Instant;
 import java.util.UUID;
 import org.hibernate.annotations.DynamicUpdate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A run waiting for humans: the exact action they are asked to authorize (a canonical text and
@@ -38,7 +39,7 @@ public class ApprovalRequest {
 
     /** The person who owns the requesting agent, if the configuration names one. */
     @Column(updatable = false)
-    private String requester;
+    private @Nullable String requester;
 
     @Column(nullable = false, updatable = false)
     private String action;
@@ -63,7 +64,7 @@ public class ApprovalRequest {
     private Instant expiresAt;
 
     @Column(name = "closed_at")
-    private Instant closedAt;
+    private @Nullable Instant closedAt;
 
     @Version
     private long version;
@@ -81,7 +82,7 @@ public class ApprovalRequest {
             String tenant,
             String tool,
             String agent,
-            String requester,
+            @Nullable String requester,
             String action,
             String digest,
             int approversRequired,
@@ -153,7 +154,7 @@ public class ApprovalRequest {
         return agent;
     }
 
-    public String requester() {
+    public @Nullable String requester() {
         return requester;
     }
 
@@ -185,7 +186,7 @@ public class ApprovalRequest {
         return expiresAt;
     }
 
-    public Instant closedAt() {
+    public @Nullable Instant closedAt() {
         return closedAt;
     }
 }

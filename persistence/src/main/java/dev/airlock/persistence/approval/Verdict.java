@@ -1,6 +1,7 @@
 package dev.airlock.persistence.approval;
 
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** What one human decided. */
 public enum Verdict {
@@ -12,7 +13,7 @@ public enum Verdict {
      * {@code DENY} (or the same word in lower case). Anything else, including blanks, padding,
      * mixed case and other words, is no decision at all.
      */
-    public static Optional<Verdict> parse(String value) {
+    public static Optional<Verdict> parse(@Nullable String value) {
         if (value == null) {
             return Optional.empty();
         }

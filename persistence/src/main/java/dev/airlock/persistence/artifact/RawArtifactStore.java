@@ -5,6 +5,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -99,7 +100,11 @@ public class RawArtifactStore {
      * @param purgedAt       when retention removed the bytes, or null
      */
     public record StoredBytes(
-            byte[] bytes, long streamBytes, String recordedSha256, String actualSha256, Instant purgedAt) {}
+            byte @Nullable [] bytes,
+            long streamBytes,
+            String recordedSha256,
+            @Nullable String actualSha256,
+            @Nullable Instant purgedAt) {}
 
     /** What is known of a run's artifact without reading its bytes. */
     @Transactional(readOnly = true)
@@ -138,7 +143,7 @@ public class RawArtifactStore {
             long stdoutBytes,
             long stderrBytes,
             Instant storedAt,
-            Instant purgedAt,
+            @Nullable Instant purgedAt,
             long redactions) {
 
         /** Whether the bytes still exist. */

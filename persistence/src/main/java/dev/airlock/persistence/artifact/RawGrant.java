@@ -2,6 +2,7 @@ package dev.airlock.persistence.artifact;
 
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One person's time-limited access to one run's raw artifact.
@@ -25,10 +26,10 @@ public record RawGrant(
         String requester,
         String reason,
         GrantStatus status,
-        String decidedBy,
-        String decisionReason,
+        @Nullable String decidedBy,
+        @Nullable String decisionReason,
         Instant requestedAt,
-        Instant decidedAt,
+        @Nullable Instant decidedAt,
         Instant expiresAt) {
 
     /** The status as of {@code now}: PENDING, GRANTED, REFUSED or EXPIRED. */

@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -61,7 +62,12 @@ public class RawGrantRecords {
     /** Records a decision. */
     @Transactional(propagation = Propagation.MANDATORY)
     public void decide(
-            UUID grantId, GrantStatus status, String decider, String reason, Instant decidedAt, Instant expiresAt) {
+            UUID grantId,
+            GrantStatus status,
+            String decider,
+            @Nullable String reason,
+            Instant decidedAt,
+            Instant expiresAt) {
         jdbc.sql("""
                 UPDATE restricted.raw_grants SET status = :status, decided_by = :decider, decision_reason = :reason,
                        decided_at = :now, expires_at = :expiresAt WHERE id = :id
@@ -128,7 +134,7 @@ public class RawGrantRecords {
                 rs.getTimestamp("expires_at").toInstant());
     }
 
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
+    private static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         Timestamp t = rs.getTimestamp(column);
         return t == null ? null : t.toInstant();
     }

@@ -5,6 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The hash chain of a tenant's audit log, without storage: how an event's details are written
@@ -25,7 +26,7 @@ public final class AuditChain {
             String tenant,
             long seq,
             String type,
-            UUID runId,
+            @Nullable UUID runId,
             String actor,
             String details,
             Instant occurredAt) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -42,7 +43,7 @@ public class AuditLog {
     public AuditEvent append(
             String tenant,
             AuditEventType eventType,
-            UUID runId,
+            @Nullable UUID runId,
             String actor,
             Map<String, String> details,
             Instant occurredAt) {
@@ -57,9 +58,16 @@ public class AuditLog {
                 .param("tenant", tenant)
                 .query((rs, n) -> new Last(rs.getLong(1), rs.getString(2)))
                 .optional();
-        ChainStart start = last.isPresent() ? null : chainStart(tenant);
-        long seq = last.isPresent() ? last.get().seq() + 1 : start.firstSeq();
-        String prev = last.isPresent() ? last.get().hash() : start.prevHash();
+        long seq;
+        String prev;
+        if (last.isPresent()) {
+            seq = last.get().seq() + 1;
+            prev = last.get().hash();
+        } else {
+            ChainStart start = chainStart(tenant);
+            seq = start.firstSeq();
+            prev = start.prevHash();
+        }
         Instant at = occurredAt.truncatedTo(ChronoUnit.MICROS);
         String json = AuditChain.json(details);
         String hash = AuditChain.hash(prev, tenant, seq, type, runId, actor, json, at);
@@ -161,7 +169,7 @@ public class AuditLog {
      * ({@link #startConfirmation}) in the same transaction.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public ChainStart removeOldest(String tenant, Instant before, Instant now) {
+    public @Nullable ChainStart removeOldest(String tenant, Instant before, Instant now) {
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
                 .param("key", "airlock-audit:" + tenant)
                 .query(Object.class)
@@ -258,7 +266,7 @@ public class AuditLog {
             String tenant,
             long seq,
             String type,
-            UUID runId,
+            @Nullable UUID runId,
             String actor,
             String details,
             Instant occurredAt,
@@ -276,7 +284,12 @@ public class AuditLog {
      * @param head       the hash of the newest event of an intact chain (keep it elsewhere to detect rewrites), or null
      */
     public record Verification(
-            String tenant, boolean intact, long verified, Long brokenAt, String problem, String head) {
+            String tenant,
+            boolean intact,
+            long verified,
+            @Nullable Long brokenAt,
+            @Nullable String problem,
+            @Nullable String head) {
 
         static Verification intact(String tenant, long count, String head) {
             return new Verification(tenant, true, count, null, null, head);

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -60,7 +62,7 @@ public class AuditRunSearch {
         Map<String, Object> params = new LinkedHashMap<>();
         String sql = sql(query, params, fewDecisions(query), fewTextMatches(query)) + " LIMIT " + (limit + 1);
         List<RunSummary> runs = new ArrayList<>(jdbc.query(sql, params, AuditRunSearch::summary));
-        RunQuery.Cursor next = null;
+        RunQuery.@Nullable Cursor next = null;
         if (runs.size() > limit) {
             runs.removeLast();
             RunSummary last = runs.getLast();
@@ -155,7 +157,8 @@ public class AuditRunSearch {
         }
         if (fewTextMatches) {
             where.append(" AND r.id IN (SELECT m FROM airlock.transcript_matches(:tenant, :text, :textLimit) m)");
-            params.put("text", pattern(q.text()));
+            params.put(
+                    "text", pattern(Objects.requireNonNull(q.text(), "few text matches are counted only for a text")));
             params.put("textLimit", FEW_DECISIONS + 1);
         } else if (q.text() != null) {
             where.append(" AND airlock.transcript_contains(r.id, :text)");
@@ -173,7 +176,7 @@ public class AuditRunSearch {
         return with + COLUMNS + where + " ORDER BY r.created_at " + direction + ", r.id " + direction;
     }
 
-    private static void equal(StringBuilder where, Map<String, Object> params, String column, String value) {
+    private static void equal(StringBuilder where, Map<String, Object> params, String column, @Nullable String value) {
         if (value != null) {
             where.append(" AND r.").append(column).append(" = :").append(column);
             params.put(column, value);
@@ -193,12 +196,12 @@ public class AuditRunSearch {
                 rs.getString("decisions") == null ? "" : rs.getString("decisions"),
                 exitCode,
                 rs.getString("termination"),
-                instant(rs, "created_at"),
+                Objects.requireNonNull(instant(rs, "created_at"), "created_at is NOT NULL"),
                 instant(rs, "started_at"),
                 instant(rs, "ended_at"));
     }
 
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
+    private static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
         Timestamp t = rs.getTimestamp(column);
         return t == null ? null : t.toInstant();
     }
@@ -209,5 +212,5 @@ public class AuditRunSearch {
      * @param runs the runs
      * @param next the cursor of the next page, or null when this is the last
      */
-    public record Page(List<RunSummary> runs, RunQuery.Cursor next) {}
+    public record Page(List<RunSummary> runs, RunQuery.@Nullable Cursor next) {}
 }

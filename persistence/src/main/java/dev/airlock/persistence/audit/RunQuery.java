@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An auditor's question about a tenant's runs. Every filter is optional except the tenant;
@@ -27,19 +28,19 @@ import java.util.UUID;
  */
 public record RunQuery(
         String tenant,
-        Instant from,
-        Instant to,
-        String agent,
-        String tool,
-        String state,
-        String approver,
-        String decision,
-        Integer exitCode,
-        String termination,
-        String text,
+        @Nullable Instant from,
+        @Nullable Instant to,
+        @Nullable String agent,
+        @Nullable String tool,
+        @Nullable String state,
+        @Nullable String approver,
+        @Nullable String decision,
+        @Nullable Integer exitCode,
+        @Nullable String termination,
+        @Nullable String text,
         boolean oldestFirst,
         int limit,
-        Cursor after) {
+        @Nullable Cursor after) {
 
     /** The same question, continued after {@code cursor}. */
     public RunQuery after(Cursor cursor) {

@@ -2,6 +2,7 @@ package dev.airlock.persistence.audit;
 
 import java.time.Instant;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One run as an audit query lists it: the authorization and the process facts, never output.
@@ -25,10 +26,10 @@ public record RunSummary(
         String agent,
         String tool,
         String state,
-        String approvalStatus,
+        @Nullable String approvalStatus,
         String decisions,
-        Integer exitCode,
-        String termination,
+        @Nullable Integer exitCode,
+        @Nullable String termination,
         Instant createdAt,
-        Instant startedAt,
-        Instant endedAt) {}
+        @Nullable Instant startedAt,
+        @Nullable Instant endedAt) {}

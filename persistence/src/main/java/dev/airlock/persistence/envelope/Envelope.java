@@ -3,6 +3,7 @@ package dev.airlock.persistence.envelope;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an agent gets back about a run. Every field outside the {@code text} and {@code fenced}
@@ -30,9 +31,9 @@ public record Envelope(
         Instant createdAt,
         Approval approval,
         ProcessFacts process,
-        StreamView stdout,
-        StreamView stderr,
-        String rawArtifact) {
+        @Nullable StreamView stdout,
+        @Nullable StreamView stderr,
+        @Nullable String rawArtifact) {
 
     /**
      * @param required  whether policy asked for a human decision
@@ -47,7 +48,8 @@ public record Envelope(
      * @param reason    why
      * @param decidedAt when
      */
-    public record Decision(String approver, String decision, String reason, Instant decidedAt) {}
+    public record Decision(
+            String approver, String decision, @Nullable String reason, Instant decidedAt) {}
 
     /**
      * @param exitCode    the exit code, only when the process exited by itself
@@ -58,7 +60,12 @@ public record Envelope(
      * @param sandbox     what the process was isolated by: bubblewrap or none; null if no process was started
      */
     public record ProcessFacts(
-            Integer exitCode, String termination, Instant startedAt, Instant endedAt, String failure, String sandbox) {}
+            @Nullable Integer exitCode,
+            @Nullable String termination,
+            @Nullable Instant startedAt,
+            @Nullable Instant endedAt,
+            @Nullable String failure,
+            @Nullable String sandbox) {}
 
     /**
      * @param text          the sanitized, redacted transcript (untrusted data)
@@ -72,8 +79,8 @@ public record Envelope(
      * @param redactions    secret values replaced
      */
     public record StreamView(
-            String text,
-            String fenced,
+            @Nullable String text,
+            @Nullable String fenced,
             long observedBytes,
             long retainedBytes,
             boolean truncated,

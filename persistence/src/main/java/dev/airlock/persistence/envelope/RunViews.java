@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.core.type.TypeReference;
@@ -96,14 +97,14 @@ public class RunViews {
 
     /** The sanitized transcript of one stream, or null when there is none. */
     @Transactional(readOnly = true)
-    public String transcript(RunRecord run, StreamName stream) {
+    public @Nullable String transcript(RunRecord run, StreamName stream) {
         return transcripts
                 .findById(new dev.airlock.persistence.run.StreamKey(run.id(), stream))
                 .map(Transcript::text)
                 .orElse(null);
     }
 
-    private Envelope.StreamView view(RunRecord run, StreamRecord f, String text, boolean fence) {
+    private Envelope.StreamView view(RunRecord run, StreamRecord f, @Nullable String text, boolean fence) {
         String fenced = text == null || !fence
                 ? null
                 : Fence.wrap(run.tool() + " " + f.key().stream().key(), text);

@@ -3,6 +3,7 @@ package dev.airlock.persistence.event;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.run.Termination;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Published, inside the transaction that records it, when a run that humans approved has ended,
@@ -22,6 +23,6 @@ public record ApprovedRunFinished(
         String tenant,
         String tool,
         RunState state,
-        Integer exitCode,
-        Termination termination,
-        String digest) {}
+        @Nullable Integer exitCode,
+        @Nullable Termination termination,
+        @Nullable String digest) {}

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -31,7 +32,7 @@ public class LegalHolds {
      * @throws NoSuchElementException   when the tenant has no such run
      */
     @Transactional
-    public boolean place(String tenant, UUID runId, String reason, String by, Instant now) {
+    public boolean place(String tenant, UUID runId, @Nullable String reason, String by, Instant now) {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("A legal hold needs a reason.");
         }
@@ -67,7 +68,7 @@ public class LegalHolds {
 
     /** Releases a run's hold; returns false when it had none. */
     @Transactional
-    public boolean release(String tenant, UUID runId, String reason, String by, Instant now) {
+    public boolean release(String tenant, UUID runId, @Nullable String reason, String by, Instant now) {
         int released = jdbc.sql("DELETE FROM airlock.legal_holds WHERE run_id = :run AND tenant = :tenant")
                 .param("run", runId)
                 .param("tenant", tenant)

@@ -49,7 +49,7 @@ public class RunClaims {
                 .param("lease", Timestamp.from(leaseUntil))
                 .param("sandbox", sandbox.name())
                 .param("limit", limit)
-                .query(UUID.class)
+                .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
     }
 
@@ -70,7 +70,7 @@ public class RunClaims {
     @Transactional(readOnly = true)
     public List<String> tenantsWithApproved() {
         return jdbc.sql("SELECT DISTINCT tenant FROM airlock.runs WHERE state = 'APPROVED'")
-                .query(String.class)
+                .query((rs, n) -> rs.getString(1))
                 .list();
     }
 
@@ -80,7 +80,7 @@ public class RunClaims {
         return jdbc.sql(
                         "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND cancel_requested AND claimed_by = :node")
                 .param("node", node)
-                .query(UUID.class)
+                .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
     }
 
@@ -107,7 +107,7 @@ public class RunClaims {
                         "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < :now ORDER BY lease_until LIMIT :limit")
                 .param("now", Timestamp.from(now))
                 .param("limit", limit)
-                .query(UUID.class)
+                .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
     }
 
@@ -116,7 +116,7 @@ public class RunClaims {
     public List<UUID> runningOn(String node) {
         return jdbc.sql("SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND claimed_by = :node")
                 .param("node", node)
-                .query(UUID.class)
+                .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
     }
 }

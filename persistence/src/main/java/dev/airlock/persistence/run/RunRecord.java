@@ -10,6 +10,7 @@ import jakarta.persistence.Version;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One requested action and what became of it. State changes only through the guarded methods,
@@ -45,7 +46,7 @@ public class RunRecord extends StoredOnce<UUID> {
     private String requestSha256;
 
     @Column(name = "idempotency_key", updatable = false)
-    private String idempotencyKey;
+    private @Nullable String idempotencyKey;
 
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
@@ -58,21 +59,21 @@ public class RunRecord extends StoredOnce<UUID> {
     private boolean cancelRequested;
 
     @Column(name = "claimed_by")
-    private String claimedBy;
+    private @Nullable String claimedBy;
 
     @Column(name = "lease_until")
-    private Instant leaseUntil;
+    private @Nullable Instant leaseUntil;
 
     @Column(name = "exit_code")
-    private Integer exitCode;
+    private @Nullable Integer exitCode;
 
     @Enumerated(EnumType.STRING)
-    private Termination termination;
+    private @Nullable Termination termination;
 
-    private String failure;
+    private @Nullable String failure;
 
     @Enumerated(EnumType.STRING)
-    private SandboxKind sandbox;
+    private @Nullable SandboxKind sandbox;
 
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
@@ -81,10 +82,10 @@ public class RunRecord extends StoredOnce<UUID> {
     private Instant updatedAt;
 
     @Column(name = "started_at")
-    private Instant startedAt;
+    private @Nullable Instant startedAt;
 
     @Column(name = "ended_at")
-    private Instant endedAt;
+    private @Nullable Instant endedAt;
 
     @Version
     private long version;
@@ -133,7 +134,7 @@ public class RunRecord extends StoredOnce<UUID> {
             String argumentsJson,
             String argvJson,
             String requestSha256,
-            String idempotencyKey) {}
+            @Nullable String idempotencyKey) {}
 
     /** Policy allows the run without a human. */
     public void approveAutomatically(Instant now) {
@@ -213,9 +214,9 @@ public class RunRecord extends StoredOnce<UUID> {
      * @param sandbox     what the process was isolated by; null only for a run cancelled before its process started
      */
     public void finish(
-            Integer exitCode,
+            @Nullable Integer exitCode,
             Termination termination,
-            SandboxKind sandbox,
+            @Nullable SandboxKind sandbox,
             Instant startedAt,
             Instant endedAt,
             Instant now) {
@@ -275,7 +276,7 @@ public class RunRecord extends StoredOnce<UUID> {
     }
 
     /** Until when the executing replica's lease holds, or null for a run that is not executing. */
-    public Instant leaseUntil() {
+    public @Nullable Instant leaseUntil() {
         return leaseUntil;
     }
 
@@ -312,7 +313,7 @@ public class RunRecord extends StoredOnce<UUID> {
         return requestSha256;
     }
 
-    public String idempotencyKey() {
+    public @Nullable String idempotencyKey() {
         return idempotencyKey;
     }
 
@@ -328,24 +329,24 @@ public class RunRecord extends StoredOnce<UUID> {
         return cancelRequested;
     }
 
-    public String claimedBy() {
+    public @Nullable String claimedBy() {
         return claimedBy;
     }
 
-    public Integer exitCode() {
+    public @Nullable Integer exitCode() {
         return exitCode;
     }
 
-    public Termination termination() {
+    public @Nullable Termination termination() {
         return termination;
     }
 
-    public String failure() {
+    public @Nullable String failure() {
         return failure;
     }
 
     /** What the process was isolated by; null if no process was started. */
-    public SandboxKind sandbox() {
+    public @Nullable SandboxKind sandbox() {
         return sandbox;
     }
 
@@ -357,11 +358,11 @@ public class RunRecord extends StoredOnce<UUID> {
         return updatedAt;
     }
 
-    public Instant startedAt() {
+    public @Nullable Instant startedAt() {
         return startedAt;
     }
 
-    public Instant endedAt() {
+    public @Nullable Instant endedAt() {
         return endedAt;
     }
 }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A person's token for a bot. The token itself is never stored, only its SHA-256. It belongs to
@@ -41,7 +42,7 @@ public class AccessToken {
 
     /** Space-separated authorities fixed at creation, for owners whose roles cannot be looked up later; else null. */
     @Column(updatable = false)
-    private String authorities;
+    private @Nullable String authorities;
 
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
@@ -50,10 +51,10 @@ public class AccessToken {
     private Instant expiresAt;
 
     @Column(name = "last_used_at")
-    private Instant lastUsedAt;
+    private @Nullable Instant lastUsedAt;
 
     @Column(name = "revoked_at")
-    private Instant revokedAt;
+    private @Nullable Instant revokedAt;
 
     protected AccessToken() {}
 
@@ -69,7 +70,7 @@ public class AccessToken {
             String name,
             String tokenSha256,
             Set<String> scopes,
-            Set<String> authorities,
+            @Nullable Set<String> authorities,
             Instant createdAt,
             Instant expiresAt) {
         if (scopes.isEmpty()) {
@@ -132,7 +133,7 @@ public class AccessToken {
     }
 
     /** The authorities kept with the token, or null when they are looked up at each use. */
-    public Set<String> authorities() {
+    public @Nullable Set<String> authorities() {
         return authorities == null ? null : split(authorities);
     }
 
@@ -144,11 +145,11 @@ public class AccessToken {
         return expiresAt;
     }
 
-    public Instant lastUsedAt() {
+    public @Nullable Instant lastUsedAt() {
         return lastUsedAt;
     }
 
-    public Instant revokedAt() {
+    public @Nullable Instant revokedAt() {
         return revokedAt;
     }
 

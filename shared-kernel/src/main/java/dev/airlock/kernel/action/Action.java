@@ -3,6 +3,7 @@ package dev.airlock.kernel.action;
 import java.util.List;
 import java.util.Map;
 import java.util.SequencedCollection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The exact action a run executes, as approvers see it: everything that decides what the
@@ -21,11 +22,11 @@ public record Action(
         String tenant,
         String tool,
         List<String> argv,
-        String workingDir,
+        @Nullable String workingDir,
         Map<String, String> env,
         SequencedCollection<String> secretNames,
         String timeout,
-        Sandbox sandbox) {
+        @Nullable Sandbox sandbox) {
 
     /**
      * The sandbox an action runs in, and what it lets the action reach.

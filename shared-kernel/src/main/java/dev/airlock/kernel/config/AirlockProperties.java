@@ -4,6 +4,7 @@ import jakarta.validation.Valid;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -128,7 +129,7 @@ public record AirlockProperties(
      *
      * @param scrapeTokenSha256 lower-case hex SHA-256 of the bearer token Prometheus sends; unset, nobody may
      */
-    public record Metrics(String scrapeTokenSha256) {
+    public record Metrics(@Nullable String scrapeTokenSha256) {
 
         public Metrics {
             if (scrapeTokenSha256 != null && !scrapeTokenSha256.matches("[0-9a-f]{64}")) {

@@ -5,6 +5,8 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
@@ -25,8 +27,12 @@ public @interface ConditionalOnSide {
 
         @Override
         public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            Side side = (Side) metadata.getAnnotationAttributes(ConditionalOnSide.class.getName())
-                    .get("value");
+            Map<String, @Nullable Object> attributes =
+                    metadata.getAnnotationAttributes(ConditionalOnSide.class.getName());
+            if (attributes == null) {
+                throw new IllegalStateException("@ConditionalOnSide is not present on " + metadata);
+            }
+            Side side = (Side) attributes.get("value");
             return Side.configured(context.getEnvironment()).contains(side);
         }
     }

@@ -1,5 +1,6 @@
 package dev.airlock.kernel.config;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -15,7 +16,7 @@ class InvalidSettingFailureAnalyzer extends AbstractFailureAnalyzer<BindValidati
     private final InvalidConfigurationFailureAnalyzer words = new InvalidConfigurationFailureAnalyzer();
 
     @Override
-    protected FailureAnalysis analyze(Throwable rootFailure, BindValidationException cause) {
+    protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindValidationException cause) {
         if (!cause.getValidationErrors().getName().toString().startsWith("airlock")) {
             return null;
         }

@@ -15,8 +15,8 @@ public class SettingsConfiguration {
 
     /** Runs before any bean is made, so that an unknown key is the first thing the start says. */
     @Bean
-    static StrictSettings strictSettings() {
-        return new StrictSettings();
+    static StrictSettings strictSettings(Environment environment) {
+        return new StrictSettings(environment);
     }
 
     @Bean

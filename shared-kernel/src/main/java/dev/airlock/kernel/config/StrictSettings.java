@@ -15,7 +15,6 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.PropertySource;
@@ -30,14 +29,13 @@ import org.springframework.core.env.StandardEnvironment;
  * strict binding, it leaves environment variables and JVM system properties alone (they hold much
  * else), and it accepts elements of a list that a source of higher precedence replaced.
  */
-public final class StrictSettings implements BeanFactoryPostProcessor, EnvironmentAware {
+public final class StrictSettings implements BeanFactoryPostProcessor {
 
     private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("airlock");
 
-    private Environment environment;
+    private final Environment environment;
 
-    @Override
-    public void setEnvironment(Environment environment) {
+    public StrictSettings(Environment environment) {
         this.environment = environment;
     }
 

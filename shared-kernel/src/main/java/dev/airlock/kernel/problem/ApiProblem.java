@@ -3,6 +3,7 @@ package dev.airlock.kernel.problem;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An error either side reports to its caller: an HTTP status, a problem type, a title and a
@@ -27,7 +28,7 @@ public class ApiProblem extends RuntimeException {
      * @param title  the problem type's title
      * @param detail what went wrong, for the caller
      */
-    protected ApiProblem(int status, String type, String title, String detail) {
+    protected ApiProblem(int status, String type, String title, @Nullable String detail) {
         super(detail, null, false, false);
         this.status = status;
         this.type = type;

@@ -1,13 +1,14 @@
 package dev.airlock.kernel.problem;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** 400: the request is well-formed JSON but asks for something invalid. */
 public final class InvalidRequest extends ApiProblem {
 
     private static final long serialVersionUID = 1L;
 
-    private InvalidRequest(String detail) {
+    private InvalidRequest(@Nullable String detail) {
         super(400, "invalid-request", "Invalid request", detail);
     }
 
@@ -31,7 +32,7 @@ public final class InvalidRequest extends ApiProblem {
     }
 
     /** Anything else, with its reason. */
-    public static InvalidRequest because(String detail) {
+    public static InvalidRequest because(@Nullable String detail) {
         return new InvalidRequest(detail);
     }
 }

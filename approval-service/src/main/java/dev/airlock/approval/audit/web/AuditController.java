@@ -23,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -97,7 +98,7 @@ class AuditController {
      * @param runs the runs
      * @param next the cursor of the next page, or null on the last
      */
-    record RunPage(List<RunSummary> runs, String next) {}
+    record RunPage(List<RunSummary> runs, @Nullable String next) {}
 
     /** Runs of a tenant matching the filters, newest first unless {@code sort=oldest}, a page at a time. */
     @GetMapping("/runs")
@@ -176,7 +177,7 @@ class AuditController {
             Authentication authentication,
             @RequestParam String tenant,
             @PathVariable UUID runId,
-            @RequestParam(required = false) String reason) {
+            @RequestParam(required = false) @Nullable String reason) {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
         text.check("reason", reason);

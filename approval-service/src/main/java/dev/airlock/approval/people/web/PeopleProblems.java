@@ -4,6 +4,7 @@ import dev.airlock.kernel.problem.ProblemJson;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.authentication.AuthenticationTrustResolver;
 import org.springframework.security.authentication.AuthenticationTrustResolverImpl;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -17,19 +18,20 @@ final class PeopleProblems {
 
     /** 401: a session or a personal access token, never an agent key. */
     static AuthenticationEntryPoint unauthorized() {
-        return (request, response, e) -> {
-            response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
-            write(
-                    response,
-                    HttpServletResponse.SC_UNAUTHORIZED,
-                    "Unauthorized",
-                    "Sign in to the console, or send a personal access token as 'Authorization: Bearer alp_...'.");
-        };
+        return (request, response, e) -> unauthorized(response);
+    }
+
+    private static void unauthorized(HttpServletResponse response) throws IOException {
+        response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\"");
+        write(
+                response,
+                HttpServletResponse.SC_UNAUTHORIZED,
+                "Unauthorized",
+                "Sign in to the console, or send a personal access token as 'Authorization: Bearer alp_...'.");
     }
 
     /** 403 for a signed-in person; 401 for a caller who is nobody. */
     static AccessDeniedHandler forbidden() {
-        AuthenticationEntryPoint unauthorized = unauthorized();
         AuthenticationTrustResolver trust = new AuthenticationTrustResolverImpl();
         return (request, response, e) -> {
             var authentication = SecurityContextHolder.getContext().getAuthentication();
@@ -40,7 +42,7 @@ final class PeopleProblems {
                         "Forbidden",
                         "This request is not allowed (for a console session: send the CSRF token in X-CSRF-TOKEN).");
             } else {
-                unauthorized.commence(request, response, null);
+                unauthorized(response);
             }
         };
     }
@@ -56,7 +58,7 @@ final class PeopleProblems {
     }
 
     /** 403 for a valid access token whose scopes do not cover the request. */
-    static void insufficientScope(HttpServletResponse response, String needed) throws IOException {
+    static void insufficientScope(HttpServletResponse response, @Nullable String needed) throws IOException {
         response.setHeader("WWW-Authenticate", "Bearer realm=\"airlock\", error=\"insufficient_scope\"");
         write(
                 response,

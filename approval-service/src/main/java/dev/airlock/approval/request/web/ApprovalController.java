@@ -12,6 +12,7 @@ import dev.airlock.persistence.approval.Verdict;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -83,7 +84,7 @@ class ApprovalController {
      * @param action    the canonical action, one item per line
      * @param decisions decisions so far
      */
-    record Detail(Summary summary, String requester, List<String> action, List<DecisionView> decisions) {
+    record Detail(Summary summary, @Nullable String requester, List<String> action, List<DecisionView> decisions) {
 
         static Detail of(ApprovalView view) {
             return new Detail(
@@ -104,14 +105,15 @@ class ApprovalController {
      * @param digest    the digest they decided on
      * @param decidedAt when
      */
-    record DecisionView(String approver, String decision, String reason, String digest, Instant decidedAt) {}
+    record DecisionView(
+            String approver, String decision, @Nullable String reason, String digest, Instant decidedAt) {}
 
     /**
      * @param decision APPROVE or DENY
      * @param reason   why (required to deny)
      * @param digest   the digest of the action the person saw
      */
-    record DecisionRequest(String decision, String reason, String digest) {}
+    record DecisionRequest(String decision, @Nullable String reason, String digest) {}
 
     @GetMapping
     List<Summary> list(Authentication authentication, @RequestParam(defaultValue = "pending") String status) {

@@ -7,6 +7,7 @@ import dev.airlock.kernel.config.Side;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -35,7 +36,7 @@ class ToolController {
      */
     record ToolView(
             String name,
-            String description,
+            @Nullable String description,
             String approval,
             String timeout,
             Map<String, Object> parameters,
