@@ -1,0 +1,21 @@
+package dev.airlock.egress;
+
+import java.io.IOException;
+import java.io.InputStream;
+import org.jspecify.annotations.Nullable;
+
+/** Reads the body of the answer a call keeps, as it arrives. */
+@FunctionalInterface
+public interface ResponseReader {
+
+    /**
+     * Reads {@code body} to its end. The stream stops at the upstream's limit with a {@link
+     * ResponseLimitException}, which the reader lets through once it has taken what it wants of the
+     * bytes before it.
+     *
+     * @param status      the answer's status
+     * @param contentType the answer's content type, or null
+     * @param body        the body
+     */
+    void read(int status, @Nullable String contentType, InputStream body) throws IOException;
+}

@@ -1,0 +1,556 @@
+package dev.airlock.egress;
+
+import dev.airlock.egress.guard.AddressGuard;
+import dev.airlock.egress.guard.EgressNetwork;
+import dev.airlock.egress.guard.GuardedDnsResolver;
+import dev.airlock.egress.guard.GuardedSocketFactory;
+import dev.airlock.egress.guard.RefusedAddressException;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLException;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.HttpHostConnectException;
+import org.apache.hc.client5.http.SchemePortResolver;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.io.HttpClientConnectionOperator;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.URIScheme;
+import org.apache.hc.core5.http.config.RegistryBuilder;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.util.Timeout;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One upstream, and the only way Airlock sends it anything. A call passes the bulkhead (waiting at
+ * most one attempt's time for a place), then for each attempt the circuit breaker (an open breaker
+ * answers at once: nothing is sent), then the time limiter; an idempotent request is retried after
+ * a connection failure, a time-out or a 502, 503 or 504, with backoff. Every connection's address
+ * is checked by the guard when the name is resolved and again when the socket connects; redirects
+ * are followed only within the request's origin, at most five; the body is read through the
+ * caller's reader up to the upstream's limit, and the connection is cut at the limit, at the
+ * deadline or on cancel. Thread-safe.
+ */
+public final class Upstream implements AutoCloseable {
+
+    /** Redirects followed within the origin before the call gives up. */
+    static final int MAX_REDIRECTS = 5;
+
+    private final String name;
+    private final UpstreamPolicy policy;
+    private final CloseableHttpClient client;
+    private final CircuitBreaker breaker;
+    private final Retry retry;
+    private final Bulkhead bulkhead;
+    private final TimeLimiter timeLimiter;
+    private final ExecutorService attempts;
+    private final ScheduledExecutorService timers;
+    private final Clock clock;
+
+    Upstream(
+            String name,
+            UpstreamPolicy policy,
+            DnsResolver resolver,
+            EgressNetwork network,
+            Resilience resilience,
+            ExecutorService attempts,
+            ScheduledExecutorService timers,
+            Clock clock) {
+        this.name = name;
+        this.policy = policy;
+        this.attempts = attempts;
+        this.timers = timers;
+        this.clock = clock;
+        AddressGuard guard = new AddressGuard(policy.allowPrivateNetwork());
+        TlsSocketStrategy tls = policy.tls() == null
+                ? ClientTlsStrategyBuilder.create().buildClassic()
+                : ClientTlsStrategyBuilder.create().setSslContext(policy.tls()).buildClassic();
+        GuardedSocketFactory sockets = new GuardedSocketFactory(guard, network);
+        Timeout timeout = Timeout.of(policy.timeout());
+        PoolingHttpClientConnectionManager connections = new PoolingHttpClientConnectionManagerBuilder() {
+            @Override
+            protected HttpClientConnectionOperator createConnectionOperator(
+                    SchemePortResolver ports, DnsResolver dns, TlsSocketStrategy strategy) {
+                return new DefaultHttpClientConnectionOperator(
+                        sockets,
+                        ports,
+                        dns,
+                        RegistryBuilder.<TlsSocketStrategy>create()
+                                .register(URIScheme.HTTPS.id, strategy)
+                                .build());
+            }
+        }.setDnsResolver(new GuardedDnsResolver(resolver, guard))
+                .setTlsSocketStrategy(tls)
+                .setMaxConnPerRoute(policy.maxConcurrentCalls())
+                .setMaxConnTotal(policy.maxConcurrentCalls())
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(timeout)
+                        .setSocketTimeout(timeout)
+                        .build())
+                .build();
+        this.client = HttpClients.custom()
+                .setConnectionManager(connections)
+                .setProxySelector(null)
+                .disableRedirectHandling()
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableContentCompression()
+                .disableAuthCaching()
+                .setUserAgent("Airlock")
+                .setDefaultRequestConfig(RequestConfig.custom()
+                        .setRedirectsEnabled(false)
+                        .setAuthenticationEnabled(false)
+                        .setConnectionRequestTimeout(timeout)
+                        .setResponseTimeout(timeout)
+                        .setContentCompressionEnabled(false)
+                        .build())
+                .build();
+        this.breaker = resilience.breaker(name, policy.breaker());
+        this.retry = resilience.retry(name, policy.retry());
+        this.bulkhead = resilience.bulkhead(name, policy.maxConcurrentCalls(), policy.timeout());
+        this.timeLimiter = resilience.timeLimiter(name, policy.timeout());
+    }
+
+    /** The upstream's name, as its metrics carry it. */
+    public String name() {
+        return name;
+    }
+
+    /** The upstream's policy. */
+    public UpstreamPolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Sends {@code request} and reads the answer it keeps through {@code reader}.
+     *
+     * @param deadline the whole call's time limit, retries and backoff included
+     */
+    public EgressResult call(EgressRequest request, ResponseReader reader, CallControl control, Duration deadline) {
+        Call call = new Call(request, reader, clock.instant());
+        control.onCancel(call::cancel);
+        ScheduledFuture<?> watchdog = timers.schedule(call::expire, deadline.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            if (!bulkhead.tryAcquirePermission()) {
+                return call.end(
+                        EgressTermination.TIMED_OUT,
+                        null,
+                        "more calls to upstream " + name
+                                + " were in flight than max-concurrent-calls allows, for longer than its timeout");
+            }
+            try {
+                return call.run();
+            } finally {
+                bulkhead.onComplete();
+            }
+        } finally {
+            watchdog.cancel(false);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        client.close();
+    }
+
+    /** A 5xx answer, which counts as a failure of the upstream. */
+    static final class ServerError extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        ServerError(int status) {
+            super("the upstream answered " + status, null);
+        }
+    }
+
+    /** What one attempt ended with; {@code retryable} when another attempt may do better. */
+    private record Attempt(
+            EgressTermination termination,
+            @Nullable Integer status,
+            Map<String, String> headers,
+            @Nullable String reason,
+            URI url,
+            boolean retryable)
+            implements Resilience.Retryable {}
+
+    /** One call in flight: its attempts, its deadline and its cancellation. */
+    private final class Call {
+
+        private final EgressRequest request;
+        private final ResponseReader reader;
+        private final Instant started;
+        private final AtomicReference<@Nullable HttpUriRequestBase> inFlight = new AtomicReference<>();
+        private volatile boolean cancelled;
+        private volatile boolean expired;
+        private int attemptsMade;
+        private URI lastUrl;
+
+        Call(EgressRequest request, ResponseReader reader, Instant started) {
+            this.request = request;
+            this.reader = reader;
+            this.started = started;
+            this.lastUrl = request.url();
+        }
+
+        void cancel() {
+            cancelled = true;
+            abort();
+        }
+
+        void expire() {
+            expired = true;
+            abort();
+        }
+
+        private void abort() {
+            HttpUriRequestBase current = inFlight.get();
+            if (current != null) {
+                current.cancel();
+            }
+        }
+
+        EgressResult run() {
+            Retry.Context<Attempt> retries = retry.context();
+            Attempt last = null;
+            while (true) {
+                if (cancelled || expired) {
+                    return stopped(last);
+                }
+                if (!breaker.tryAcquirePermission()) {
+                    if (last != null) {
+                        return end(last);
+                    }
+                    return end(
+                            EgressTermination.CIRCUIT_OPEN,
+                            null,
+                            "the circuit breaker of upstream " + name
+                                    + " is open after repeated failures; nothing was sent");
+                }
+                attemptsMade++;
+                long begun = System.nanoTime();
+                boolean mayRetry =
+                        request.idempotent() && attemptsMade < policy.retry().maxAttempts();
+                Attempt attempt;
+                try {
+                    attempt = timeLimiter.executeFutureSupplier(
+                            () -> CompletableFuture.supplyAsync(() -> attempt(mayRetry), attempts));
+                } catch (TimeoutException e) {
+                    abort();
+                    breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
+                    attempt = new Attempt(
+                            EgressTermination.TIMED_OUT,
+                            null,
+                            Map.of(),
+                            "no complete answer within the upstream's timeout of " + policy.timeout(),
+                            lastUrl,
+                            true);
+                } catch (Exception e) {
+                    attempt = failed(unwrapped(e), begun);
+                }
+                if (attempt.termination() == EgressTermination.RESPONDED
+                        && attempt.status() != null
+                        && attempt.status() >= 500) {
+                    breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, new ServerError(attempt.status()));
+                } else if (attempt.termination() == EgressTermination.RESPONDED
+                        || attempt.termination() == EgressTermination.RESPONSE_LIMIT) {
+                    breaker.onSuccess(System.nanoTime() - begun, TimeUnit.NANOSECONDS);
+                }
+                last = attempt;
+                if (cancelled || expired) {
+                    return stopped(last);
+                }
+                if (mayRetry && attempt.retryable()) {
+                    try {
+                        if (retries.onResult(attempt)) {
+                            continue;
+                        }
+                    } catch (RuntimeException interrupted) {
+                        return end(attempt);
+                    }
+                }
+                retries.onComplete();
+                return end(attempt);
+            }
+        }
+
+        private EgressResult stopped(@Nullable Attempt last) {
+            if (cancelled) {
+                return end(EgressTermination.CANCELLED, last == null ? null : last.status(), "the call was cancelled");
+            }
+            return end(
+                    EgressTermination.TIMED_OUT,
+                    last == null ? null : last.status(),
+                    "the call did not end within the tool's time limit");
+        }
+
+        private Attempt failed(Throwable e, long begun) {
+            if (e instanceof RefusedAddressException refused) {
+                breaker.releasePermission();
+                return new Attempt(EgressTermination.REFUSED, null, Map.of(), refused.reason(), lastUrl, false);
+            }
+            if (e instanceof RedirectRefused redirect) {
+                breaker.onSuccess(System.nanoTime() - begun, TimeUnit.NANOSECONDS);
+                return new Attempt(
+                        EgressTermination.REFUSED, redirect.status, Map.of(), redirect.getMessage(), lastUrl, false);
+            }
+            breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
+            if (cancelled || expired) {
+                return new Attempt(
+                        cancelled ? EgressTermination.CANCELLED : EgressTermination.TIMED_OUT,
+                        null,
+                        Map.of(),
+                        null,
+                        lastUrl,
+                        false);
+            }
+            if (e instanceof SocketTimeoutException
+                    || e instanceof ConnectTimeoutException
+                    || e instanceof InterruptedIOException) {
+                return new Attempt(
+                        EgressTermination.TIMED_OUT,
+                        null,
+                        Map.of(),
+                        "no answer within the upstream's timeout of " + policy.timeout(),
+                        lastUrl,
+                        true);
+            }
+            if (e instanceof HttpHostConnectException
+                    || e instanceof ConnectException
+                    || e instanceof NoRouteToHostException
+                    || e instanceof UnknownHostException
+                    || e instanceof SSLException) {
+                return new Attempt(
+                        EgressTermination.CONNECT_FAILED,
+                        null,
+                        Map.of(),
+                        "could not connect to " + lastUrl.getHost() + ": " + describe(e),
+                        lastUrl,
+                        true);
+            }
+            return new Attempt(
+                    EgressTermination.CONNECT_FAILED,
+                    null,
+                    Map.of(),
+                    "the exchange with " + lastUrl.getHost() + " failed: " + describe(e),
+                    lastUrl,
+                    true);
+        }
+
+        /** One attempt: the request, redirects within the origin, and the body of the answer kept. */
+        private Attempt attempt(boolean mayRetry) {
+            URI url = request.url();
+            String method = request.method();
+            byte[] body = request.body();
+            for (int redirects = 0; ; redirects++) {
+                lastUrl = url;
+                HttpUriRequestBase outgoing = new HttpUriRequestBase(method, url);
+                request.headers().forEach(h -> outgoing.addHeader(h.name(), h.value()));
+                if (body != null) {
+                    outgoing.setEntity(new ByteArrayEntity(
+                            body, request.contentType() == null ? null : ContentType.parse(request.contentType())));
+                }
+                inFlight.set(outgoing);
+                if (cancelled || expired) {
+                    outgoing.cancel();
+                }
+                ClassicHttpResponse response;
+                try {
+                    response = client.executeOpen(null, outgoing, null);
+                } catch (IOException e) {
+                    outgoing.cancel();
+                    throw new java.io.UncheckedIOException(e);
+                }
+                try {
+                    int status = response.getCode();
+                    Map<String, String> headers = selected(response);
+                    if (status >= 300
+                            && status < 400
+                            && response.getFirstHeader("Location") != null
+                            && status != 304
+                            && status != 300) {
+                        URI next = redirect(url, response.getFirstHeader("Location"), status, redirects);
+                        outgoing.cancel();
+                        if (status == 303
+                                || (status == 301 || status == 302)
+                                        && !"GET".equals(method)
+                                        && !"HEAD".equals(method)) {
+                            method = "GET";
+                            body = null;
+                        }
+                        url = next;
+                        continue;
+                    }
+                    if (mayRetry && (status == 502 || status == 503 || status == 504)) {
+                        outgoing.cancel();
+                        return new Attempt(EgressTermination.RESPONDED, status, headers, null, url, true);
+                    }
+                    HttpEntity entity = response.getEntity();
+                    if (entity == null || "HEAD".equals(method)) {
+                        return new Attempt(EgressTermination.RESPONDED, status, headers, null, url, false);
+                    }
+                    try {
+                        reader.read(
+                                status,
+                                headers.get("content-type"),
+                                new BoundedBody(entity.getContent(), policy.maxResponseBytes()));
+                    } catch (ResponseLimitException e) {
+                        outgoing.cancel();
+                        return new Attempt(
+                                EgressTermination.RESPONSE_LIMIT,
+                                status,
+                                headers,
+                                "the body was cut at the upstream's limit of " + policy.maxResponseBytes() + " bytes",
+                                url,
+                                false);
+                    }
+                    return new Attempt(EgressTermination.RESPONDED, status, headers, null, url, false);
+                } catch (IOException e) {
+                    outgoing.cancel();
+                    throw new java.io.UncheckedIOException(e);
+                } finally {
+                    closeQuietly(response);
+                }
+            }
+        }
+
+        private URI redirect(URI from, Header location, int status, int redirects) throws RedirectRefused {
+            URI next;
+            try {
+                next = from.resolve(new URI(location.getValue().strip()));
+            } catch (java.net.URISyntaxException | IllegalArgumentException e) {
+                throw new RedirectRefused(status, "the upstream redirected to a location that is not a URL");
+            }
+            if (!sameOrigin(from, next) || next.getRawUserInfo() != null) {
+                throw new RedirectRefused(
+                        status,
+                        "the upstream redirected to another origin (" + origin(next)
+                                + "); redirects are followed only within " + origin(from));
+            }
+            if (redirects >= MAX_REDIRECTS) {
+                throw new RedirectRefused(status, "more than " + MAX_REDIRECTS + " redirects");
+            }
+            return next;
+        }
+
+        EgressResult end(Attempt attempt) {
+            return new EgressResult(
+                    attempt.termination(),
+                    attempt.status(),
+                    attempt.headers(),
+                    attemptsMade,
+                    attempt.reason(),
+                    attempt.url(),
+                    started,
+                    clock.instant());
+        }
+
+        EgressResult end(EgressTermination termination, @Nullable Integer status, String reason) {
+            return new EgressResult(
+                    termination, status, Map.of(), attemptsMade, reason, lastUrl, started, clock.instant());
+        }
+    }
+
+    /** A redirect the call does not follow. */
+    static final class RedirectRefused extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        final int status;
+
+        RedirectRefused(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    static boolean sameOrigin(URI a, URI b) {
+        return a.getScheme() != null
+                && a.getScheme().equalsIgnoreCase(b.getScheme() == null ? "" : b.getScheme())
+                && a.getHost() != null
+                && a.getHost().equalsIgnoreCase(b.getHost() == null ? "" : b.getHost())
+                && port(a) == port(b);
+    }
+
+    private static int port(URI uri) {
+        if (uri.getPort() >= 0) {
+            return uri.getPort();
+        }
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+
+    private static String origin(URI uri) {
+        return (uri.getScheme() == null ? "?" : uri.getScheme().toLowerCase(Locale.ROOT)) + "://"
+                + (uri.getHost() == null ? "?" : uri.getHost()) + ":" + port(uri);
+    }
+
+    private static Map<String, String> selected(ClassicHttpResponse response) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (String name : new String[] {"content-type", "content-length"}) {
+            Header header = response.getFirstHeader(name);
+            if (header != null) {
+                headers.put(name, header.getValue());
+            }
+        }
+        return headers;
+    }
+
+    /** Closes an answer whose outcome is decided already: a failure to close changes nothing of it. */
+    private static void closeQuietly(ClassicHttpResponse response) {
+        try {
+            response.close();
+        } catch (IOException ignored) {
+            // The connection is gone either way.
+        }
+    }
+
+    private static Throwable unwrapped(Throwable e) {
+        Throwable cause = e;
+        while ((cause instanceof ExecutionException
+                        || cause instanceof java.util.concurrent.CompletionException
+                        || cause instanceof java.io.UncheckedIOException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
+    }
+}

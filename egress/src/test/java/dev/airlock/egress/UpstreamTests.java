@@ -1,0 +1,332 @@
+package dev.airlock.egress;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The guarded client against a real HTTP server on 127.0.0.1, with names resolved by the test and
+ * every connection checked to stay on loopback.
+ */
+class UpstreamTests {
+
+    private final TestNetwork network = new TestNetwork();
+    private HttpServer server;
+    private Egress egress;
+    private final AtomicInteger hits = new AtomicInteger();
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/ok", ex -> answer(ex, 200, "text/plain", "hello"));
+        server.createContext("/unavailable", ex -> answer(ex, 503, "text/plain", "down"));
+        server.createContext("/big", ex -> answer(ex, 200, "text/plain", "x".repeat(5000)));
+        server.createContext("/exact", ex -> answer(ex, 200, "text/plain", "x".repeat(100)));
+        server.createContext("/slow", ex -> {
+            sleep(3000);
+            answer(ex, 200, "text/plain", "late");
+        });
+        server.createContext("/endless", ex -> {
+            hits.incrementAndGet();
+            ex.sendResponseHeaders(200, 0);
+            try (OutputStream out = ex.getResponseBody()) {
+                byte[] chunk = new byte[1024];
+                while (true) {
+                    out.write(chunk);
+                    out.flush();
+                }
+            } catch (IOException cut) {
+                // the client cut the connection
+            }
+        });
+        server.createContext("/to-other", ex -> redirect(ex, "http://other.example/"));
+        server.createContext("/to-same", ex -> redirect(ex, "/ok"));
+        server.createContext("/loop", ex -> redirect(ex, "/loop"));
+        server.start();
+        egress = new Egress(network, network, null, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stop() {
+        egress.close();
+        server.stop(0);
+        assertThat(network.violations).as("connections outside loopback").isEmpty();
+    }
+
+    private void answer(HttpExchange ex, int status, String type, String body) throws IOException {
+        hits.incrementAndGet();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private void redirect(HttpExchange ex, String location) throws IOException {
+        hits.incrementAndGet();
+        ex.getResponseHeaders().set("Location", location);
+        ex.sendResponseHeaders(302, -1);
+        ex.close();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static UpstreamPolicy policy(
+            boolean allowPrivate, Duration timeout, long maxBytes, int attempts, int breakerCalls) {
+        return new UpstreamPolicy(
+                allowPrivate,
+                null,
+                timeout,
+                maxBytes,
+                new UpstreamPolicy.Breaker(
+                        50, Duration.ofSeconds(60), 100, breakerCalls, breakerCalls, Duration.ofMillis(500)),
+                new UpstreamPolicy.RetryPolicy(attempts, Duration.ofMillis(10)),
+                4);
+    }
+
+    private Upstream local(String name) {
+        return egress.upstream(name, policy(true, Duration.ofSeconds(2), 1000, 3, 4));
+    }
+
+    private URI url(String path) {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+    }
+
+    private static EgressRequest get(URI url) {
+        return new EgressRequest("GET", url, List.of(), null, null, true);
+    }
+
+    private static final class Body implements ResponseReader {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        @Override
+        public void read(int status, String contentType, InputStream body) throws IOException {
+            body.transferTo(bytes);
+        }
+
+        String text() {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void readsTheAnswerAndItsFacts() {
+        Body body = new Body();
+        EgressResult result = local("ok").call(get(url("/ok")), body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(result.status()).isEqualTo(200);
+        assertThat(result.headers()).containsEntry("content-type", "text/plain").containsEntry("content-length", "5");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(body.text()).isEqualTo("hello");
+        assertThat(network.connections).isNotEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {"169.254.169.254", "10.0.0.1", "fd00::1", "::ffff:10.0.0.1", "fd00:ec2::254", "127.0.0.1", "::1"
+            })
+    void refusesANameThatResolvesToANonPublicAddressWithoutConnecting(String address) {
+        network.name("api.example", address);
+        Upstream upstream = egress.upstream("public-" + address, policy(false, Duration.ofSeconds(2), 1000, 3, 10));
+        EgressResult result = upstream.call(
+                get(URI.create("http://api.example:" + server.getAddress().getPort() + "/ok")),
+                new Body(),
+                CallControl.NONE,
+                Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(result.reason()).contains("api.example").contains("does not allow private networks");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(network.connections).as("nothing was connected").isEmpty();
+        assertThat(hits).hasValue(0);
+    }
+
+    @Test
+    void refusesALiteralLoopbackAddressWithoutPrivateNetworks() {
+        Upstream upstream = egress.upstream("public", policy(false, Duration.ofSeconds(2), 1000, 3, 10));
+        EgressResult result = upstream.call(get(url("/ok")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(network.connections).isEmpty();
+        assertThat(hits).hasValue(0);
+    }
+
+    @Test
+    void refusesANameWithOnePublicAndOnePrivateAddress() {
+        network.name("mixed.example", "93.184.216.34", "10.0.0.1");
+        Upstream upstream = egress.upstream("mixed", policy(false, Duration.ofSeconds(2), 1000, 1, 10));
+        EgressResult result = upstream.call(
+                get(URI.create("http://mixed.example/ok")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(network.connections).isEmpty();
+    }
+
+    @Test
+    void followsARedirectWithinTheOriginAndRefusesOneToAnother() {
+        Body body = new Body();
+        EgressResult same =
+                local("redirects").call(get(url("/to-same")), body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(same.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(same.finalUrl().getPath()).isEqualTo("/ok");
+        assertThat(body.text()).isEqualTo("hello");
+
+        network.name("other.example", "127.0.0.1");
+        EgressResult other =
+                local("redirects").call(get(url("/to-other")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(other.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(other.reason()).contains("another origin").contains("other.example");
+        assertThat(other.status()).isEqualTo(302);
+
+        EgressResult loop =
+                local("redirects").call(get(url("/loop")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(loop.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(loop.reason()).contains("more than 5 redirects");
+    }
+
+    @Test
+    void cutsABodyAtTheLimitAndKeepsNothingPastIt() {
+        Body body = new Body();
+        EgressResult result = local("limit").call(get(url("/big")), body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONSE_LIMIT);
+        assertThat(body.bytes.size()).isEqualTo(1000);
+        Body exact = new Body();
+        assertThat(local("limit")
+                        .call(get(url("/exact")), exact, CallControl.NONE, Duration.ofSeconds(5))
+                        .termination())
+                .as("a body of exactly the limit is whole")
+                .isEqualTo(EgressTermination.RESPONDED);
+    }
+
+    @Test
+    void cutsANeverEndingBody() {
+        Body body = new Body();
+        EgressResult result =
+                local("endless").call(get(url("/endless")), body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONSE_LIMIT);
+        assertThat(body.bytes.size()).isEqualTo(1000);
+    }
+
+    @Test
+    void endsASlowCallAtTheTimeLimit() {
+        Upstream upstream = egress.upstream("slow", policy(true, Duration.ofMillis(300), 1000, 1, 10));
+        EgressResult result = upstream.call(get(url("/slow")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.TIMED_OUT);
+        assertThat(result.status()).isNull();
+    }
+
+    @Test
+    void endsACallAtItsOwnDeadlineAcrossRetries() {
+        Upstream upstream = egress.upstream("deadline", policy(true, Duration.ofSeconds(2), 1000, 5, 10));
+        EgressResult result = upstream.call(get(url("/slow")), new Body(), CallControl.NONE, Duration.ofMillis(400));
+        assertThat(result.termination()).isEqualTo(EgressTermination.TIMED_OUT);
+        assertThat(result.reason()).contains("time limit");
+    }
+
+    @Test
+    void retriesOnlyIdempotentRequests() {
+        EgressResult get =
+                local("retries").call(get(url("/unavailable")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(get.status()).isEqualTo(503);
+        assertThat(get.attempts()).isEqualTo(3);
+        assertThat(hits).hasValue(3);
+
+        hits.set(0);
+        EgressRequest post = new EgressRequest(
+                "POST",
+                url("/unavailable"),
+                List.of(),
+                "{}".getBytes(StandardCharsets.UTF_8),
+                "application/json",
+                false);
+        Body body = new Body();
+        EgressResult once = egress.upstream("retries-post", policy(true, Duration.ofSeconds(2), 1000, 3, 10))
+                .call(post, body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(once.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(once.status()).isEqualTo(503);
+        assertThat(once.attempts()).isEqualTo(1);
+        assertThat(hits).hasValue(1);
+        assertThat(body.text()).isEqualTo("down");
+    }
+
+    @Test
+    void aDeadUpstreamOpensTheBreakerWhichClosesAfterItsWait() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        URI dead = URI.create("http://127.0.0.1:" + port + "/ok");
+        Upstream upstream = egress.upstream("dead", policy(true, Duration.ofSeconds(1), 1000, 1, 4));
+        for (int i = 0; i < 4; i++) {
+            EgressResult result = upstream.call(get(dead), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+            assertThat(result.termination()).isEqualTo(EgressTermination.CONNECT_FAILED);
+        }
+        int before = network.connections.size();
+        EgressResult open = upstream.call(get(dead), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(open.termination()).isEqualTo(EgressTermination.CIRCUIT_OPEN);
+        assertThat(open.attempts()).isZero();
+        assertThat(network.connections).as("nothing sent while open").hasSize(before);
+
+        // After the wait, calls go through again: to a live server, they close the breaker.
+        Thread.sleep(600);
+        try (ServerSocket again = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Void> serve = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < 3; i++) {
+                    try (var socket = again.accept()) {
+                        socket.getInputStream().read(new byte[4096]);
+                        socket.getOutputStream()
+                                .write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            for (int i = 0; i < 3; i++) {
+                assertThat(upstream.call(get(dead), new Body(), CallControl.NONE, Duration.ofSeconds(5))
+                                .termination())
+                        .isEqualTo(EgressTermination.RESPONDED);
+            }
+            serve.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aCancelCutsASlowCall() throws Exception {
+        AtomicReference<Runnable> abort = new AtomicReference<>();
+        CompletableFuture<EgressResult> call = CompletableFuture.supplyAsync(
+                () -> local("cancel").call(get(url("/slow")), new Body(), abort::set, Duration.ofSeconds(10)));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> hits.get() == 0 && abort.get() != null);
+        Thread.sleep(200);
+        abort.get().run();
+        EgressResult result = call.get(3, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(result.termination()).isEqualTo(EgressTermination.CANCELLED);
+    }
+}
