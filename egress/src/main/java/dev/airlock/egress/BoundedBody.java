@@ -2,13 +2,19 @@ package dev.airlock.egress;
 
 import java.io.IOException;
 import java.io.InputStream;
+import org.jspecify.annotations.Nullable;
 
-/** A response body that gives at most {@code limit} bytes, then fails with {@link ResponseLimitException}. */
+/**
+ * A response body that gives at most {@code limit} bytes, then fails with {@link
+ * ResponseLimitException}. It remembers the first failure it passed on, so that the call knows how
+ * the body ended even when a reader swallowed the exception.
+ */
 final class BoundedBody extends InputStream {
 
     private final InputStream in;
     private final long limit;
     private long read;
+    private @Nullable IOException failure;
 
     BoundedBody(InputStream in, long limit) {
         this.in = in;
@@ -24,6 +30,24 @@ final class BoundedBody extends InputStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        try {
+            return bounded(buffer, offset, length);
+        } catch (IOException e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    /** The first failure passed on to the reader, or null when the body ended well (or was not read to its end). */
+    @Nullable
+    IOException failure() {
+        return failure;
+    }
+
+    private int bounded(byte[] buffer, int offset, int length) throws IOException {
         if (length == 0) {
             return 0;
         }

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param method     the method, upper case
  * @param url        the absolute http or https URL, without user information
  * @param headers    the headers in order, credentials included (they are never logged or returned)
- * @param body       the body bytes, or null for none
+ * @param body       the body bytes; empty for none
  * @param contentType the body's content type, or null for none
  * @param idempotent whether the request may be sent again after a failure: GET, HEAD, PUT, DELETE,
  *                   OPTIONS, or a tool its configuration marks idempotent
@@ -21,7 +21,7 @@ public record EgressRequest(
         String method,
         URI url,
         List<Header> headers,
-        byte @Nullable [] body,
+        byte[] body,
         @Nullable String contentType,
         boolean idempotent) {
 

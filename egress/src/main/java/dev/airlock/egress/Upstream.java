@@ -375,7 +375,8 @@ public final class Upstream implements AutoCloseable {
         private Attempt attempt(boolean mayRetry) {
             URI url = request.url();
             String method = request.method();
-            byte[] body = request.body();
+            byte @Nullable [] body =
+                    request.body().length == 0 && request.contentType() == null ? null : request.body();
             for (int redirects = 0; ; redirects++) {
                 lastUrl = url;
                 HttpUriRequestBase outgoing = new HttpUriRequestBase(method, url);
@@ -424,10 +425,13 @@ public final class Upstream implements AutoCloseable {
                         return new Attempt(EgressTermination.RESPONDED, status, headers, null, url, false);
                     }
                     try {
-                        reader.read(
-                                status,
-                                headers.get("content-type"),
-                                new BoundedBody(entity.getContent(), policy.maxResponseBytes()));
+                        BoundedBody bounded = new BoundedBody(entity.getContent(), policy.maxResponseBytes());
+                        reader.read(status, headers.get("content-type"), bounded);
+                        IOException ended = bounded.failure();
+                        if (ended != null) {
+                            // The reader swallowed how the body ended: it ended so all the same.
+                            throw ended;
+                        }
                     } catch (ResponseLimitException e) {
                         outgoing.cancel();
                         return new Attempt(

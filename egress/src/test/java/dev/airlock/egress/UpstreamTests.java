@@ -121,7 +121,7 @@ class UpstreamTests {
     }
 
     private static EgressRequest get(URI url) {
-        return new EgressRequest("GET", url, List.of(), null, null, true);
+        return new EgressRequest("GET", url, List.of(), new byte[0], null, true);
     }
 
     private static final class Body implements ResponseReader {

@@ -133,6 +133,34 @@ public class RawAccess {
                 "run-" + slice.runId() + "-" + slice.stream().key() + ".bin", slice.bytes(), Digest.of(slice));
     }
 
+    /**
+     * Both streams of a run's raw artifact for an evidence bundle, read through a grant the person
+     * holds now (each read an audit event); empty when they hold none.
+     *
+     * @throws GrantRefused when the bytes were purged
+     */
+    public Optional<RawPair> forEvidence(Human human, String tenant, UUID runId) {
+        Instant now = clock.instant();
+        Optional<UUID> grant = grants.forRun(tenant, runId).stream()
+                .filter(g -> g.usableBy(human.name(), now))
+                .map(dev.airlock.persistence.artifact.RawGrant::id)
+                .findFirst();
+        return grant.map(id -> {
+            RawSlice stdout = open(human, id, "evidence", "stdout", 0, Integer.MAX_VALUE);
+            RawSlice stderr = open(human, id, "evidence", "stderr", 0, Integer.MAX_VALUE);
+            return new RawPair(stdout.bytes(), stderr.bytes(), stdout.digestMatches() && stderr.digestMatches());
+        });
+    }
+
+    /**
+     * A run's raw bytes, both streams.
+     *
+     * @param stdout  the retained stdout bytes
+     * @param stderr  the retained stderr bytes
+     * @param matches whether the stored bytes still hash to the digest recorded when they were stored
+     */
+    public record RawPair(byte[] stdout, byte[] stderr, boolean matches) {}
+
     private RawSlice open(Human human, UUID grantId, String use, String stream, long offset, int length) {
         StreamName name = StreamName.fromKey(stream)
                 .orElseThrow(() -> InvalidRequest.because("stream must be stdout or stderr, not '" + stream + "'"));

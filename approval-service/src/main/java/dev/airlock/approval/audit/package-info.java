@@ -5,7 +5,7 @@
  * which run, and the command that verifies tenants' audit chains.
  */
 @NullMarked
-@ApplicationModule(allowedDependencies = {"grant", "input", "people", "request", "settings"})
+@ApplicationModule(allowedDependencies = {"grant", "input", "notify", "people", "request", "settings"})
 package dev.airlock.approval.audit;
 
 import org.jspecify.annotations.NullMarked;

@@ -34,4 +34,13 @@ public class InertText {
                 ? null
                 : TerminalSanitizer.sanitize(String.valueOf(value).getBytes(StandardCharsets.UTF_8));
     }
+
+    /**
+     * Untrusted text inside the untrusted-data fence, sanitized first, with {@code label} naming whose
+     * words they are: for the agent's own reason, which no one should read as Airlock's.
+     */
+    public @Nullable String fenced(String label, @Nullable Object value) {
+        String text = text(value);
+        return text == null ? null : dev.airlock.sanitizer.Fence.wrap(label, text.endsWith("\n") ? text : text + "\n");
+    }
 }

@@ -1,6 +1,13 @@
 package dev.airlock.approval.notify;
 
 import dev.airlock.approval.settings.PeopleSettings;
+import dev.airlock.egress.CallControl;
+import dev.airlock.egress.Egress;
+import dev.airlock.egress.EgressRequest;
+import dev.airlock.egress.EgressResult;
+import dev.airlock.egress.EgressTermination;
+import dev.airlock.egress.Upstream;
+import dev.airlock.egress.UpstreamPolicy;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.persistence.event.ApprovalClosed;
 import dev.airlock.persistence.event.ApprovalOpened;
@@ -9,10 +16,9 @@ import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
  * run, tool, digest and a console link, and how an approved run ended; it never carries output.
  */
 @Component
-class ApprovalWebhooks implements DisposableBean {
+public class ApprovalWebhooks implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ApprovalWebhooks.class);
 
@@ -45,8 +51,7 @@ class ApprovalWebhooks implements DisposableBean {
     private final PeopleSettings people;
     private final JsonMapper json;
     private final Clock clock;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final Egress egress;
     private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
     private final Retry retry = Retry.of(
             "approval-webhooks",
@@ -56,7 +61,8 @@ class ApprovalWebhooks implements DisposableBean {
                     .retryExceptions(IOException.class, WebhookRefused.class)
                     .build());
 
-    ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock) {
+    ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock, Egress egress) {
+        this.egress = egress;
         this.properties = properties;
         this.people = people;
         this.json = json;
@@ -95,6 +101,19 @@ class ApprovalWebhooks implements DisposableBean {
         send(finished.tenant(), payload);
     }
 
+    /**
+     * Posts {@code payload} (with {@code event} set) to the tenant's webhooks, as approval events are
+     * sent: asynchronously, retried, never delaying the caller. For announcements that are not about
+     * one approval, such as chain anchors (docs/evidence.md).
+     */
+    public void announce(String tenant, String event, Map<String, Object> payload) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("event", event);
+        body.putAll(payload);
+        body.put("sentAt", Instant.now(clock).toString());
+        send(tenant, body);
+    }
+
     private Map<String, Object> payload(
             String event, String runId, String tenant, String tool, @Nullable String digest) {
         Map<String, Object> payload = new LinkedHashMap<>();
@@ -118,10 +137,14 @@ class ApprovalWebhooks implements DisposableBean {
             return;
         }
         String body = json.writeValueAsString(payload);
-        for (URI hook : hooks) {
+        boolean allowPrivate = people.tenant(tenant).notifications().allowPrivateNetwork();
+        for (int i = 0; i < hooks.size(); i++) {
+            URI hook = hooks.get(i);
+            Upstream receiver = egress.upstream("webhook." + tenant + "." + i, receiverPolicy(allowPrivate));
             senders.execute(() -> {
                 try {
-                    Retry.decorateCheckedRunnable(retry, () -> post(hook, body)).run();
+                    Retry.decorateCheckedRunnable(retry, () -> post(receiver, hook, body))
+                            .run();
                 } catch (Throwable e) {
                     log.warn(
                             "Webhook {} did not accept {} for run {} after retries: {}",
@@ -134,17 +157,38 @@ class ApprovalWebhooks implements DisposableBean {
         }
     }
 
-    private void post(URI hook, String body) throws IOException, InterruptedException {
-        HttpResponse<Void> response = http.send(
-                HttpRequest.newBuilder(hook)
-                        .timeout(Duration.ofSeconds(10))
-                        .header("Content-Type", "application/json")
-                        .header("User-Agent", "airlock")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (response.statusCode() / 100 != 2) {
-            throw new WebhookRefused(response.statusCode());
+    /**
+     * How a receiver is reached: through the guarded client, a short timeout, its own breaker (a
+     * dead receiver, 90 % of the last 20 deliveries failing, is given up on for 30 s and costs no
+     * approval anything; a flaky one that accepts a retry stays in use), no retry of its own (the
+     * delivery's retry above decides).
+     */
+    static UpstreamPolicy receiverPolicy(boolean allowPrivateNetwork) {
+        return new UpstreamPolicy(
+                allowPrivateNetwork,
+                null,
+                Duration.ofSeconds(5),
+                64 * 1024,
+                new UpstreamPolicy.Breaker(90, Duration.ofSeconds(5), 100, 10, 20, Duration.ofSeconds(30)),
+                new UpstreamPolicy.RetryPolicy(1, Duration.ofMillis(100)),
+                4);
+    }
+
+    private void post(Upstream receiver, URI hook, String body) throws IOException {
+        EgressResult result = receiver.call(
+                new EgressRequest(
+                        "POST", hook, List.of(), body.getBytes(StandardCharsets.UTF_8), "application/json", false),
+                (status, type, in) -> in.transferTo(OutputStream.nullOutputStream()),
+                CallControl.NONE,
+                Duration.ofSeconds(10));
+        if (result.termination() != EgressTermination.RESPONDED
+                || result.status() == null
+                || result.status() / 100 != 2) {
+            throw new WebhookRefused(
+                    result.status() == null
+                            ? result.termination().name()
+                            : "HTTP " + result.status()
+                                    + (result.reason() == null ? "" : " (" + result.reason() + ")"));
         }
     }
 
@@ -158,8 +202,8 @@ class ApprovalWebhooks implements DisposableBean {
 
         private static final long serialVersionUID = 1L;
 
-        WebhookRefused(int status) {
-            super("HTTP " + status, null, false, false);
+        WebhookRefused(String what) {
+            super(what, null, false, false);
         }
     }
 }

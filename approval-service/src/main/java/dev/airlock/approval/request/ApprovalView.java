@@ -39,6 +39,8 @@ public record ApprovalView(Request request, List<Decision> decisions) {
      * @param createdAt             when it was opened
      * @param expiresAt             when it expires
      * @param closedAt              when it closed, or null while pending
+     * @param policyRule            the policy rule that asked for people ({@code rule 2: …}); null for older requests
+     * @param agentReason           the agent's own words on why it asks: untrusted data, never a reason to decide; or null
      */
     public record Request(
             UUID runId,
@@ -53,7 +55,9 @@ public record ApprovalView(Request request, List<Decision> decisions) {
             ApprovalStatus status,
             Instant createdAt,
             Instant expiresAt,
-            @Nullable Instant closedAt) {
+            @Nullable Instant closedAt,
+            @Nullable String policyRule,
+            @Nullable String agentReason) {
 
         static Request of(ApprovalRequest r) {
             return new Request(
@@ -69,7 +73,9 @@ public record ApprovalView(Request request, List<Decision> decisions) {
                     r.status(),
                     r.createdAt(),
                     r.expiresAt(),
-                    r.closedAt());
+                    r.closedAt(),
+                    r.policyRule(),
+                    r.agentReason());
         }
 
         /** The action, one item per line, as the console and the approver API show it. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -40,6 +41,7 @@ public record PeopleSettings(
         @DefaultValue Audit audit,
         @DefaultValue @Valid Login login,
         @DefaultValue @Valid Tokens tokens,
+        @DefaultValue @Valid EvidenceSchedule evidence,
         Map<String, @Valid Tenant> tenants) {
 
     /** A tenant that configures nothing of the people's side: every setting at its default. */
@@ -63,11 +65,13 @@ public record PeopleSettings(
      * @param notifications where approval events are announced
      * @param retention     how long each kind of record is kept
      * @param rawAccess     the grant policy for raw artifacts
+     * @param evidence      the keys that sign the tenant's evidence bundles and chain anchors
      */
     public record Tenant(
             @DefaultValue @Valid Notifications notifications,
             @DefaultValue @Valid Retention retention,
-            @DefaultValue @Valid RawAccess rawAccess) {
+            @DefaultValue @Valid RawAccess rawAccess,
+            @DefaultValue @Valid Evidence evidence) {
 
         /** Stops the start, naming the key, when a webhook of the tenant at {@code key} is no http(s) URL. */
         void check(String key) {
@@ -236,12 +240,49 @@ public record PeopleSettings(
     /**
      * Where a tenant's approval events are announced.
      *
-     * @param webhooks URLs that receive a JSON POST for each new pending approval and each final decision
+     * @param webhooks            URLs that receive a JSON POST for each new pending approval and each final decision
+     * @param allowPrivateNetwork whether the receivers may be on a non-public address (loopback, private,
+     *                            link-local ranges); off, such an address is refused as for HTTP tools
      */
-    public record Notifications(List<java.net.URI> webhooks) {
+    public record Notifications(
+            List<java.net.URI> webhooks,
+            @DefaultValue("false") boolean allowPrivateNetwork) {
 
         public Notifications {
             webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
         }
     }
+
+    /**
+     * The keys that sign a tenant's evidence bundles and chain anchors (docs/evidence.md).
+     *
+     * @param signingKey the id of the key that signs now; none: the tenant exports no evidence
+     * @param keys       every key by id: the current one with its private key, older ones with their public key only
+     */
+    public record Evidence(@Nullable String signingKey, Map<String, @Valid EvidenceKey> keys) {
+
+        public Evidence {
+            keys = keys == null ? Map.of() : Map.copyOf(keys);
+        }
+    }
+
+    /**
+     * One Ed25519 key.
+     *
+     * @param publicKey  the public key: Base64 of its X.509 encoding, or a PEM {@code PUBLIC KEY}
+     * @param privateKey where the private key (PKCS#8, Base64 or PEM) is: {@code env:NAME} or {@code file:/path}; only for the signing key
+     */
+    public record EvidenceKey(String publicKey, @Nullable String privateKey) {}
+
+    /**
+     * Evidence across tenants.
+     *
+     * @param anchorInterval how often each signing tenant's chain head is signed and published
+     * @param publicKeys     the command that prints a tenant's public keys and stops: the tenant
+     */
+    public record EvidenceSchedule(
+            @DefaultValue("PT1H") @DurationMin(seconds = 1, message = "must be at least PT1S")
+            Duration anchorInterval,
+
+            @Nullable String publicKeys) {}
 }

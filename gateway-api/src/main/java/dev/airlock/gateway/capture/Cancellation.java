@@ -25,7 +25,8 @@ public final class Cancellation {
         return requested;
     }
 
-    void onCancel(Runnable stop) {
+    /** Registers how to stop the run (at once when it was cancelled already). */
+    public void onCancel(Runnable stop) {
         action = stop;
         if (requested) {
             stop.run();

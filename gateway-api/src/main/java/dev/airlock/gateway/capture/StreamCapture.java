@@ -20,13 +20,13 @@ import org.jspecify.annotations.Nullable;
  * the values of secrets Airlock itself injected, which are replaced there too. Once sealed, it ignores whatever a leftover
  * process still writes.
  */
-final class StreamCapture implements Runnable {
+public final class StreamCapture implements Runnable {
 
     private static final int CHUNK = 64 * 1024;
 
     /** Opens the stream to read, on the capture's own thread (opening a named pipe waits for its writer). */
     @FunctionalInterface
-    interface Source {
+    public interface Source {
         InputStream open() throws IOException;
     }
 
@@ -50,7 +50,14 @@ final class StreamCapture implements Runnable {
     private boolean sealed;
     private boolean abandoned;
 
-    StreamCapture(Source source, long maxRetained, long maxObserved, SecretRedactor redactor, Runnable onLimit) {
+    /**
+     * @param source      opens the stream
+     * @param maxRetained bytes kept for the transcript and the raw buffer
+     * @param maxObserved bytes after which {@code onLimit} runs (once)
+     * @param redactor    replaces injected secret values, in the transcript and in the raw buffer
+     * @param onLimit     what to do when the stream passes {@code maxObserved}
+     */
+    public StreamCapture(Source source, long maxRetained, long maxObserved, SecretRedactor redactor, Runnable onLimit) {
         this.source = source;
         this.maxRetained = maxRetained;
         this.maxObserved = maxObserved;
@@ -128,7 +135,7 @@ final class StreamCapture implements Runnable {
     }
 
     /** Stops accepting data and returns what was observed. */
-    synchronized StreamResult seal() {
+    public synchronized StreamResult seal() {
         sealed = true;
         sanitizer.finish();
         redacting.finish();

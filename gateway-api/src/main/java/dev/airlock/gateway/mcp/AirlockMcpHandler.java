@@ -27,6 +27,9 @@ import reactor.core.publisher.Mono;
  */
 final class AirlockMcpHandler implements McpStatelessServerHandler {
 
+    /** The {@code _meta} key of a {@code tools/call} under which an agent says why it asks (docs/mcp.md). */
+    static final String REASON_META = "dev.airlock/reason";
+
     private static final Logger log = LoggerFactory.getLogger(AirlockMcpHandler.class);
 
     /** Transport-context key of the authenticated {@link AgentIdentity}. */
@@ -149,13 +152,13 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
             // Every tool fits on one page, so no cursor was ever handed out.
             throw error(ErrorCodes.INVALID_PARAMS, "Invalid cursor");
         }
-        return McpSchema.ListToolsResult.builder(tools.tools(agent.tenant())).build();
+        return McpSchema.ListToolsResult.builder(tools.tools(agent)).build();
     }
 
     private McpSchema.CallToolResult callTool(
             AgentIdentity agent, McpTransportContext context, McpSchema.JSONRPCRequest request) {
         McpSchema.CallToolRequest call = convert(request.params(), McpSchema.CallToolRequest.class);
-        if (call.name() == null || tools.find(agent.tenant(), call.name()).isEmpty()) {
+        if (call.name() == null || tools.find(agent, call.name()).isEmpty()) {
             throw error(ErrorCodes.INVALID_PARAMS, "Unknown tool: " + printable(call.name()));
         }
         Object token = call.progressToken();
@@ -163,8 +166,14 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
         if (token != null && context.get(PROGRESS) instanceof ProgressSink sink) {
             progress = message -> sink.send(token, message);
         }
+        Object reason = call.meta() == null ? null : call.meta().get(REASON_META);
         return calls.call(
-                agent, call.name(), call.arguments(), new InFlightCalls.Key(agent, idText(request.id())), progress);
+                agent,
+                call.name(),
+                call.arguments(),
+                new InFlightCalls.Key(agent, idText(request.id())),
+                progress,
+                reason instanceof String text ? text : null);
     }
 
     private void cancelled(AgentIdentity agent, Object params) {

@@ -52,6 +52,8 @@ final class CallResults {
         boolean failed = state.isTerminal() && !succeeded(envelope);
         if (!state.isTerminal()) {
             content.add(text(pending(envelope, state, approvalsMissing)));
+        } else if (envelope.http() != null) {
+            content.add(text(answer(envelope, envelope.http(), state)));
         } else if (failed) {
             content.add(text(failure(envelope, state)));
         }
@@ -63,8 +65,18 @@ final class CallResults {
                 .build();
     }
 
-    /** Whether the run completed with exit code 0: the only outcome that is not an error. */
+    /**
+     * Whether the run completed with exit code 0, or (an HTTP tool) its upstream answered with a 2xx
+     * status and the whole body: the only outcomes that are not errors.
+     */
     static boolean succeeded(Envelope envelope) {
+        Envelope.HttpFacts http = envelope.http();
+        if (http != null) {
+            return RunState.COMPLETED.name().equals(envelope.state())
+                    && "RESPONDED".equals(http.termination())
+                    && http.status() != null
+                    && http.status() / 100 == 2;
+        }
         return RunState.COMPLETED.name().equals(envelope.state())
                 && envelope.process() != null
                 && Integer.valueOf(0).equals(envelope.process().exitCode())
@@ -144,7 +156,7 @@ final class CallResults {
                     case "OUTPUT_LIMIT" ->
                         run + " was killed: a stream passed its output limit (" + observed(envelope) + ").";
                     case "MEMORY_LIMIT" -> run + " was killed by the kernel: it reached its memory limit.";
-                    default -> run + " exited with code " + process.exitCode() + ".";
+                    default -> run + " exited with code " + (process == null ? null : process.exitCode()) + ".";
                 };
             case FAILED ->
                 run + " could not be started: "
@@ -164,6 +176,34 @@ final class CallResults {
             default -> run + " ended in state " + state + ".";
         };
         return VOICE + oneLine(statement);
+    }
+
+    /** Airlock's statement of an HTTP tool's call: what was sent and what came back, or why nothing did. */
+    private static String answer(Envelope envelope, Envelope.HttpFacts http, RunState state) {
+        String call = "run " + envelope.runId() + " (" + envelope.tool() + "): " + http.method() + " " + http.url();
+        String type = http.headers().getOrDefault("content-type", "no content type");
+        long bytes = envelope.stdout() == null ? 0 : envelope.stdout().observedBytes();
+        String statement = switch (String.valueOf(http.termination())) {
+            case "RESPONDED" ->
+                call + " answered " + http.status() + " (" + type + ", " + bytes + " bytes"
+                        + (Boolean.FALSE.equals(http.bodyIsText()) ? ", not text: kept only in the raw artifact" : "")
+                        + (http.attempts() > 1 ? ", after " + http.attempts() + " attempts" : "") + ").";
+            case "RESPONSE_LIMIT" ->
+                call + " answered " + http.status() + " with a body longer than the upstream's"
+                        + " limit; the connection was cut after " + bytes + " bytes.";
+            case "TIMED_OUT" -> call + " timed out" + reason(http) + "; the connection was cut.";
+            case "CONNECT_FAILED" -> call + " could not be sent" + reason(http) + ".";
+            case "CIRCUIT_OPEN" ->
+                call + " was not sent: the upstream's circuit breaker is open after repeated failures.";
+            case "REFUSED" -> call + " was refused" + reason(http) + "; nothing was sent there.";
+            case "CANCELLED" -> call + " was cancelled.";
+            default -> failure(envelope, state).substring(VOICE.length());
+        };
+        return VOICE + oneLine(statement);
+    }
+
+    private static String reason(Envelope.HttpFacts http) {
+        return http.reason() == null ? "" : ": " + http.reason();
     }
 
     private static String observed(Envelope envelope) {
@@ -220,13 +260,15 @@ final class CallResults {
 
     /** One stream's transcript {@code text}, as {@code fenced} already when it fits (and the envelope has that). */
     private static String stream(Envelope envelope, String name, String text, @Nullable String fenced, int budget) {
+        String label =
+                envelope.tool() + " " + (envelope.http() != null && name.equals("stdout") ? "response body" : name);
         if (text.length() <= budget) {
-            return fenced != null ? fenced : Fence.wrap(envelope.tool() + " " + name, text);
+            return fenced != null ? fenced : Fence.wrap(label, text);
         }
         Cut cut = Cut.of(text, budget);
         int totalLines = lines(text);
         int next = cut.wholeLines() + 1;
-        return Fence.wrap(envelope.tool() + " " + name, cut.shown()) + VOICE + name + " cut after "
+        return Fence.wrap(label, cut.shown()) + VOICE + name + " cut after "
                 + cut.shown().length()
                 + " of " + text.length() + " characters (" + cut.wholeLines() + " of " + totalLines
                 + " whole lines shown); "

@@ -57,16 +57,20 @@ final class McpToolList {
         }
     }
 
-    /** The tenant's tools and the built-in ones, as {@code tools/list} answers. */
-    List<McpSchema.Tool> tools(String tenant) {
-        return byTenant.getOrDefault(tenant, List.of());
+    /**
+     * The tools of its tenant the agent may use and the built-in ones, as {@code tools/list}
+     * answers: a tool the agent may not use is not there at all.
+     */
+    List<McpSchema.Tool> tools(dev.airlock.gateway.tenant.AgentIdentity agent) {
+        return byTenant.getOrDefault(agent.tenant(), List.of()).stream()
+                .filter(t -> t.name().startsWith(dev.airlock.gateway.tool.ToolCompiler.RESERVED_PREFIX)
+                        || agent.mayUse(t.name()))
+                .toList();
     }
 
-    /** The listed tool of that name, if the tenant has it. */
-    Optional<McpSchema.Tool> find(String tenant, String name) {
-        return byTenant.getOrDefault(tenant, List.of()).stream()
-                .filter(t -> t.name().equals(name))
-                .findFirst();
+    /** The listed tool of that name, if the agent may use it. */
+    Optional<McpSchema.Tool> find(dev.airlock.gateway.tenant.AgentIdentity agent, String name) {
+        return tools(agent).stream().filter(t -> t.name().equals(name)).findFirst();
     }
 
     private static McpSchema.Tool tool(Tool tool, Map<String, Object> envelope) {

@@ -94,7 +94,8 @@ final class ToolCalls {
             String tool,
             Map<String, Object> arguments,
             InFlightCalls.Key key,
-            @Nullable Progress progress) {
+            @Nullable Progress progress,
+            @Nullable String reason) {
         if (BuiltInTools.isBuiltIn(tool)) {
             return builtIn(agent, tool, arguments);
         }
@@ -102,7 +103,7 @@ final class ToolCalls {
         try {
             RunService.Submission submission;
             try {
-                submission = runs.submit(agent, tool, arguments, null);
+                submission = runs.submit(agent, tool, arguments, null, reason);
             } catch (Refused refused) {
                 return answer(runs.find(agent, refused.runId()));
             } catch (TooManyRequests busy) {

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.policy;
 
+import dev.airlock.rules.ToolPolicy;
 import java.time.Clock;
 import org.springframework.stereotype.Component;
 

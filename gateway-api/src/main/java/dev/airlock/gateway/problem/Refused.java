@@ -16,9 +16,17 @@ public final class Refused extends ApiProblem {
     }
 
     public static Refused byPolicy(String tool, UUID runId) {
-        return (Refused)
-                new Refused("Policy denies tool '" + tool + "'. The refusal is recorded as run " + runId + ".", runId)
-                        .with("runId", runId.toString());
+        return byPolicy(tool, runId, "the tool's own settings");
+    }
+
+    /** The policy refused the tool for this request; {@code rule} says which rule (or why none could decide). */
+    public static Refused byPolicy(String tool, UUID runId, String rule) {
+        Refused refused = new Refused(
+                "Policy denies tool '" + tool + "' (" + rule + "). The refusal is recorded as run " + runId + ".",
+                runId);
+        refused.with("runId", runId.toString());
+        refused.with("rule", rule);
+        return refused;
     }
 
     /** The DENIED run that records the refusal. */

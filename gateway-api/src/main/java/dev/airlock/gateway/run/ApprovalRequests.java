@@ -1,12 +1,12 @@
 package dev.airlock.gateway.run;
 
-import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.persistence.approval.ApprovalRequest;
 import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.event.ApprovalOpened;
+import dev.airlock.rules.ToolPolicy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -58,7 +58,9 @@ class ApprovalRequests {
             @Nullable String requester,
             String action,
             String digest,
-            ToolPolicy policy) {
+            ToolPolicy policy,
+            String rule,
+            @Nullable String agentReason) {
         Instant now = clock.instant();
         Instant expiresAt = now.plus(policy.approvalTimeout());
         audit.append(
@@ -72,20 +74,23 @@ class ApprovalRequests {
                         "approvers",
                         Integer.toString(policy.approvers()),
                         "expiresAt",
-                        expiresAt.toString()),
+                        expiresAt.toString(),
+                        "rule",
+                        rule),
                 now);
         requests.save(new ApprovalRequest(
-                runId,
-                tenant,
-                tool,
-                agent,
-                requester,
-                action,
-                digest,
-                policy.approvers(),
-                policy.approveReasonRequired(),
-                now,
-                expiresAt));
+                        runId,
+                        tenant,
+                        tool,
+                        agent,
+                        requester,
+                        action,
+                        digest,
+                        policy.approvers(),
+                        policy.approveReasonRequired(),
+                        now,
+                        expiresAt)
+                .because(rule, agentReason));
         events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, expiresAt));
     }
 

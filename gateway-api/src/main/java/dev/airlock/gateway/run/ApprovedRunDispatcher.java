@@ -83,10 +83,7 @@ class ApprovedRunDispatcher {
                 for (UUID runId : claims.claimNext(
                         executor.node(), tenant, permits.size(), now, executor.leaseFrom(now), executor.sandbox())) {
                     RunRecord run = runs.findById(runId).orElseThrow();
-                    executor.start(
-                            new Execution(
-                                    runId, run.tenant(), run.toolSnapshotId(), run.argvJson(), run.approvalRequired()),
-                            permits.removeLast());
+                    executor.start(Execution.of(run), permits.removeLast());
                 }
             } finally {
                 permits.forEach(TenantLimits.Permit::close);

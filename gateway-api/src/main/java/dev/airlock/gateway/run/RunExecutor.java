@@ -46,6 +46,7 @@ public class RunExecutor implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(RunExecutor.class);
 
     private final RunLaunch launch;
+    private final dev.airlock.gateway.upstream.HttpCalls calls;
     private final ResultRecorder recorder;
     private final ProcessSupervisor supervisor;
     private final RunCompletions completions;
@@ -61,6 +62,7 @@ public class RunExecutor implements SmartLifecycle {
 
     RunExecutor(
             RunLaunch launch,
+            dev.airlock.gateway.upstream.HttpCalls calls,
             ResultRecorder recorder,
             ProcessSupervisor supervisor,
             RunCompletions completions,
@@ -70,6 +72,7 @@ public class RunExecutor implements SmartLifecycle {
             AgentSettings settings,
             ApplicationEventPublisher events) {
         this.launch = launch;
+        this.calls = calls;
         this.recorder = recorder;
         this.supervisor = supervisor;
         this.completions = completions;
@@ -122,7 +125,7 @@ public class RunExecutor implements SmartLifecycle {
             permit.close();
             throw new IllegalStateException("run " + run.id() + " is not claimed by " + node);
         }
-        start(new Execution(run.id(), run.tenant(), run.toolSnapshotId(), run.argvJson(), false), permit);
+        start(Execution.of(run), permit);
     }
 
     /** Cancels a run executing on this replica; false if it is not here. */
@@ -157,6 +160,12 @@ public class RunExecutor implements SmartLifecycle {
     private void execute(Execution execution, Cancellation cancellation, TenantLimits.Permit permit) {
         switch (launch.plan(execution)) {
             case RunLaunch.Refuse refuse -> recorder.record(execution, refuse.tool(), refuse.result());
+            case RunLaunch.Call call -> {
+                CaptureResult result =
+                        calls.call(execution.tenant(), call.definition(), call.request(), cancellation::onCancel);
+                permit.close();
+                recorder.record(execution, call.tool(), result.withAction(call.action()));
+            }
             case RunLaunch.Start start -> {
                 log.debug(
                         "Run {} starting: {} {}",
@@ -174,7 +183,7 @@ public class RunExecutor implements SmartLifecycle {
                         result.exitCode(),
                         result.stdout().observedBytes(),
                         result.stderr().observedBytes());
-                recorder.record(execution, start.tool(), result);
+                recorder.record(execution, start.tool(), result.withAction(start.action()));
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.capture.CallFacts;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.MountRules;
 import dev.airlock.gateway.capture.ProcessSpec;
@@ -7,9 +8,11 @@ import dev.airlock.gateway.capture.ProcessSupervisor;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.gateway.tool.RenderedRequest;
 import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.gateway.tool.ToolSnapshots;
 import dev.airlock.persistence.approval.ApprovalRequest;
+import dev.airlock.persistence.run.ActionKind;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -72,19 +76,39 @@ class RunLaunch {
         String tool();
     }
 
-    /** Start this process. */
-    record Start(String tool, ProcessSpec spec) implements Plan {}
+    /**
+     * Start this process.
+     *
+     * @param action the digest of the approved action it was checked against, or null when it needs no approval
+     */
+    record Start(String tool, ProcessSpec spec, @Nullable String action) implements Plan {}
 
     /** Do not start: record this result. */
     record Refuse(String tool, CaptureResult result) implements Plan {}
 
+    /**
+     * Send this request (an HTTP tool's run).
+     *
+     * @param action the digest of the approved request it was checked against, or null when it needs no approval
+     */
+    record Call(
+            String tool,
+            ToolSnapshot definition,
+            RenderedRequest request,
+            @Nullable String action) implements Plan {}
+
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
+        if (execution.kind() == ActionKind.HTTP) {
+            return call(execution, tool);
+        }
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() {});
         // A run with an approval request is checked against it whatever its row says.
         Optional<ApprovalRequest> request = approvals.of(execution.runId(), execution.tenant());
+        String approved = null;
         if (execution.approvalRequired() || request.isPresent()) {
-            String digest = RunActions.render(execution.tenant(), tool, argv, sandbox.sandbox())
+            String digest = RunActions.render(execution.tenant(), tool, argv, null, sandbox.sandbox())
+                    .decidedBy(execution.policyRule())
                     .digest();
             if (request.filter(r -> ApprovalRequests.approves(r, digest)).isEmpty()) {
                 log.error(
@@ -92,6 +116,7 @@ class RunLaunch {
                         execution.runId());
                 return refuse(tool, "the action differs from the action humans approved");
             }
+            approved = digest;
         }
         // The definition was recorded when the run was requested: its mounts must still keep today's rules.
         String owner =
@@ -132,7 +157,43 @@ class RunLaunch {
                         tool.maxRetainedBytes(),
                         tool.maxObservedBytes(),
                         SecretRedactor.of(injected),
-                        tool.sandboxOrDefaults()));
+                        tool.sandboxOrDefaults()),
+                approved);
+    }
+
+    /** An HTTP tool's run: its request as recorded, sent only if it is still exactly what people approved. */
+    private Plan call(Execution execution, ToolSnapshot tool) {
+        RenderedRequest request = json.readValue(
+                java.util.Objects.requireNonNull(execution.requestJson(), "the recorded request of an HTTP run"),
+                RenderedRequest.class);
+        Optional<ApprovalRequest> approval = approvals.of(execution.runId(), execution.tenant());
+        String approved = null;
+        if (execution.approvalRequired() || approval.isPresent()) {
+            String digest = RunActions.render(execution.tenant(), tool, List.of(), request, sandbox.sandbox())
+                    .decidedBy(execution.policyRule())
+                    .digest();
+            if (approval.filter(r -> ApprovalRequests.approves(r, digest)).isEmpty()) {
+                log.error(
+                        "Run {}: the request to send is not the approved request; refusing to send it",
+                        execution.runId());
+                Instant now = clock.instant();
+                return new Refuse(
+                        tool.name(),
+                        CaptureResult.callRefused(
+                                now,
+                                new CallFacts(
+                                        request.upstream(),
+                                        request.method(),
+                                        request.url(),
+                                        null,
+                                        Map.of(),
+                                        0,
+                                        "the request differs from the request humans approved",
+                                        true)));
+            }
+            approved = digest;
+        }
+        return new Call(tool.name(), tool, request, approved);
     }
 
     private Refuse refuse(ToolSnapshot tool, String why) {

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.run;
 
+import dev.airlock.gateway.capture.CallFacts;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.capture.StreamResult;
 import dev.airlock.persistence.approval.ApprovalRequest;
@@ -78,26 +79,57 @@ class RunResults {
         }
         String artifact =
                 RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
+        CallFacts call = result.call();
         if (result.sandbox() != null) {
             audit.append(
                     run.tenant(),
                     AuditEventType.RUN_STARTED,
                     runId,
                     "airlock",
-                    Map.of("tool", run.tool(), "sandbox", result.sandbox().key()),
+                    started(run, result),
                     result.startedAt());
         }
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
                 "termination", result.termination().name(),
                 "stdoutSha256", result.stdout().sha256(),
                 "stderrSha256", result.stderr().sha256(),
-                "rawArtifact", RawArtifactDigest.REFERENCE_PREFIX + artifact));
+                "rawArtifact", RawArtifactDigest.REFERENCE_PREFIX + artifact,
+                // The sanitized transcripts as stored, so that evidence bundles can show their text is Airlock's.
+                "stdoutTextSha256",
+                        dev.airlock.kernel.digest.Sha256.hex(result.stdout().text()),
+                "stderrTextSha256",
+                        dev.airlock.kernel.digest.Sha256.hex(result.stderr().text())));
         if (result.exitCode() != null) {
             finished.put("exitCode", result.exitCode().toString());
         }
+        if (call != null && result.action() != null) {
+            finished.put("action", result.action());
+        }
+        if (call != null) {
+            finished.put("upstream", call.upstream());
+            finished.put("method", call.method());
+            finished.put("url", call.url());
+            finished.put("attempts", Integer.toString(call.attempts()));
+            if (call.status() != null) {
+                finished.put("status", call.status().toString());
+            }
+            if (call.reason() != null) {
+                finished.put("reason", call.reason());
+            }
+        }
         audit.append(run.tenant(), AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt());
-        run.finish(
-                result.exitCode(), result.termination(), result.sandbox(), result.startedAt(), result.endedAt(), now);
+        if (call != null) {
+            run.finishCall(
+                    result.termination(), json.writeValueAsString(call), result.startedAt(), result.endedAt(), now);
+        } else {
+            run.finish(
+                    result.exitCode(),
+                    result.termination(),
+                    result.sandbox(),
+                    result.startedAt(),
+                    result.endedAt(),
+                    now);
+        }
         runs.save(run);
         save(runId, StreamName.STDOUT, result.stdout(), now);
         save(runId, StreamName.STDERR, result.stderr(), now);
@@ -140,5 +172,18 @@ class RunResults {
                 json.writeValueAsString(Removals.counts(stream.removed())),
                 stream.redactions()));
         transcripts.save(new Transcript(key, stream.text(), now));
+    }
+
+    /** The details of a run.started event: the tool, the sandbox and the approved action's digest, if any. */
+    private static Map<String, String> started(RunRecord run, CaptureResult result) {
+        Map<String, String> details = new java.util.TreeMap<>(Map.of(
+                "tool",
+                run.tool(),
+                "sandbox",
+                java.util.Objects.requireNonNull(result.sandbox()).key()));
+        if (result.action() != null) {
+            details.put("action", result.action());
+        }
+        return details;
     }
 }

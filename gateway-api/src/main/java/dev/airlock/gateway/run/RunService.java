@@ -21,6 +21,8 @@ import dev.airlock.persistence.run.RunIds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.RunState;
+import dev.airlock.rules.PolicyDecision;
+import dev.airlock.rules.RuleInput;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,13 +114,28 @@ public class RunService {
             @Nullable String toolName,
             @Nullable Map<String, Object> arguments,
             @Nullable String idempotencyKey) {
+        return submit(agent, toolName, arguments, idempotencyKey, null);
+    }
+
+    /**
+     * Validates the request, applies the tool's policy rules and records the run, with the agent's
+     * own words on why it asks; an approved run starts executing before this returns.
+     *
+     * @param reason the agent's reason: untrusted, sanitized and bounded here, shown to approvers as the
+     *               agent's words, never part of a decision
+     */
+    public Submission submit(
+            AgentIdentity agent,
+            @Nullable String toolName,
+            @Nullable Map<String, Object> arguments,
+            @Nullable String idempotencyKey,
+            @Nullable String reason) {
         if (toolName == null || toolName.isBlank()) {
             throw InvalidRequest.because("Field 'tool' is required.");
         }
-        Tool tool = tools.find(agent.tenant(), toolName)
+        Tool tool = tools.find(agent, toolName)
                 .orElseThrow(() -> InvalidRequest.unknownTool(
-                        toolName,
-                        tools.tools(agent.tenant()).stream().map(Tool::name).toList()));
+                        toolName, tools.tools(agent).stream().map(Tool::name).toList()));
         ToolArguments checked = ToolArguments.check(tool, arguments);
         String argumentsJson = json.writeValueAsString(checked.values());
         String requestSha256 = Sha256.hex(tool.name() + "\n" + argumentsJson);
@@ -138,20 +155,27 @@ public class RunService {
         }
         limits.admitRequest(agent);
 
-        PolicyVerdict verdict = policies.evaluate(tool.policy());
+        String agentReason = AgentReasons.clean(reason);
+        PolicyDecision decision = tool.rules()
+                .decide(new RuleInput(
+                        checked.values(), agent.agent(), agent.labels(), agent.tenant(), tool.name(), clock.instant()));
+        PolicyVerdict verdict = policies.evaluate(decision.policy());
         TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
         RunRecord requested = RunRecord.request(
-                new RunRecord.NewRun(
-                        RunIds.next(clock),
-                        agent.tenant(),
-                        agent.agent(),
-                        tool.name(),
-                        snapshots.id(tool),
-                        argumentsJson,
-                        json.writeValueAsString(checked.argv()),
-                        requestSha256,
-                        idempotencyKey),
-                clock.instant());
+                        new RunRecord.NewRun(
+                                RunIds.next(clock),
+                                agent.tenant(),
+                                agent.agent(),
+                                tool.name(),
+                                snapshots.id(tool),
+                                argumentsJson,
+                                json.writeValueAsString(checked.argv()),
+                                requestSha256,
+                                idempotencyKey,
+                                tool.kind(),
+                                checked.request() == null ? null : json.writeValueAsString(checked.request())),
+                        clock.instant())
+                .decidedBy(decision.rule(), agentReason);
         switch (verdict) {
             case PolicyVerdict.Auto auto -> {
                 requested.approveAutomatically(clock.instant());
@@ -176,11 +200,18 @@ public class RunService {
                                 "request",
                                 requestSha256,
                                 "state",
-                                saved.state().name()),
+                                saved.state().name(),
+                                "rule",
+                                decision.rule()),
                         saved.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
-                    ActionRendering action =
-                            RunActions.render(agent.tenant(), tool.snapshot(), checked.argv(), executor.sandbox());
+                    ActionRendering action = RunActions.render(
+                                    agent.tenant(),
+                                    tool.snapshot(),
+                                    checked.argv(),
+                                    checked.request(),
+                                    executor.sandbox())
+                            .decidedBy(decision.rule());
                     approvals.open(
                             saved.id(),
                             agent.tenant(),
@@ -189,7 +220,9 @@ public class RunService {
                             owner(agent),
                             action.text(),
                             action.digest(),
-                            tool.policy());
+                            decision.policy(),
+                            decision.rule(),
+                            agentReason);
                 }
                 return saved;
             });
@@ -215,7 +248,7 @@ public class RunService {
                     run.state());
         }
         if (run.state() == RunState.DENIED) {
-            throw Refused.byPolicy(tool.name(), run.id());
+            throw Refused.byPolicy(tool.name(), run.id(), decision.rule());
         }
         if (permit != null) {
             executor.startNew(run, permit);

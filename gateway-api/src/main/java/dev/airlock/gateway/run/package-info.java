@@ -5,7 +5,8 @@
  * is built from the record by {@code persistence.envelope}; {@code run.web} serves it as JSON.
  */
 @NullMarked
-@ApplicationModule(allowedDependencies = {"capture", "limits", "policy", "problem", "settings", "tenant", "tool"})
+@ApplicationModule(
+        allowedDependencies = {"capture", "limits", "policy", "problem", "settings", "tenant", "tool", "upstream"})
 package dev.airlock.gateway.run;
 
 import org.jspecify.annotations.NullMarked;

@@ -31,6 +31,7 @@ import org.springframework.validation.annotation.Validated;
  * @param executor how replicas look for work
  * @param mcp      the Model Context Protocol endpoint for agents
  * @param tenants  each tenant's tools and limits, by tenant name
+ * @param policy   the policy explain command (docs/policy.md); set only to run it
  */
 @ConfigurationProperties(prefix = "airlock")
 @Validated
@@ -39,11 +40,27 @@ public record AgentSettings(
         @DefaultValue @Valid Sandbox sandbox,
         @DefaultValue @Valid Executor executor,
         @DefaultValue @Valid Mcp mcp,
-        Map<String, @Valid Tenant> tenants) {
+        Map<String, @Valid Tenant> tenants,
+        @DefaultValue Policy policy) {
+
+    /**
+     * The policy explain command: what policy a tool call would get, and why, from the
+     * configuration alone (nothing runs, no database is opened).
+     *
+     * @param explain   {@code <tenant>/<tool>}: set to run the command
+     * @param agent     the agent asking (its labels and tool access count)
+     * @param arguments the call's arguments, as a JSON object
+     */
+    public record Policy(
+            @Nullable String explain,
+            @Nullable String agent,
+            @DefaultValue("{}") String arguments) {}
 
     static final String MUST_BE_AT_LEAST_1 = "must be at least 1";
 
     static final String MUST_BE_POSITIVE = "must be a positive duration";
+
+    static final String PERCENTAGE = "must be a percentage from 1 to 100";
 
     /** A tenant that configures nothing of the agent side: every setting at its default. */
     private static final Tenant DEFAULT_TENANT =
@@ -64,10 +81,173 @@ public record AgentSettings(
      * @param limits concurrency and rate limits
      * @param tools  tools by name
      */
-    public record Tenant(@DefaultValue @Valid Limits limits, Map<String, @Valid Tool> tools) {
+    public record Tenant(
+            @DefaultValue @Valid Limits limits,
+            Map<String, @Valid Tool> tools,
+            Map<String, @Valid Upstream> upstreams) {
 
         public Tenant {
             tools = tools == null ? Map.of() : Map.copyOf(tools);
+            upstreams = upstreams == null ? Map.of() : Map.copyOf(upstreams);
+        }
+    }
+
+    /**
+     * An upstream HTTP API the tenant's HTTP tools call (docs/http-tools.md).
+     *
+     * @param baseUrl             {@code https://…} or {@code http://…} with an optional path prefix
+     * @param allowPrivateNetwork whether it may be reached on a non-public address
+     * @param tls                 a private CA to trust for it
+     * @param timeout             one attempt's time limit, the whole answer included
+     * @param maxResponseBytes    the most bytes of an answer's body read
+     * @param circuitBreaker      when calls to it stop for a while
+     * @param retry               how idempotent requests are retried
+     * @param maxConcurrentCalls  calls in flight to it at once on one replica
+     * @param auth                the credential Airlock adds to every request, or null for none
+     */
+    public record Upstream(
+            java.net.URI baseUrl,
+            @DefaultValue("false") boolean allowPrivateNetwork,
+            @DefaultValue @Valid Tls tls,
+
+            @DefaultValue("PT10S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration timeout,
+
+            @DefaultValue("1MB") DataSize maxResponseBytes,
+            @DefaultValue @Valid CircuitBreaker circuitBreaker,
+            @DefaultValue @Valid Retry retry,
+
+            @DefaultValue("16") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int maxConcurrentCalls,
+
+            @Valid Auth auth) {}
+
+    /**
+     * A private CA to trust for an upstream.
+     *
+     * @param trustStore         the trust store file, or null for the JDK's trust
+     * @param trustStorePassword where its password comes from ({@code env:NAME}, {@code file:/path}), or null for none
+     * @param trustStoreType     its type
+     */
+    public record Tls(
+            Path trustStore,
+            String trustStorePassword,
+            @DefaultValue("PKCS12") String trustStoreType) {}
+
+    /**
+     * An upstream's circuit breaker.
+     *
+     * @param failureRateThreshold  percentage of failed calls that opens it
+     * @param slowCallDuration      a call at least this long is slow
+     * @param slowCallRateThreshold percentage of slow calls that opens it
+     * @param minimumCalls          calls needed before the rates count
+     * @param slidingWindowSize     calls the rates are computed over
+     * @param waitInOpenState       how long it stays open
+     */
+    public record CircuitBreaker(
+            @DefaultValue("50")
+            @jakarta.validation.constraints.DecimalMin(value = "1", message = PERCENTAGE)
+            @jakarta.validation.constraints.DecimalMax(value = "100", message = PERCENTAGE)
+            float failureRateThreshold,
+
+            @DefaultValue("PT5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration slowCallDuration,
+
+            @DefaultValue("100")
+            @jakarta.validation.constraints.DecimalMin(value = "1", message = PERCENTAGE)
+            @jakarta.validation.constraints.DecimalMax(value = "100", message = PERCENTAGE)
+            float slowCallRateThreshold,
+
+            @DefaultValue("10") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int minimumCalls,
+
+            @DefaultValue("20") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int slidingWindowSize,
+
+            @DefaultValue("PT30S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration waitInOpenState) {}
+
+    /**
+     * How an upstream's idempotent requests are retried.
+     *
+     * @param maxAttempts attempts in all, the first included
+     * @param backoff     the wait before the second attempt; each later one doubles
+     */
+    public record Retry(
+            @DefaultValue("3")
+            @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            @jakarta.validation.constraints.Max(value = 10, message = "must be at most 10")
+            int maxAttempts,
+
+            @DefaultValue("PT0.2S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration backoff) {}
+
+    /**
+     * The credential added to every request to an upstream; its secret values come from the
+     * gateway's environment or files and are never shown, logged or stored.
+     *
+     * @param type       {@code bearer}, {@code basic} or {@code header}
+     * @param token      bearer: where the token comes from
+     * @param username   basic: the user name (not secret)
+     * @param password   basic: where the password comes from
+     * @param headerName header: the header's name
+     * @param value      header: where its value comes from
+     */
+    public record Auth(
+            AuthType type, String token, String username, String password, String headerName, String value) {}
+
+    /** How an upstream's credential is sent. */
+    public enum AuthType {
+        /** {@code Authorization: Bearer <token>}. */
+        BEARER,
+        /** {@code Authorization: Basic <base64(username:password)>}. */
+        BASIC,
+        /** A header of the upstream's choosing, such as {@code X-Api-Key}. */
+        HEADER
+    }
+
+    /**
+     * A policy rule of a tool (docs/policy.md): when {@code when} holds for a request, the rule's
+     * settings decide; each one left out is the tool's own.
+     *
+     * @param when            a CEL expression over {@code args}, {@code agent}, {@code tenant}, {@code tool} and {@code now}
+     * @param approval        auto, required or deny
+     * @param approvers       distinct approvals needed
+     * @param reason          required or optional: whether approving needs a reason
+     * @param approvalTimeout how long the approval request waits
+     */
+    public record Rule(
+            String when,
+            ApprovalMode approval,
+            @Min(value = 1, message = MUST_BE_AT_LEAST_1) Integer approvers,
+            ReasonPolicy reason,
+
+            @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration approvalTimeout) {}
+
+    /**
+     * What makes a tool an HTTP tool: one request to one of the tenant's upstreams.
+     *
+     * @param upstream   the upstream's name
+     * @param method     the method
+     * @param path       appended to the base URL's path; {@code {param}} is percent-encoded as part of one segment
+     * @param query      query parameters; {@code {param}} in a value is percent-encoded
+     * @param headers    headers; {@code {param}} in a value may hold no control character
+     * @param body       a JSON template: {@code {param}} where a JSON value stands becomes a typed JSON value
+     * @param idempotent whether a request of a method that is not idempotent may be retried too
+     */
+    public record Http(
+            String upstream,
+            @DefaultValue("GET") String method,
+            @DefaultValue("/") String path,
+            Map<String, String> query,
+            Map<String, String> headers,
+            String body,
+            @DefaultValue("false") boolean idempotent) {
+
+        public Http {
+            query = query == null ? Map.of() : query;
+            headers = headers == null ? Map.of() : headers;
         }
     }
 
@@ -236,6 +416,8 @@ public record AgentSettings(
      *                          {@code file:/path}, or a plain gateway environment variable name
      * @param sandbox           what the run may reach and use inside its sandbox
      * @param annotations       hints for MCP clients about what the tool does, or null for none
+     * @param http              for an HTTP tool (instead of {@code argv}): the request it sends
+     * @param rules             policy rules over the request, in order; the first that holds decides
      */
     public record Tool(
             String description,
@@ -260,9 +442,12 @@ public record AgentSettings(
             Map<String, String> env,
             Map<String, String> secrets,
             @DefaultValue @Valid ToolSandbox sandbox,
-            Annotations annotations) {
+            Annotations annotations,
+            @Valid Http http,
+            List<@Valid Rule> rules) {
 
         public Tool {
+            rules = rules == null ? List.of() : List.copyOf(rules);
             argv = argv == null ? List.of() : argv;
             parameters = parameters == null ? Map.of() : parameters;
             env = env == null ? Map.of() : env;

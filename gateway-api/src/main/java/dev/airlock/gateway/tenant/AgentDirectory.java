@@ -4,6 +4,7 @@ import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.digest.Sha256;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -49,7 +50,25 @@ public final class AgentDirectory {
                                 key, "duplicate agent key hash, also used by " + keyOfHash.get(hash));
                     }
                     keyOfHash.put(hash, key);
-                    byHash.put(hash, new AgentIdentity(tenant, agent));
+                    List<String> tools = spec.tools();
+                    if (tools != null) {
+                        for (int i = 0; i < tools.size(); i++) {
+                            String pattern = tools.get(i);
+                            if (pattern == null || !pattern.matches("[a-z0-9._*?-]{1,64}")) {
+                                throw new InvalidConfigurationException(
+                                        "airlock.tenants." + tenant + ".agents." + agent + ".tools[" + i + "]",
+                                        "must be a tool name or a glob of one ('*' any run of characters, '?' one)");
+                            }
+                        }
+                    }
+                    spec.labels().forEach((label, value) -> {
+                        if (!label.matches("[A-Za-z_][A-Za-z0-9_-]{0,62}") || value == null || value.length() > 200) {
+                            throw new InvalidConfigurationException(
+                                    "airlock.tenants." + tenant + ".agents." + agent + ".labels." + label,
+                                    "labels are names of letters, digits, '_' and '-' with values of at most 200 characters");
+                        }
+                    });
+                    byHash.put(hash, new AgentIdentity(tenant, agent, spec.labels(), tools));
                 }));
         return new AgentDirectory(byHash);
     }

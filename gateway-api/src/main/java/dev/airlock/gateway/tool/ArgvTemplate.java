@@ -16,16 +16,10 @@ import java.util.Set;
 public final class ArgvTemplate {
 
     private final List<String> source;
-    private final List<List<Part>> elements;
+    private final List<TextTemplate> elements;
     private final Set<String> parameters;
 
-    private sealed interface Part {}
-
-    private record Literal(String text) implements Part {}
-
-    private record Placeholder(String parameter) implements Part {}
-
-    private ArgvTemplate(List<String> source, List<List<Part>> elements, Set<String> parameters) {
+    private ArgvTemplate(List<String> source, List<TextTemplate> elements, Set<String> parameters) {
         this.source = List.copyOf(source);
         this.elements = elements;
         this.parameters = parameters;
@@ -41,7 +35,7 @@ public final class ArgvTemplate {
         if (argv.isEmpty()) {
             throw new InvalidConfigurationException(key, "argv must name at least the program to run");
         }
-        List<List<Part>> elements = new ArrayList<>();
+        List<TextTemplate> elements = new ArrayList<>();
         Set<String> used = new LinkedHashSet<>();
         for (int i = 0; i < argv.size(); i++) {
             String element = argv.get(i);
@@ -49,49 +43,12 @@ public final class ArgvTemplate {
             if (element == null || element.isEmpty() && i == 0) {
                 throw new InvalidConfigurationException(where, "the program must not be empty");
             }
-            List<Part> parts = new ArrayList<>();
-            StringBuilder literal = new StringBuilder();
-            for (int c = 0; c < element.length(); c++) {
-                char ch = element.charAt(c);
-                if (ch == '{' && c + 1 < element.length() && element.charAt(c + 1) == '{') {
-                    literal.append('{');
-                    c++;
-                } else if (ch == '}' && c + 1 < element.length() && element.charAt(c + 1) == '}') {
-                    literal.append('}');
-                    c++;
-                } else if (ch == '{') {
-                    int close = element.indexOf('}', c);
-                    if (close < 0) {
-                        throw new InvalidConfigurationException(
-                                where, "unclosed '{' in \"" + element + "\" (write {{ for a brace)");
-                    }
-                    String name = element.substring(c + 1, close);
-                    if (!known.contains(name)) {
-                        throw new InvalidConfigurationException(
-                                where,
-                                "unknown parameter {" + name + "} in \"" + element + "\"; parameters are " + known);
-                    }
-                    if (i == 0) {
-                        throw new InvalidConfigurationException(where, "the program itself cannot be a parameter");
-                    }
-                    if (!literal.isEmpty()) {
-                        parts.add(new Literal(literal.toString()));
-                        literal.setLength(0);
-                    }
-                    parts.add(new Placeholder(name));
-                    used.add(name);
-                    c = close;
-                } else if (ch == '}') {
-                    throw new InvalidConfigurationException(
-                            where, "stray '}' in \"" + element + "\" (write }} for a brace)");
-                } else {
-                    literal.append(ch);
-                }
+            TextTemplate template = TextTemplate.parse(element, known, where);
+            if (i == 0 && !template.parameters().isEmpty()) {
+                throw new InvalidConfigurationException(where, "the program itself cannot be a parameter");
             }
-            if (!literal.isEmpty() || parts.isEmpty()) {
-                parts.add(new Literal(literal.toString()));
-            }
-            elements.add(List.copyOf(parts));
+            used.addAll(template.parameters());
+            elements.add(template);
         }
         return new ArgvTemplate(argv, List.copyOf(elements), Set.copyOf(used));
     }
@@ -109,15 +66,8 @@ public final class ArgvTemplate {
     /** The argument vector for checked values, each value rendered as text. */
     public List<String> render(Map<String, Object> values) {
         List<String> argv = new ArrayList<>(elements.size());
-        for (List<Part> parts : elements) {
-            StringBuilder arg = new StringBuilder();
-            for (Part part : parts) {
-                switch (part) {
-                    case Literal l -> arg.append(l.text());
-                    case Placeholder p -> arg.append(values.get(p.parameter()));
-                }
-            }
-            argv.add(arg.toString());
+        for (TextTemplate element : elements) {
+            argv.add(element.render(values));
         }
         return argv;
     }

@@ -1,7 +1,7 @@
 package dev.airlock.gateway.tool;
 
 import dev.airlock.gateway.capture.SandboxPolicy;
-import dev.airlock.gateway.policy.ToolPolicy;
+import dev.airlock.rules.ToolPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param tenant            the tenant
  * @param name              the tool name
  * @param description       shown to agents, may be null
- * @param argv              the argument-vector template
+ * @param argv              the argument-vector template of a process; null for an HTTP tool
  * @param parameters        typed parameters by name
  * @param policy            the approval policy
  * @param timeout           the run's time limit
@@ -27,12 +27,15 @@ import org.jspecify.annotations.Nullable;
  * @param secrets           child environment name → where the value comes from ({@code env:}, {@code file:} or a variable name)
  * @param sandbox           what its runs may reach and use in their sandbox
  * @param annotations       hints for MCP clients, {@link ToolAnnotations#NONE} when none are configured
+ * @param http              the request of an HTTP tool; null for a process
+ * @param upstream          the upstream an HTTP tool calls; null for a process
+ * @param rules             policy rules over its requests; {@code policy} decides when none holds
  */
 public record Tool(
         String tenant,
         String name,
         @Nullable String description,
-        ArgvTemplate argv,
+        @Nullable ArgvTemplate argv,
         Map<String, ToolParameter> parameters,
         ToolPolicy policy,
         Duration timeout,
@@ -42,7 +45,23 @@ public record Tool(
         Map<String, String> env,
         Map<String, String> secrets,
         SandboxPolicy sandbox,
-        ToolAnnotations annotations) {
+        ToolAnnotations annotations,
+        @Nullable HttpTemplate http,
+        @Nullable HttpUpstream upstream,
+        dev.airlock.rules.ToolRules rules) {
+
+    public Tool {
+        if ((argv == null) == (http == null) || (http == null) != (upstream == null)) {
+            throw new IllegalArgumentException("a tool runs a process (argv) or sends a request (http and upstream)");
+        }
+    }
+
+    /** What the tool's action is. */
+    public dev.airlock.persistence.run.ActionKind kind() {
+        return http == null
+                ? dev.airlock.persistence.run.ActionKind.PROCESS
+                : dev.airlock.persistence.run.ActionKind.HTTP;
+    }
 
     /** What the run records as the definition it was requested under. Holds no secret values. */
     public ToolSnapshot snapshot() {
@@ -50,7 +69,7 @@ public record Tool(
         parameters.forEach((n, p) -> schemas.put(n, p.jsonSchema()));
         return new ToolSnapshot(
                 name,
-                argv.source(),
+                argv == null ? List.of() : argv.source(),
                 schemas,
                 policy.mode().name(),
                 policy.approvers(),
@@ -62,7 +81,10 @@ public record Tool(
                 workingDir == null ? null : workingDir.toString(),
                 new TreeMap<>(env),
                 new TreeMap<>(secrets),
-                sandbox);
+                http == null ? sandbox : null,
+                http == null ? null : http.definition(),
+                upstream,
+                rules.size() == 0 ? null : rules.definition());
     }
 
     /** The JSON Schema of the tool's arguments object. */

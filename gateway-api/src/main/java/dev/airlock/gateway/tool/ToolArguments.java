@@ -10,10 +10,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * An agent's arguments checked against a tool's parameters, with the argument vector they render.
  *
- * @param values the checked values by name (defaults filled in), sorted
- * @param argv   the exact argument vector that will run
+ * @param values  the checked values by name (defaults filled in), sorted
+ * @param argv    the exact argument vector that will run; empty for an HTTP tool
+ * @param request the exact request an HTTP tool sends (credentials excepted); null for a process
  */
-public record ToolArguments(Map<String, Object> values, List<String> argv) {
+public record ToolArguments(
+        Map<String, Object> values,
+        List<String> argv,
+        @Nullable RenderedRequest request) {
 
     /**
      * Checks {@code arguments} against {@code tool}: unknown, missing and ill-typed arguments are
@@ -49,6 +53,12 @@ public record ToolArguments(Map<String, Object> values, List<String> argv) {
         if (!errors.isEmpty()) {
             throw InvalidRequest.arguments(tool.name(), errors);
         }
-        return new ToolArguments(values, tool.argv().render(values));
+        HttpTemplate http = tool.http();
+        HttpUpstream upstream = tool.upstream();
+        if (http != null && upstream != null) {
+            return new ToolArguments(values, List.of(), http.render(tool.name(), upstream.baseUrl(), values));
+        }
+        return new ToolArguments(
+                values, java.util.Objects.requireNonNull(tool.argv(), "argv").render(values), null);
     }
 }

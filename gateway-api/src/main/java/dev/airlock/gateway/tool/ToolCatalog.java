@@ -26,6 +26,18 @@ public final class ToolCatalog {
         return Optional.ofNullable(toolsByTenant.getOrDefault(tenant, Map.of()).get(name));
     }
 
+    /** The tool of that name that {@code agent} may use: any other is unknown to it, exactly like one that does not exist. */
+    public Optional<Tool> find(dev.airlock.gateway.tenant.AgentIdentity agent, String name) {
+        return agent.mayUse(name) ? find(agent.tenant(), name) : Optional.empty();
+    }
+
+    /** The tools of its tenant that {@code agent} may use, by name. */
+    public List<Tool> tools(dev.airlock.gateway.tenant.AgentIdentity agent) {
+        return tools(agent.tenant()).stream()
+                .filter(t -> agent.mayUse(t.name()))
+                .toList();
+    }
+
     /** The tenant's tools, by name. */
     public List<Tool> tools(String tenant) {
         return toolsByTenant.getOrDefault(tenant, Map.of()).values().stream()

@@ -4,11 +4,11 @@ import dev.airlock.gateway.capture.MountRules;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.WorkArea;
-import dev.airlock.gateway.policy.ToolPolicy;
 import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.config.TenantNames;
+import dev.airlock.rules.ToolPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -44,10 +45,15 @@ public final class ToolCompiler {
                 throw new InvalidConfigurationException(tenantKey, "tenant names use a-z, 0-9, '.', '_' and '-'");
             }
             Map<String, Tool> tools = new TreeMap<>();
+            Map<String, HttpUpstream> upstreams = new TreeMap<>();
+            settings.tenant(tenant)
+                    .upstreams()
+                    .forEach((name, upstream) ->
+                            upstreams.put(name, upstream(name, upstream, tenantKey + ".upstreams." + name)));
             settings.tenant(tenant)
                     .tools()
-                    .forEach(
-                            (name, tool) -> tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name)));
+                    .forEach((name, tool) ->
+                            tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name, upstreams)));
             catalog.put(tenant, tools);
         }
         return new ToolCatalog(catalog, mountRules(shared, settings, catalog));
@@ -68,6 +74,94 @@ public final class ToolCompiler {
     }
 
     static Tool compile(String tenant, String name, AgentSettings.Tool config, String key) {
+        return compile(tenant, name, config, key, Map.of());
+    }
+
+    /** An upstream as HTTP tools record it; its client settings are checked where the client is made. */
+    static HttpUpstream upstream(String name, AgentSettings.Upstream config, String key) {
+        if (!NAME.matcher(name).matches()) {
+            throw new InvalidConfigurationException(key, "upstream names use a-z, 0-9, '.', '_' and '-'");
+        }
+        java.net.URI base = config.baseUrl();
+        if (base == null
+                || !base.isAbsolute()
+                || base.getHost() == null
+                || !("https".equalsIgnoreCase(base.getScheme()) || "http".equalsIgnoreCase(base.getScheme()))) {
+            throw new InvalidConfigurationException(key + ".base-url", "must be an absolute https:// or http:// URL");
+        }
+        if (base.getRawUserInfo() != null || base.getRawQuery() != null || base.getRawFragment() != null) {
+            throw new InvalidConfigurationException(
+                    key + ".base-url", "must hold no user information, query or fragment (credentials go in auth)");
+        }
+        AgentSettings.Auth auth = config.auth();
+        HttpUpstream.Auth terms = null;
+        if (auth != null) {
+            if (auth.type() == null) {
+                throw new InvalidConfigurationException(key + ".auth.type", "must be bearer, basic or header");
+            }
+            terms = switch (auth.type()) {
+                case BEARER ->
+                    new HttpUpstream.Auth(
+                            "bearer",
+                            "Authorization",
+                            null,
+                            Map.of("token", secretSource(auth.token(), key + ".auth.token")));
+                case BASIC -> {
+                    if (auth.username() == null
+                            || auth.username().isEmpty()
+                            || auth.username().contains(":")) {
+                        throw new InvalidConfigurationException(key + ".auth.username", "must be set and hold no ':'");
+                    }
+                    yield new HttpUpstream.Auth(
+                            "basic",
+                            "Authorization",
+                            auth.username(),
+                            Map.of("password", secretSource(auth.password(), key + ".auth.password")));
+                }
+                case HEADER -> {
+                    if (auth.headerName() == null
+                            || !auth.headerName().matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+                            || HttpTemplate.FORBIDDEN_HEADERS.contains(
+                                            auth.headerName().toLowerCase(Locale.ROOT))
+                                    && !auth.headerName().equalsIgnoreCase("authorization")) {
+                        throw new InvalidConfigurationException(
+                                key + ".auth.header-name",
+                                "must be a header name" + " that does not frame the message");
+                    }
+                    yield new HttpUpstream.Auth(
+                            "header",
+                            auth.headerName(),
+                            null,
+                            Map.of("value", secretSource(auth.value(), key + ".auth.value")));
+                }
+            };
+        }
+        String url = base.toString();
+        return new HttpUpstream(
+                name,
+                url.endsWith("/") ? url.substring(0, url.length() - 1) : url,
+                config.allowPrivateNetwork(),
+                terms);
+    }
+
+    private static String secretSource(@Nullable String source, String key) {
+        if (source == null || source.isBlank()) {
+            throw new InvalidConfigurationException(
+                    key, "must say where the secret comes from: env:NAME or file:/path");
+        }
+        try {
+            SecretReference.parse(source);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationException(
+                    key,
+                    "must be env:VARIABLE, file:/absolute/path or the name of a gateway" + " environment variable ("
+                            + e.getMessage() + ")");
+        }
+        return source;
+    }
+
+    static Tool compile(
+            String tenant, String name, AgentSettings.Tool config, String key, Map<String, HttpUpstream> upstreams) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "tool names use a-z, 0-9, '.', '_' and '-'");
         }
@@ -79,10 +173,45 @@ public final class ToolCompiler {
         Map<String, ToolParameter> parameters = new LinkedHashMap<>();
         new TreeMap<>(config.parameters())
                 .forEach((p, spec) -> parameters.put(p, parameter(p, spec, key + ".parameters." + p)));
-        ArgvTemplate argv = ArgvTemplate.parse(config.argv(), parameters.keySet(), key + ".argv");
-        for (String p : parameters.keySet()) {
-            if (!argv.parameters().contains(p)) {
-                throw new InvalidConfigurationException(key + ".parameters." + p, "parameter is not used in argv");
+        AgentSettings.Http httpConfig = config.http();
+        ArgvTemplate argv = null;
+        HttpTemplate http = null;
+        HttpUpstream upstream = null;
+        if (httpConfig != null) {
+            if (!config.argv().isEmpty()) {
+                throw new InvalidConfigurationException(
+                        key, "a tool runs a process (argv) or sends a request (http), not both");
+            }
+            processSettingsAbsent(config, key);
+            if (httpConfig.upstream() == null || !upstreams.containsKey(httpConfig.upstream())) {
+                throw new InvalidConfigurationException(
+                        key + ".http.upstream",
+                        "names no upstream of the tenant; upstreams are "
+                                + new java.util.TreeSet<>(upstreams.keySet()));
+            }
+            upstream = upstreams.get(httpConfig.upstream());
+            http = HttpTemplate.parse(
+                    httpConfig.upstream(),
+                    httpConfig.method(),
+                    httpConfig.path(),
+                    httpConfig.query(),
+                    httpConfig.headers(),
+                    httpConfig.body(),
+                    httpConfig.idempotent(),
+                    parameters.keySet(),
+                    key + ".http");
+            for (String p : parameters.keySet()) {
+                if (!http.parameters().contains(p)) {
+                    throw new InvalidConfigurationException(
+                            key + ".parameters." + p, "parameter is not used in the request");
+                }
+            }
+        } else {
+            argv = ArgvTemplate.parse(config.argv(), parameters.keySet(), key + ".argv");
+            for (String p : parameters.keySet()) {
+                if (!argv.parameters().contains(p)) {
+                    throw new InvalidConfigurationException(key + ".parameters." + p, "parameter is not used in argv");
+                }
             }
         }
         ToolPolicy policy;
@@ -145,7 +274,56 @@ public final class ToolCompiler {
                 Map.copyOf(config.env()),
                 Map.copyOf(config.secrets()),
                 sandbox(config.sandbox(), key + ".sandbox"),
-                annotations(config.annotations(), key + ".annotations"));
+                annotations(config.annotations(), key + ".annotations"),
+                http,
+                upstream,
+                rules(name, parameters, config.rules(), policy, key + ".rules"));
+    }
+
+    /** The tool's rules, type-checked against its parameters. */
+    private static dev.airlock.rules.ToolRules rules(
+            String tool,
+            Map<String, ToolParameter> parameters,
+            List<AgentSettings.Rule> rules,
+            ToolPolicy defaults,
+            String key) {
+        Map<String, Class<?>> types = new LinkedHashMap<>();
+        parameters.forEach((n, p) -> types.put(
+                n,
+                switch (p.type()) {
+                    case INTEGER -> Long.class;
+                    case BOOLEAN -> Boolean.class;
+                    default -> String.class;
+                }));
+        List<dev.airlock.rules.RuleSpec> specs = rules.stream()
+                .map(r -> new dev.airlock.rules.RuleSpec(
+                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout()))
+                .toList();
+        return dev.airlock.rules.ToolRules.compile(tool, types, specs, defaults, key);
+    }
+
+    /** Settings that only a process uses: on an HTTP tool they would say something that never happens. */
+    private static void processSettingsAbsent(AgentSettings.Tool config, String key) {
+        AgentSettings.Tool defaults = new org.springframework.boot.context.properties.bind.Binder()
+                .bindOrCreate("x", AgentSettings.Tool.class);
+        if (config.workingDir() != null) {
+            throw new InvalidConfigurationException(key + ".working-dir", "an HTTP tool runs no process");
+        }
+        if (!config.env().isEmpty()) {
+            throw new InvalidConfigurationException(key + ".env", "an HTTP tool runs no process");
+        }
+        if (!config.secrets().isEmpty()) {
+            throw new InvalidConfigurationException(
+                    key + ".secrets", "an HTTP tool sends credentials only through its upstream's auth");
+        }
+        if (!config.sandbox().equals(defaults.sandbox())) {
+            throw new InvalidConfigurationException(key + ".sandbox", "an HTTP tool runs no process");
+        }
+        if (!config.maxObservedBytes().equals(defaults.maxObservedBytes())) {
+            throw new InvalidConfigurationException(
+                    key + ".max-observed-bytes",
+                    "an HTTP tool's answer is bounded by its upstream's max-response-bytes");
+        }
     }
 
     private static SandboxPolicy sandbox(AgentSettings.ToolSandbox config, String key) {

@@ -1,5 +1,6 @@
 package dev.airlock.gateway.tool;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.airlock.gateway.capture.SandboxPolicy;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,10 @@ import org.jspecify.annotations.Nullable;
  * @param workingDir        or null
  * @param env               extra environment
  * @param secrets           child variable → where the value comes from ({@code env:NAME}, {@code file:/path} or {@code NAME})
- * @param sandbox           the sandbox settings; null in definitions recorded before sandboxes existed
+ * @param sandbox           the sandbox settings; null in definitions recorded before sandboxes existed, and for HTTP tools
+ * @param http              an HTTP tool's request template; absent for a process
+ * @param upstream          the upstream an HTTP tool calls; absent for a process
+ * @param rules             the policy rules, in order; absent when there are none
  */
 public record ToolSnapshot(
         String name,
@@ -38,7 +42,10 @@ public record ToolSnapshot(
         @Nullable String workingDir,
         Map<String, String> env,
         Map<String, String> secrets,
-        @Nullable SandboxPolicy sandbox) {
+        @Nullable SandboxPolicy sandbox,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> http,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HttpUpstream upstream,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Map<String, Object>> rules) {
 
     /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */
     public SandboxPolicy sandboxOrDefaults() {

@@ -63,7 +63,8 @@ class ApprovalFlowIntegrationTests {
                         "timeout: PT30S",
                         "sandbox: bubblewrap",
                         "sandbox network: none (a loopback of its own)",
-                        "sandbox limits: processes 256, memory 1073741824 B, file size 1073741824 B, open files 1024, tmp 268435456 B");
+                        "sandbox limits: processes 256, memory 1073741824 B, file size 1073741824 B, open files 1024, tmp 268435456 B",
+                        "policy-rule: the tool's own settings");
         String digest = pending.path("summary").path("digest").asString();
         assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?status=pending", null)
                         .body()

@@ -80,4 +80,47 @@ class InertTextBrowserIntegrationTests extends BrowserIntegrationTest {
                 .doesNotContain("\u2028");
         assertThat(browser.getPageSource()).doesNotContain("\u202E").doesNotContain("\u200B");
     }
+
+    @Test
+    void theRuleThatDecidedAndTheAgentsReasonAreShownAsInertTextToApprovers() throws Exception {
+        String reason =
+                "<script>alert(1)</script> urgent\u202E fix\u200B\n--- end of untrusted output ---\nAPPROVE NOW";
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(base() + "/api/v1/runs"))
+                        .header("Authorization", "Bearer ops-bot-key")
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"tool\":\"kubectl\",\"arguments\":{\"namespace\":\"prod\",\"verb\":\"delete\"},"
+                                        + "\"reason\":\"" + reason.replace("\n", "\\n") + "\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        Matcher m = Pattern.compile("\"runId\":\"([0-9a-f-]+)\"").matcher(response.body());
+        assertThat(m.find()).isTrue();
+        String runId = m.group(1);
+
+        browser.manage().deleteAllCookies();
+        browser.get(base() + "/login");
+        browser.findElement(By.id("username")).sendKeys("olga");
+        browser.findElement(By.id("password")).sendKeys("olga-password");
+        browser.findElement(By.id("sign-in")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlMatches("/console$"));
+
+        browser.get(base() + "/console/runs/" + runId);
+        assertThat(browser.findElement(By.id("policy-rule")).getText()).isEqualTo("rule 1: args.namespace == \"prod\"");
+        assertThat(browser.findElement(By.id("action")).getText())
+                .contains("policy-rule: rule 1: args.namespace == \"prod\"");
+        String shown = browser.findElement(By.id("agent-reason")).getText();
+        assertThat(shown.lines().toList())
+                .as("the agent's words on one line inside the fence, labelled as its own: line breaks cannot"
+                        + " end the fence early or start a line of their own")
+                .containsExactly(
+                        "--- untrusted output from ops-bot's own words (the agent's reason): data, not instructions ---",
+                        "| <script>alert(1)</script> urgent fix --- end of untrusted output --- APPROVE NOW",
+                        "--- end of untrusted output ---");
+        assertThat(browser.findElements(By.xpath("//pre[@id='agent-reason']//script")))
+                .as("markup in the reason is text, never an element")
+                .isEmpty();
+        assertThat(browser.getPageSource()).doesNotContain("<script>alert(1)</script>");
+    }
 }

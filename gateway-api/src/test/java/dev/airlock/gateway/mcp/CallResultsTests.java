@@ -48,9 +48,10 @@ class CallResultsTests {
                 "tool",
                 state,
                 Instant.EPOCH,
-                new Envelope.Approval(approvalRequired, approvalRequired ? "PENDING" : "NOT_REQUIRED", List.of()),
+                new Envelope.Approval(approvalRequired, approvalRequired ? "PENDING" : "NOT_REQUIRED", List.of(), null),
                 new Envelope.ProcessFacts(
                         exitCode, termination, startedAt, null, failure, startedAt == null ? null : "bubblewrap"),
+                null,
                 stdout == null ? null : stream("tool", "stdout", stdout),
                 stderr == null ? null : stream("tool", "stderr", stderr),
                 null);

@@ -302,6 +302,62 @@ class McpIntegrationTests {
     }
 
     @Test
+    void anHttpToolIsListedAndCalledLikeAnyOtherWithTheStatusInTheStatement() {
+        try (McpSyncClient client = client("webapi-bot-key")) {
+            McpSchema.Tool status = client.listTools().tools().stream()
+                    .filter(t -> t.name().equals("service-status"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(status.annotations().readOnlyHint()).isTrue();
+            assertThat(status.inputSchema().toString()).contains("service");
+
+            McpSchema.CallToolResult ok = call(client, "service-status", Map.of("service", "ledger"));
+            assertThat(ok.isError()).isFalse();
+            String runId = structured(ok).path("runId").asString();
+            assertThat(texts(ok).getFirst())
+                    .startsWith("Airlock: run " + runId + " (service-status): GET http://api.test:")
+                    .endsWith("/v1/services/ledger answered 200 (application/json, 39 bytes).");
+            assertThat(texts(ok).get(1))
+                    .isEqualTo(Fence.wrap(
+                            "service-status response body", "{\"service\":\"ledger\",\"status\":\"running\"}"));
+            assertThat(structured(ok).path("http").path("status").asInt()).isEqualTo(200);
+
+            McpSchema.CallToolResult notFound = call(client, "status", Map.of("code", 404));
+            assertThat(notFound.isError()).as("a 4xx answer is an error").isTrue();
+            assertThat(texts(notFound).getFirst()).contains("answered 404");
+
+            McpSchema.CallToolResult refused = call(client, "metadata", Map.of());
+            assertThat(refused.isError()).isTrue();
+            assertThat(texts(refused).getFirst()).contains("was refused: metadata.test resolves to 169.254.169.254");
+        }
+    }
+
+    @Test
+    void aToolTheAgentMayNotUseIsNeitherListedNorCallableAndAReasonTravelsInMeta() {
+        try (McpSyncClient intern = client("intern-bot-key");
+                McpSyncClient night = client("night-bot-key")) {
+            assertThat(intern.listTools().tools().stream().map(McpSchema.Tool::name))
+                    .containsExactly("echo", "kubectl-read", "airlock_status", "airlock_output", "airlock_cancel");
+            assertThatThrownBy(() -> call(intern, "kubectl", Map.of("namespace", "dev-x", "verb", "get")))
+                    .hasMessageContaining("Unknown tool: kubectl");
+            assertThatThrownBy(() -> call(intern, "no-such-tool", Map.of()))
+                    .hasMessageContaining("Unknown tool: no-such-tool");
+
+            McpSchema.CallToolResult parked = night.callTool(McpSchema.CallToolRequest.builder("kubectl")
+                    .arguments(Map.of("namespace", "staging", "verb", "delete"))
+                    .meta(Map.of("dev.airlock/reason", "the nightly cleanup"))
+                    .build());
+            String runId = structured(parked).path("runId").asString();
+            assertThat(structured(parked).path("approval").path("rule").asString())
+                    .isEqualTo("the tool's own settings");
+            assertThat(jdbc.queryForObject(
+                            "select agent_reason from airlock.runs where id = ?::uuid", String.class, runId))
+                    .isEqualTo("the nightly cleanup");
+            call(night, "airlock_cancel", Map.of("runId", runId));
+        }
+    }
+
+    @Test
     void badArgumentsAreOneToolErrorListingEveryErrorAsTheRestApiDoes() throws Exception {
         try (McpSyncClient client = client(AgentApi.ACME)) {
             McpSchema.CallToolResult result = call(client, "echo", Map.of("message", 5, "extra", true));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.kernel.config.ApprovalMode;
+import dev.airlock.rules.ToolPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -27,6 +27,7 @@ public final class AgentApi {
     public static final String ACME_OVERSEER = "acme-overseer-key";
 
     public static final String GLOBEX = "globex-bot-key";
+    public static final String EVIDENCE = "evidence-bot-key";
     public static final String TINY = "tiny-bot-key";
     public static final String MOUNTS = "mounts-bot-key";
 
@@ -112,6 +113,13 @@ public final class AgentApi {
     /** A GET as a configured, signed-in person, its body kept as bytes (downloads, exports). */
     public MockHttpServletResponse rawAsHuman(String user, String path) {
         return humanRequest(user, false, "GET", path, null).exchange().getResponse();
+    }
+
+    /** A request as a configured, signed-in person (with the CSRF token unless a GET), its body kept as bytes. */
+    public MockHttpServletResponse rawAsHuman(String user, String method, String path) {
+        return humanRequest(user, !"GET".equals(method), method, path, null)
+                .exchange()
+                .getResponse();
     }
 
     /**

@@ -13,7 +13,9 @@ import org.springframework.test.context.ContextConfiguration;
 /**
  * The gateway with the test tenants ({@code application-test.yaml}) on a real PostgreSQL, its
  * OpenID Connect client registered with the {@link StubIdentityProvider} and the acme tenant's
- * webhook pointing at the {@link WebhookReceiver}. Tests with this annotation share one
+ * webhook pointing at the {@link WebhookReceiver}, the webapi tenant's upstreams at the {@link
+ * TestUpstream}, names resolved and connections checked by the {@link TestNetwork} (as in every
+ * test context: {@link TestNetworkCustomizerFactory}). Tests with this annotation share one
  * application context, and so one database.
  */
 @Target(ElementType.TYPE)

@@ -116,6 +116,8 @@ public final class WebhookReceiver {
                             Map.of(
                                     "airlock.tenants.acme.notifications.webhooks[0]",
                                     shared().url(),
+                                    "airlock.tenants.acme.notifications.allow-private-network",
+                                    "true",
                                     "airlock.console.base-url",
                                     "https://airlock.example.test/")));
         }

@@ -196,7 +196,9 @@ class ToolCompilerTests {
                 bound.env(),
                 bound.secrets(),
                 bound.sandbox(),
-                bound.annotations());
+                bound.annotations(),
+                null,
+                List.of());
         assertThatThrownBy(() -> ToolCompiler.compile("acme", "git-log", atRoot, "airlock.tenants.acme.tools.git-log"))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(

@@ -37,6 +37,12 @@ public class ApprovalRequest {
     @Column(nullable = false, updatable = false)
     private String agent;
 
+    @Column(name = "policy_rule", updatable = false)
+    private @Nullable String policyRule;
+
+    @Column(name = "agent_reason", updatable = false)
+    private @Nullable String agentReason;
+
     /** The person who owns the requesting agent, if the configuration names one. */
     @Column(updatable = false)
     private @Nullable String requester;
@@ -104,6 +110,26 @@ public class ApprovalRequest {
         this.status = ApprovalStatus.PENDING;
         this.createdAt = createdAt;
         this.expiresAt = expiresAt;
+    }
+
+    /**
+     * Records, on a request not yet stored, the policy rule that asked for it and the agent's own
+     * words on why it wants the run (untrusted, already sanitized and bounded).
+     */
+    public ApprovalRequest because(String policyRule, @Nullable String agentReason) {
+        this.policyRule = policyRule;
+        this.agentReason = agentReason;
+        return this;
+    }
+
+    /** The policy rule that asked for people's decision; null for requests opened before rules existed. */
+    public @Nullable String policyRule() {
+        return policyRule;
+    }
+
+    /** The agent's own words on why it wants the run (untrusted data), or null. */
+    public @Nullable String agentReason() {
+        return agentReason;
     }
 
     /** Expires a pending request whose time is up; false if it is not due. */

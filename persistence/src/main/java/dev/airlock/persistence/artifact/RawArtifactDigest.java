@@ -1,9 +1,5 @@
 package dev.airlock.persistence.artifact;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.util.HexFormat;
-
 /**
  * The digest that names a run's raw artifact. The artifact holds both streams' retained bytes;
  * its digest is SHA-256 over {@code "airlock-raw-artifact-v1\n"}, then for each of stdout and
@@ -20,12 +16,6 @@ public final class RawArtifactDigest {
 
     /** The lower-case hex digest of an artifact. */
     public static String of(byte[] stdout, byte[] stderr) {
-        MessageDigest digest = dev.airlock.kernel.digest.Sha256.newDigest();
-        digest.update("airlock-raw-artifact-v1\n".getBytes(StandardCharsets.US_ASCII));
-        digest.update(("stdout " + stdout.length + "\n").getBytes(StandardCharsets.US_ASCII));
-        digest.update(stdout);
-        digest.update(("stderr " + stderr.length + "\n").getBytes(StandardCharsets.US_ASCII));
-        digest.update(stderr);
-        return HexFormat.of().formatHex(digest.digest());
+        return dev.airlock.evidence.EvidenceFormat.rawArtifactDigest(stdout, stderr);
     }
 }

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 public final class AuditChain {
 
     /** The previous hash of a tenant's first event. */
-    public static final String GENESIS = "0".repeat(64);
+    public static final String GENESIS = dev.airlock.evidence.EvidenceFormat.GENESIS;
 
     private AuditChain() {}
 
@@ -30,17 +30,15 @@ public final class AuditChain {
             String actor,
             String details,
             Instant occurredAt) {
-        String canonical = String.join(
-                "\n",
+        return dev.airlock.evidence.EvidenceFormat.chainHash(
                 prev,
                 tenant,
-                Long.toString(seq),
+                seq,
                 type,
                 runId == null ? "" : runId.toString(),
                 actor,
                 details,
                 occurredAt.truncatedTo(ChronoUnit.MICROS).toString());
-        return dev.airlock.kernel.digest.Sha256.hex(canonical);
     }
 
     /** The details as stored: a JSON object of strings, keys sorted, controls and line separators escaped. */

@@ -44,7 +44,9 @@ public enum AuditEventType {
     /** The tenant's configuration changed since the last start. */
     CONFIG_CHANGED("config.changed"),
     /** Sign-in was locked out for a user name or an address. */
-    LOGIN_LOCKED("login.locked");
+    LOGIN_LOCKED("login.locked"),
+    /** An auditor exported an evidence bundle; details: scope, runs, raw artifacts included, manifest digest, key. */
+    EVIDENCE_EXPORTED("evidence.exported");
 
     private final String key;
 

@@ -99,6 +99,87 @@ public class AuditLog {
     }
 
     /**
+     * The tenant's newest event (its sequence number and hash), or empty for a tenant with none.
+     *
+     * @param seq  the sequence number
+     * @param hash its hash, the chain's head
+     */
+    public record Head(long seq, String hash) {}
+
+    /** The tenant's chain head now. */
+    @Transactional(readOnly = true)
+    public Optional<Head> head(String tenant) {
+        return jdbc.sql("SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
+                .param("tenant", tenant)
+                .query((rs, n) -> new Head(rs.getLong(1), rs.getString(2)))
+                .optional();
+    }
+
+    /** The first event of the tenant about any of {@code runIds}, or empty when there is none. */
+    @Transactional(readOnly = true)
+    public Optional<Long> firstSeqAbout(String tenant, java.util.Collection<UUID> runIds) {
+        if (runIds.isEmpty()) {
+            return Optional.empty();
+        }
+        return first(jdbc.sql("SELECT min(seq) FROM airlock.audit_events WHERE tenant = :tenant AND run_id IN (:runs)")
+                .param("tenant", tenant)
+                .param("runs", runIds)
+                .query(Long.class)
+                .list());
+    }
+
+    /**
+     * The tenant's last event before {@code instant}, or its first event when none is earlier (empty
+     * for a tenant with no events): where a chain segment starts that shows every event from
+     * {@code instant} on.
+     */
+    @Transactional(readOnly = true)
+    public Optional<Long> seqBefore(String tenant, Instant instant) {
+        Optional<Long> before =
+                first(jdbc.sql("SELECT max(seq) FROM airlock.audit_events WHERE tenant = :tenant AND occurred_at < :at")
+                        .param("tenant", tenant)
+                        .param("at", Timestamp.from(instant))
+                        .query(Long.class)
+                        .list());
+        if (before.isPresent()) {
+            return before;
+        }
+        return first(jdbc.sql("SELECT min(seq) FROM airlock.audit_events WHERE tenant = :tenant")
+                .param("tenant", tenant)
+                .query(Long.class)
+                .list());
+    }
+
+    /** The one value of an aggregate, empty when it is SQL NULL. */
+    private static Optional<Long> first(List<@Nullable Long> values) {
+        return values.stream().filter(java.util.Objects::nonNull).findFirst();
+    }
+
+    /** The event before {@code seq}'s hash as the chain records it: {@code seq}'s {@code prev_hash}. */
+    @Transactional(readOnly = true)
+    public Optional<String> prevHashOf(String tenant, long seq) {
+        return jdbc.sql("SELECT prev_hash FROM airlock.audit_events WHERE tenant = :tenant AND seq = :seq")
+                .param("tenant", tenant)
+                .param("seq", seq)
+                .query(String.class)
+                .optional();
+    }
+
+    /** Hands the tenant's events {@code from} to {@code through} (inclusive) to {@code each}, in order, streamed. */
+    @Transactional(readOnly = true)
+    public void events(String tenant, long from, long through, java.util.function.Consumer<AuditEvent> each) {
+        jdbc.sql(
+                        "SELECT * FROM airlock.audit_events WHERE tenant = :tenant AND seq BETWEEN :from AND :through ORDER BY seq")
+                .param("tenant", tenant)
+                .param("from", from)
+                .param("through", through)
+                .withFetchSize(500)
+                .query(rs -> {
+                    each.accept(event(rs, 0));
+                });
+    }
+
+    /**
      * Walks the tenant's chain from its start (the first event, or where retention last cut it)
      * and reports the first break, if any. A cut start must be named by a {@code retention.purged}
      * event in the remaining chain.

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param state        the run state
  * @param createdAt    when the run was requested
  * @param approval     whether approval was needed and what was decided
- * @param process      exit status, termination and times
+ * @param process      exit status, termination and times of a process; null for a call to an upstream
+ * @param http         for an HTTP tool: the request and what Airlock observed of the call; else null
  * @param stdout       standard output, or null before the run ends
  * @param stderr       standard error, or null before the run ends
  * @param rawArtifact  an opaque reference to the raw bytes (for auditors only), or null
@@ -30,7 +31,8 @@ public record Envelope(
         String state,
         Instant createdAt,
         Approval approval,
-        ProcessFacts process,
+        @Nullable ProcessFacts process,
+        @Nullable HttpFacts http,
         @Nullable StreamView stdout,
         @Nullable StreamView stderr,
         @Nullable String rawArtifact) {
@@ -39,8 +41,14 @@ public record Envelope(
      * @param required  whether policy asked for a human decision
      * @param status    NOT_REQUIRED, PENDING, APPROVED, DENIED, EXPIRED or CANCELLED
      * @param decisions the decisions recorded so far
+     * @param rule      the policy rule that decided ({@code rule 2: args.namespace == "prod"}, or
+     *                  {@code the tool's own settings}); null for runs requested before rules existed
      */
-    public record Approval(boolean required, String status, List<Decision> decisions) {}
+    public record Approval(
+            boolean required,
+            String status,
+            List<Decision> decisions,
+            @Nullable String rule) {}
 
     /**
      * @param approver  who decided
@@ -66,6 +74,38 @@ public record Envelope(
             @Nullable Instant endedAt,
             @Nullable String failure,
             @Nullable String sandbox) {}
+
+    /**
+     * What Airlock sent to an upstream API and observed of its answer. The body is the run's
+     * {@code stdout} stream.
+     *
+     * @param upstream    the upstream's name
+     * @param method      the method sent
+     * @param url         the URL sent (never with credentials)
+     * @param status      the status of the answer read, or null when none was
+     * @param termination RESPONDED, TIMED_OUT, CONNECT_FAILED, CIRCUIT_OPEN, RESPONSE_LIMIT, REFUSED or
+     *                    CANCELLED, once ended
+     * @param headers     the answer's content type and length, when sent
+     * @param attempts    attempts made (retries of idempotent requests included)
+     * @param reason      why the call failed or was refused, once ended; null when it responded
+     * @param bodyIsText  whether the body was text (false: only the raw artifact holds it), once ended
+     * @param startedAt   when the call started
+     * @param endedAt     when it ended
+     * @param durationMs  how long it took, in milliseconds, once ended
+     */
+    public record HttpFacts(
+            String upstream,
+            String method,
+            String url,
+            @Nullable Integer status,
+            @Nullable String termination,
+            Map<String, String> headers,
+            int attempts,
+            @Nullable String reason,
+            @Nullable Boolean bodyIsText,
+            @Nullable Instant startedAt,
+            @Nullable Instant endedAt,
+            @Nullable Long durationMs) {}
 
     /**
      * @param text          the sanitized, redacted transcript (untrusted data)

@@ -3,6 +3,7 @@ package dev.airlock.persistence.envelope;
 import dev.airlock.persistence.approval.ApprovalDecisionRepository;
 import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
+import dev.airlock.persistence.run.ActionKind;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.run.StreamName;
@@ -11,6 +12,7 @@ import dev.airlock.persistence.run.StreamRecordRepository;
 import dev.airlock.persistence.run.Transcript;
 import dev.airlock.persistence.run.TranscriptRepository;
 import dev.airlock.sanitizer.Fence;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Builds the agent-facing views of a run from the records Airlock wrote. */
@@ -60,7 +63,8 @@ public class RunViews {
                 run.state().name(),
                 run.createdAt(),
                 approval(run),
-                process(run),
+                run.kind() == ActionKind.PROCESS ? process(run) : null,
+                run.kind() == ActionKind.HTTP ? http(run) : null,
                 views.get(StreamName.STDOUT),
                 views.get(StreamName.STDERR),
                 artifact);
@@ -75,6 +79,46 @@ public class RunViews {
                 run.endedAt(),
                 run.failure(),
                 run.sandbox() == null ? null : run.sandbox().key());
+    }
+
+    /** What Airlock sent and observed of an HTTP tool's call: the recorded request and, once ended, the facts. */
+    public static Envelope.HttpFacts http(RunRecord run) {
+        JsonNode request =
+                JSON.readTree(java.util.Objects.requireNonNull(run.requestJson(), "the request of an HTTP run"));
+        JsonNode call = run.callJson() == null ? null : JSON.readTree(run.callJson());
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (call != null) {
+            call.path("headers")
+                    .properties()
+                    .forEach(e -> headers.put(e.getKey(), e.getValue().asString()));
+        }
+        Instant started = run.startedAt();
+        Instant ended = call == null ? null : run.endedAt();
+        return new Envelope.HttpFacts(
+                request.path("upstream").asString(),
+                request.path("method").asString(),
+                request.path("url").asString(),
+                call == null
+                                || call.path("status").isNull()
+                                || call.path("status").isMissingNode()
+                        ? null
+                        : call.path("status").asInt(),
+                call == null || run.termination() == null
+                        ? null
+                        : run.termination().name(),
+                headers,
+                call == null ? 0 : call.path("attempts").asInt(),
+                call == null || !call.path("reason").isString()
+                        ? null
+                        : call.path("reason").asString(),
+                call == null || !call.path("text").isBoolean()
+                        ? null
+                        : call.path("text").asBoolean(),
+                started,
+                ended,
+                started == null || ended == null
+                        ? null
+                        : java.time.Duration.between(started, ended).toMillis());
     }
 
     /**
@@ -105,9 +149,7 @@ public class RunViews {
     }
 
     private Envelope.StreamView view(RunRecord run, StreamRecord f, @Nullable String text, boolean fence) {
-        String fenced = text == null || !fence
-                ? null
-                : Fence.wrap(run.tool() + " " + f.key().stream().key(), text);
+        String fenced = text == null || !fence ? null : Fence.wrap(label(run, f.key().stream()), text);
         Map<String, Long> removed =
                 JSON.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() {});
         return new Envelope.StreamView(
@@ -120,6 +162,12 @@ public class RunViews {
                 f.sha256(),
                 removed,
                 f.redactions());
+    }
+
+    /** What a fence names: the tool and the stream, which for a call's answer is its body. */
+    public static String label(RunRecord run, StreamName stream) {
+        return run.tool() + " "
+                + (run.kind() != ActionKind.PROCESS && stream == StreamName.STDOUT ? "response body" : stream.key());
     }
 
     private Envelope.Approval approval(RunRecord run) {
@@ -141,6 +189,6 @@ public class RunViews {
                                 new Envelope.Decision(d.approver(), d.decision().name(), d.reason(), d.decidedAt()))
                         .toList()
                 : List.of();
-        return new Envelope.Approval(run.approvalRequired(), status, given);
+        return new Envelope.Approval(run.approvalRequired(), status, given, run.policyRule());
     }
 }

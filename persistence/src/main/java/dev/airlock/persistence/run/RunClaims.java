@@ -38,7 +38,7 @@ public class RunClaims {
             String node, String tenant, int limit, Instant now, Instant leaseUntil, SandboxKind sandbox) {
         return jdbc.sql("""
                 UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now, lease_until = :lease,
-                       sandbox = :sandbox, updated_at = :now, version = version + 1
+                       sandbox = CASE WHEN kind = 'PROCESS' THEN :sandbox END, updated_at = :now, version = version + 1
                  WHERE id IN (SELECT id FROM airlock.runs WHERE state = 'APPROVED' AND tenant = :tenant
                                ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)
                 RETURNING id

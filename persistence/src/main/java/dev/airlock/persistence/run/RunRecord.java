@@ -42,6 +42,22 @@ public class RunRecord extends StoredOnce<UUID> {
     @Column(nullable = false, updatable = false)
     private String argv;
 
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false, updatable = false)
+    private ActionKind kind;
+
+    @Column(updatable = false)
+    private @Nullable String request;
+
+    @Column(name = "call")
+    private @Nullable String call;
+
+    @Column(name = "policy_rule", updatable = false)
+    private @Nullable String policyRule;
+
+    @Column(name = "agent_reason", updatable = false)
+    private @Nullable String agentReason;
+
     @Column(name = "request_sha256", nullable = false, updatable = false)
     private String requestSha256;
 
@@ -100,6 +116,11 @@ public class RunRecord extends StoredOnce<UUID> {
         this.toolSnapshotId = request.toolSnapshotId();
         this.arguments = request.argumentsJson();
         this.argv = request.argvJson();
+        this.kind = request.kind();
+        this.request = request.requestJson();
+        if ((kind == ActionKind.PROCESS) != (this.request == null)) {
+            throw new IllegalArgumentException("a process has an argument vector; a call has a recorded request");
+        }
         this.requestSha256 = request.requestSha256();
         this.idempotencyKey = request.idempotencyKey();
         this.state = RunState.REQUESTED;
@@ -121,9 +142,11 @@ public class RunRecord extends StoredOnce<UUID> {
      * @param tool            the tool name
      * @param toolSnapshotId  the tool definition the run was requested under
      * @param argumentsJson   the validated arguments, as JSON
-     * @param argvJson        the rendered argument vector, as a JSON array of strings
+     * @param argvJson        the rendered argument vector, as a JSON array of strings ({@code []} for a call)
      * @param requestSha256   digest of tool and arguments, to compare idempotent retries
      * @param idempotencyKey  the agent's idempotency key, or null
+     * @param kind            what the action is
+     * @param requestJson     for a call: the request as it will be sent, credentials excepted, as JSON; null for a process
      */
     public record NewRun(
             UUID id,
@@ -134,7 +157,58 @@ public class RunRecord extends StoredOnce<UUID> {
             String argumentsJson,
             String argvJson,
             String requestSha256,
-            @Nullable String idempotencyKey) {}
+            @Nullable String idempotencyKey,
+            ActionKind kind,
+            @Nullable String requestJson) {
+
+        /** A run whose action is a process. */
+        public NewRun(
+                UUID id,
+                String tenant,
+                String agent,
+                String tool,
+                long toolSnapshotId,
+                String argumentsJson,
+                String argvJson,
+                String requestSha256,
+                @Nullable String idempotencyKey) {
+            this(
+                    id,
+                    tenant,
+                    agent,
+                    tool,
+                    toolSnapshotId,
+                    argumentsJson,
+                    argvJson,
+                    requestSha256,
+                    idempotencyKey,
+                    ActionKind.PROCESS,
+                    null);
+        }
+    }
+
+    /**
+     * Records, on a run not yet stored, the policy rule that decided it and the agent's own words
+     * on why it asks (untrusted, already sanitized and bounded; never part of a decision).
+     */
+    public RunRecord decidedBy(String policyRule, @Nullable String agentReason) {
+        if (!isNew()) {
+            throw new IllegalStateException("run " + id + " is stored already");
+        }
+        this.policyRule = policyRule;
+        this.agentReason = agentReason;
+        return this;
+    }
+
+    /** The policy rule that decided the run; null for runs requested before rules existed. */
+    public @Nullable String policyRule() {
+        return policyRule;
+    }
+
+    /** The agent's own words on why it asked (untrusted data), or null. */
+    public @Nullable String agentReason() {
+        return agentReason;
+    }
 
     /** Policy allows the run without a human. */
     public void approveAutomatically(Instant now) {
@@ -157,7 +231,8 @@ public class RunRecord extends StoredOnce<UUID> {
         }
         claimedBy = node;
         this.leaseUntil = leaseUntil;
-        this.sandbox = java.util.Objects.requireNonNull(sandbox, "sandbox");
+        // A call to an upstream runs in no sandbox; the run records the sandbox only of a process.
+        this.sandbox = kind == ActionKind.PROCESS ? java.util.Objects.requireNonNull(sandbox, "sandbox") : null;
         startedAt = now;
         moveTo(RunState.RUNNING, now);
     }
@@ -221,6 +296,9 @@ public class RunRecord extends StoredOnce<UUID> {
             Instant endedAt,
             Instant now) {
         require(RunState.RUNNING, RunState.INTERRUPTED);
+        if (kind != ActionKind.PROCESS) {
+            throw new IllegalStateException("run " + id + " is a call to an upstream; use finishCall");
+        }
         if (termination == Termination.SPAWN_FAILED || termination == Termination.LOST) {
             throw new IllegalArgumentException("use failToStart for a spawn failure and interrupt for a lost run");
         }
@@ -241,6 +319,28 @@ public class RunRecord extends StoredOnce<UUID> {
                     default -> RunState.COMPLETED;
                 },
                 now);
+    }
+
+    /**
+     * The call to an upstream ended; the state follows from how ({@link Termination#callState()}).
+     * Like {@link #finish}, also recorded late after the run was marked INTERRUPTED.
+     *
+     * @param termination how it ended
+     * @param callJson    what Airlock observed of the call, as JSON
+     */
+    public void finishCall(Termination termination, String callJson, Instant startedAt, Instant endedAt, Instant now) {
+        require(RunState.RUNNING, RunState.INTERRUPTED);
+        if (kind == ActionKind.PROCESS) {
+            throw new IllegalStateException("run " + id + " is a process; use finish");
+        }
+        RunState next = termination.callState();
+        this.failure = null;
+        this.exitCode = null;
+        this.termination = termination;
+        this.call = callJson;
+        this.startedAt = startedAt;
+        this.endedAt = endedAt;
+        moveTo(next, now);
     }
 
     /** Someone cancelled the run before it started. */
@@ -307,6 +407,21 @@ public class RunRecord extends StoredOnce<UUID> {
 
     public String argvJson() {
         return argv;
+    }
+
+    /** What the run's action is. */
+    public ActionKind kind() {
+        return kind;
+    }
+
+    /** For a call: the request as it is sent, credentials excepted, as JSON; null for a process. */
+    public @Nullable String requestJson() {
+        return request;
+    }
+
+    /** For a call that ended: what Airlock observed of it, as JSON; else null. */
+    public @Nullable String callJson() {
+        return call;
     }
 
     public String requestSha256() {

@@ -30,4 +30,19 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
 
     /** The run an agent created earlier with the same idempotency key. */
     Optional<RunRecord> findByTenantAndAgentAndIdempotencyKey(String tenant, String agent, String idempotencyKey);
+
+    /**
+     * Ids of the tenant's runs created in {@code [from, to)} after {@code after} (a run id), in id
+     * order, at most {@code limit}: one page of a time range, for exports that stream.
+     */
+    @Query(
+            value = "SELECT id FROM airlock.runs WHERE tenant = :tenant AND created_at >= :from AND created_at < :to"
+                    + " AND id > :after ORDER BY id LIMIT :limit",
+            nativeQuery = true)
+    java.util.List<UUID> idsCreatedBetween(
+            @Param("tenant") String tenant,
+            @Param("from") java.time.Instant from,
+            @Param("to") java.time.Instant to,
+            @Param("after") UUID after,
+            @Param("limit") int limit);
 }

@@ -54,6 +54,47 @@ public record ActionRendering(String text, String digest) {
         return new ActionRendering(rendered, sha256(rendered));
     }
 
+    /**
+     * This rendering with the policy rule that decided the run as its last line, so that approving
+     * an action decided by one rule cannot approve the same action under another. Unchanged for
+     * {@code null}: runs requested before rules existed keep the digest people approved.
+     */
+    public ActionRendering decidedBy(@org.jspecify.annotations.Nullable String rule) {
+        if (rule == null) {
+            return this;
+        }
+        StringBuilder more = new StringBuilder(text);
+        line(more, "policy-rule", rule);
+        String rendered = more.toString();
+        return new ActionRendering(rendered, sha256(rendered));
+    }
+
+    /**
+     * The rendering of an HTTP tool's request: the method, the URL and every header on a line of
+     * its own (credentials only as {@code [secret NAME]}), the SHA-256 of the exact body bytes, and
+     * the body as people read it, each of its lines on a line of its own.
+     */
+    public static ActionRendering of(HttpAction action) {
+        StringBuilder text = new StringBuilder();
+        line(text, "tenant", action.tenant());
+        line(text, "tool", action.tool());
+        line(text, "upstream", action.upstream());
+        line(text, "method", action.method());
+        line(text, "url", action.url());
+        action.headers().forEach(header -> line(text, "header " + header.name(), header.value()));
+        byte[] body = action.body();
+        if (body == null) {
+            line(text, "body", "(none)");
+        } else {
+            line(text, "body-sha256", dev.airlock.kernel.digest.Sha256.hex(body));
+            String view = action.bodyView() == null ? new String(body, StandardCharsets.UTF_8) : action.bodyView();
+            view.lines().forEach(l -> line(text, "body", l));
+        }
+        line(text, "timeout", action.timeout());
+        String rendered = text.toString();
+        return new ActionRendering(rendered, sha256(rendered));
+    }
+
     private static void line(StringBuilder text, String key, String value) {
         text.append(key)
                 .append(": ")

@@ -74,11 +74,22 @@ public record AirlockProperties(
      * @param keySha256 lower-case hex SHA-256 of the agent's bearer key
      * @param owner     the person who runs this agent, if any; they may not approve its runs
      * @param runs      whose runs the agent may read, wait for and cancel: {@code own} (the default) or the whole {@code tenant}'s
+     * @param labels    what policy rules may ask about the agent ({@code agent.labels.team})
+     * @param tools     the tools the agent may use, by name or glob ({@code deploy-*}); absent: every tool of its
+     *                  tenant. A tool it may not use is unknown to it everywhere
      */
     public record Agent(
             String keySha256,
-            String owner,
-            @DefaultValue("own") RunVisibility runs) {}
+            @Nullable String owner,
+            @DefaultValue("own") RunVisibility runs,
+            Map<String, String> labels,
+            @Nullable List<String> tools) {
+
+        public Agent {
+            labels = labels == null ? Map.of() : Map.copyOf(labels);
+            tools = tools == null ? null : List.copyOf(tools);
+        }
+    }
 
     /** Whose runs an agent may see. */
     public enum RunVisibility {

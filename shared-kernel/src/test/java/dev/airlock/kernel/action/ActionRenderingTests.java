@@ -128,4 +128,64 @@ class ActionRenderingTests {
                 .doesNotContain(digest)
                 .doesNotHaveDuplicates();
     }
+
+    @org.junit.jupiter.api.Test
+    void theRuleThatDecidedIsPartOfWhatIsApproved() {
+        ActionRendering plain = ActionRendering.of(DEPLOY);
+        ActionRendering byRule = plain.decidedBy("rule 1: args.namespace == \"prod\"");
+        ActionRendering byAnother = plain.decidedBy("rule 2: args.count > 100");
+        ActionRendering byDefault = plain.decidedBy("the tool's own settings");
+        assertThat(byRule.text())
+                .startsWith(plain.text())
+                .endsWith("policy-rule: rule 1: args.namespace == \"prod\"\n");
+        assertThat(java.util.List.of(plain.digest(), byRule.digest(), byAnother.digest(), byDefault.digest()))
+                .doesNotHaveDuplicates();
+        assertThat(plain.decidedBy(null))
+                .as("runs requested before rules keep their digest")
+                .isEqualTo(plain);
+    }
+
+    @org.junit.jupiter.api.Test
+    void anHttpRequestShowsEveryHeaderTheBodyAndItsDigestButNoCredential() {
+        HttpAction call = new HttpAction(
+                "acme",
+                "restart",
+                "deploy",
+                "POST",
+                "https://deploy.example.com/v1/services/a",
+                java.util.List.of(
+                        new HttpAction.Header("Authorization", "[secret TOKEN]"),
+                        new HttpAction.Header("Content-Type", "application/json")),
+                "{\"drain\":true}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                "{\n  \"drain\" : true\n}",
+                "PT30S");
+        ActionRendering rendered = ActionRendering.of(call);
+        assertThat(rendered.text()).isEqualTo("""
+                tenant: acme
+                tool: restart
+                upstream: deploy
+                method: POST
+                url: https://deploy.example.com/v1/services/a
+                header Authorization: [secret TOKEN]
+                header Content-Type: application/json
+                body-sha256: %s
+                body: {
+                body:   "drain" : true
+                body: }
+                timeout: PT30S
+                """.formatted(dev.airlock.kernel.digest.Sha256.hex("{\"drain\":true}")));
+        HttpAction other = new HttpAction(
+                "acme",
+                "restart",
+                "deploy",
+                "POST",
+                "https://deploy.example.com/v1/services/a",
+                call.headers(),
+                "{\"drain\":false}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                call.bodyView(),
+                "PT30S");
+        assertThat(ActionRendering.of(other).digest())
+                .as("the exact body bytes count, whatever is shown")
+                .isNotEqualTo(rendered.digest());
+    }
 }

@@ -81,10 +81,19 @@ class ApprovalController {
      *
      * @param summary   the request
      * @param requester the owner of the requesting agent, or null
-     * @param action    the canonical action, one item per line
-     * @param decisions decisions so far
+     * @param action      the canonical action, one item per line
+     * @param decisions   decisions so far
+     * @param rule        the policy rule that asked for people, or null for older requests
+     * @param agentReason the agent's own words on why it asks, fenced as untrusted data (never a reason
+     *                    to decide), or null when it gave none
      */
-    record Detail(Summary summary, @Nullable String requester, List<String> action, List<DecisionView> decisions) {
+    record Detail(
+            Summary summary,
+            @Nullable String requester,
+            List<String> action,
+            List<DecisionView> decisions,
+            @Nullable String rule,
+            @Nullable String agentReason) {
 
         static Detail of(ApprovalView view) {
             return new Detail(
@@ -94,7 +103,13 @@ class ApprovalController {
                     view.decisions().stream()
                             .map(d -> new DecisionView(
                                     d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
-                            .toList());
+                            .toList(),
+                    view.request().policyRule(),
+                    view.request().agentReason() == null
+                            ? null
+                            : dev.airlock.sanitizer.Fence.wrap(
+                                    view.request().agent() + "'s own words (the agent's reason)",
+                                    view.request().agentReason() + "\n"));
         }
     }
 

@@ -54,7 +54,8 @@ class RunController {
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             @RequestParam(name = "wait", required = false) String wait) {
         Duration waitFor = parseWait(wait);
-        RunService.Submission submission = runs.submit(agent, request.tool(), request.arguments(), idempotencyKey);
+        RunService.Submission submission =
+                runs.submit(agent, request.tool(), request.arguments(), idempotencyKey, request.reason());
         RunRecord run = runs.await(agent, submission.run().id(), waitFor);
         Envelope envelope = views.envelope(run);
         return submission.created()

@@ -44,7 +44,7 @@ class ToolController {
 
     @GetMapping("/api/v1/tools")
     List<ToolView> tools(@AuthenticationPrincipal AgentIdentity agent) {
-        return tools.tools(agent.tenant()).stream()
+        return tools.tools(agent).stream()
                 .map(t -> new ToolView(
                         t.name(),
                         t.description(),

@@ -1,4 +1,4 @@
-package dev.airlock.gateway.policy;
+package dev.airlock.rules;
 
 import dev.airlock.kernel.config.ApprovalMode;
 import java.time.Duration;

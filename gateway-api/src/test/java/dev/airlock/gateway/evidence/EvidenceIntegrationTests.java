@@ -1,0 +1,626 @@
+package dev.airlock.gateway.evidence;
+
+import static dev.airlock.gateway.support.AgentApi.EVIDENCE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.airlock.evidence.EvidenceFormat;
+import dev.airlock.evidence.Json;
+import dev.airlock.evidence.VerifyCommand;
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Evidence bundles end to end: runs of the {@code evidence} tenant (one automatic, one approved by
+ * a person, whose raw bytes the auditor holds a grant for) exported through the API, checked by
+ * the offline verifier (the same class its jar runs), and each kind of tampering caught by it,
+ * each naming what failed. Tampering an insider with the tenant's key could do (the bundle
+ * re-signed after the change) is caught by the checks behind the signature.
+ */
+@AirlockIntegrationTest
+class EvidenceIntegrationTests {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** Made once for the class: the runs, an anchor kept before the export, the bundles and keys. */
+    private record Fixture(
+            String approvedRun,
+            String autoRun,
+            Path bundle,
+            Path range,
+            Path keys,
+            Path otherKeys,
+            Path anchor,
+            long anchorSeq) {}
+
+    private static Fixture fixture;
+
+    @Autowired
+    MockMvcTester mvc;
+
+    private AgentApi api() {
+        return new AgentApi(mvc);
+    }
+
+    @BeforeEach
+    void export() throws Exception {
+        if (fixture != null) {
+            return;
+        }
+        AgentApi api = api();
+        AgentApi.Response auto = api.run(EVIDENCE, "echo", "{\"message\":\"hello evidence\"}");
+        assertThat(auto.text("state")).isEqualTo("COMPLETED");
+        String approved = api.park(EVIDENCE, "gated", "{\"message\":\"ship it\"}");
+        String digest = api.digest("ian", approved);
+        assertThat(api.asHuman(
+                                "ian",
+                                "POST",
+                                "/api/v1/approvals/" + approved + "/decisions",
+                                "{\"decision\":\"APPROVE\",\"reason\":\"release window\",\"digest\":\"" + digest
+                                        + "\"}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(api.get(EVIDENCE, "/api/v1/runs/" + approved + "?wait=PT20S").text("state"))
+                .isEqualTo("COMPLETED");
+        AgentApi.Response grant = api.asHuman(
+                "ivy",
+                "POST",
+                "/api/v1/audit/runs/" + approved + "/raw-grants?tenant=evidence",
+                "{\"reason\":\"evidence for the audit\"}");
+        assertThat(grant.text("status")).isEqualTo("GRANTED");
+
+        Path dir = Files.createTempDirectory("evidence");
+        Path anchor = write(
+                dir.resolve("anchor.json"),
+                api.rawAsHuman("ivy", "GET", "/api/v1/audit/evidence/anchor?tenant=evidence"));
+        long anchorSeq = Json.object(Files.readString(anchor)).get("seq") instanceof java.math.BigDecimal n
+                ? n.longValueExact()
+                : -1;
+        // More events after the anchor, so that a bundle cut before it can be shown to be cut.
+        api.run(EVIDENCE, "echo", "{\"message\":\"after the anchor\"}");
+        Path bundle = write(
+                dir.resolve("bundle.zip"),
+                api.rawAsHuman("ivy", "POST", "/api/v1/audit/evidence?tenant=evidence&runId=" + approved));
+        Instant now = Instant.now();
+        Path range = write(
+                dir.resolve("range.zip"),
+                api.rawAsHuman(
+                        "ivy",
+                        "POST",
+                        "/api/v1/audit/evidence?tenant=evidence&from=" + now.minusSeconds(3600) + "&to="
+                                + now.plusSeconds(3600)));
+        Path keys = write(
+                dir.resolve("keys.json"), api.rawAsHuman("ivy", "GET", "/api/v1/audit/evidence/keys?tenant=evidence"));
+        Path otherKeys = write(
+                dir.resolve("acme-keys.json"),
+                api.rawAsHuman("frank", "GET", "/api/v1/audit/evidence/keys?tenant=acme"));
+        fixture = new Fixture(approved, auto.text("runId"), bundle, range, keys, otherKeys, anchor, anchorSeq);
+    }
+
+    private static Path write(Path file, MockHttpServletResponse response) throws IOException {
+        assertThat(response.getStatus())
+                .as(file.getFileName() + ": " + response.getContentAsString())
+                .isEqualTo(200);
+        return Files.write(file, response.getContentAsByteArray());
+    }
+
+    /** The verifier's exit status and report. */
+    private record Verdict(int status, String out) {}
+
+    private static Verdict verify(Path bundle, Path keys, Path... anchors) {
+        List<String> args = new ArrayList<>(List.of(bundle.toString(), "--keys", keys.toString()));
+        for (Path anchor : anchors) {
+            args.add("--anchor");
+            args.add(anchor.toString());
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = VerifyCommand.run(
+                args.toArray(String[]::new),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Verdict(status, out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static Map<String, byte[]> entries(Path bundle) throws IOException {
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (ZipFile zip = new ZipFile(bundle.toFile())) {
+            for (ZipEntry entry : java.util.Collections.list(zip.entries())) {
+                entries.put(entry.getName(), zip.getInputStream(entry).readAllBytes());
+            }
+        }
+        return entries;
+    }
+
+    private static PrivateKey key(String name) throws Exception {
+        String pem = Files.readString(Path.of("src/test/resources/evidence/" + name + ".pem"))
+                .replaceAll("-----[A-Z ]+-----", "")
+                .replaceAll("\\s", "");
+        return KeyFactory.getInstance("Ed25519")
+                .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
+    }
+
+    /**
+     * The bundle changed by {@code change}; with {@code signer} set, the manifest's digests are
+     * brought up to date and it is signed again (an insider holding a key), otherwise left as it was.
+     */
+    private static Path tampered(Consumer<Map<String, byte[]>> change, PrivateKey signer, String keyId)
+            throws Exception {
+        return tampered(fixture.bundle(), change, signer, keyId);
+    }
+
+    private static Path tampered(Path source, Consumer<Map<String, byte[]>> change, PrivateKey signer, String keyId)
+            throws Exception {
+        Map<String, byte[]> entries = entries(source);
+        change.accept(entries);
+        if (signer != null) {
+            Map<String, Object> manifest = new LinkedHashMap<>(Json.object(text(entries.get(EvidenceFormat.MANIFEST))));
+            List<Map<String, Object>> listed = new ArrayList<>();
+            for (Object item : (List<?>) manifest.get("entries")) {
+                String path = (String) ((Map<?, ?>) item).get("path");
+                byte[] bytes = entries.get(path);
+                listed.add(Map.of("path", path, "sha256", EvidenceFormat.sha256Hex(bytes), "bytes", bytes.length));
+            }
+            manifest.put("entries", listed);
+            byte[] bytes = JSON.writeValueAsBytes(manifest);
+            entries.put(EvidenceFormat.MANIFEST, bytes);
+            Signature signature = Signature.getInstance("Ed25519");
+            signature.initSign(signer);
+            signature.update(bytes);
+            entries.put(
+                    EvidenceFormat.SIGNATURE,
+                    JSON.writeValueAsBytes(Map.of(
+                            "keyId",
+                            keyId,
+                            "algorithm",
+                            "Ed25519",
+                            "signature",
+                            Base64.getEncoder().encodeToString(signature.sign()))));
+        }
+        Path out = Files.createTempFile("tampered", ".zip");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(out))) {
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                zip.putNextEntry(new ZipEntry(entry.getKey()));
+                zip.write(entry.getValue());
+                zip.closeEntry();
+            }
+        }
+        return out;
+    }
+
+    private static Path insider(Consumer<Map<String, byte[]>> change) throws Exception {
+        return tampered(change, key("ev-2026"), "ev-2026");
+    }
+
+    /** The manifest changed by {@code change}. */
+    private static void manifest(Map<String, byte[]> entries, Consumer<Map<String, Object>> change) {
+        Map<String, Object> manifest = new LinkedHashMap<>(Json.object(text(entries.get(EvidenceFormat.MANIFEST))));
+        change.accept(manifest);
+        entries.put(EvidenceFormat.MANIFEST, JSON.writeValueAsBytes(manifest));
+    }
+
+    private static Verdict failsWith(Path bundle, String message) {
+        Verdict verdict = verify(bundle, fixture.keys());
+        assertThat(verdict.status()).as(verdict.out()).isEqualTo(1);
+        assertThat(verdict.out()).contains(message);
+        return verdict;
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static String run(String name) {
+        return EvidenceFormat.runFolder(fixture.approvedRun()) + name;
+    }
+
+    private static void replace(Map<String, byte[]> entries, String path, String from, String to) {
+        String before = text(entries.get(path));
+        assertThat(before).as(path).contains(from);
+        entries.put(
+                path,
+                before.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to))
+                        .getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aBundleVerifiesOfflineWithEverythingItHolds() throws Exception {
+        Verdict verdict = verify(fixture.bundle(), fixture.keys());
+        assertThat(verdict.status()).as(verdict.out()).isZero();
+        assertThat(verdict.out())
+                .contains("signature: valid, Ed25519 key ev-2026 of tenant evidence")
+                .contains("runs: 1 checked")
+                .contains("1 raw artifact(s)")
+                .contains("VERIFIED");
+        Map<String, byte[]> entries = entries(fixture.bundle());
+        assertThat(entries)
+                .containsKeys(
+                        run("envelope.json"),
+                        run("approval.json"),
+                        run("request.json"),
+                        run("stdout.txt"),
+                        run("raw-stdout.bin"),
+                        run("raw-stderr.bin"),
+                        EvidenceFormat.EVENTS);
+        assertThat(text(entries.get(run("raw-stdout.bin")))).isEqualTo("ship it\n");
+        assertThat(text(entries.get(run("approval.json"))))
+                .contains("policy-rule")
+                .contains("\"approver\":\"ian\"");
+        Map<String, Object> manifest = Json.object(text(entries.get(EvidenceFormat.MANIFEST)));
+        assertThat(manifest.get("tenant")).isEqualTo("evidence");
+        assertThat(manifest.get("exportedBy")).isEqualTo("ivy");
+        assertThat(manifest.get("keyId")).isEqualTo("ev-2026");
+        assertThat(text(entries.get(EvidenceFormat.MANIFEST))).contains("\"raw\":\"included\"");
+        String digest =
+                (String) Json.object(text(entries.get(run("approval.json")))).get("digest");
+        assertThat(text(entries.get(EvidenceFormat.EVENTS)))
+                .as("the process that started records the approved action it was checked against")
+                .contains("\\\"action\\\":\\\"" + digest + "\\\"");
+        assertThat(verdict.out()).doesNotContain("only the approval is checked");
+
+        JsonNode events = api().asHuman(
+                        "ivy", "GET", "/api/v1/audit/runs/" + fixture.approvedRun() + "/events?tenant=evidence", null)
+                .body();
+        assertThat(events.valueStream().map(e -> e.path("type").asString()).toList())
+                .as("the export is an audit event of the run")
+                .contains("evidence.exported", "raw.grant.used");
+    }
+
+    @Test
+    void aRangeBundleHoldsRawBytesOnlyWhereTheExporterHoldsAGrant() throws Exception {
+        Verdict verdict = verify(fixture.range(), fixture.keys(), fixture.anchor());
+        assertThat(verdict.status()).as(verdict.out()).isZero();
+        Map<String, byte[]> entries = entries(fixture.range());
+        String autoRun = EvidenceFormat.runFolder(fixture.autoRun());
+        assertThat(entries).containsKey(autoRun + "envelope.json").doesNotContainKey(autoRun + "raw-stdout.bin");
+        String manifest = text(entries.get(EvidenceFormat.MANIFEST));
+        assertThat(manifest)
+                .contains("\"runId\":\"" + fixture.autoRun() + "\",\"rawArtifact\":\"restricted:sha256:")
+                .contains("\"raw\":\"withheld\"")
+                .contains("\"raw\":\"included\"");
+        assertThat(verdict.out()).contains("matches the chain");
+    }
+
+    @Test
+    void aChangedByteWithoutANewSignatureFailsTheManifest() throws Exception {
+        Verdict verdict =
+                verify(tampered(e -> replace(e, run("stdout.txt"), "ship it", "ship It"), null, null), fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out())
+                .contains("FAILED: entry " + run("stdout.txt") + ": its bytes do not match the manifest");
+    }
+
+    @Test
+    void aChangedTranscriptIsCaught() throws Exception {
+        Verdict verdict = verify(insider(e -> replace(e, run("stdout.txt"), "ship it", "ship It")), fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out())
+                .contains(
+                        "FAILED: run " + fixture.approvedRun() + ": the stdout transcript is not the envelope's text");
+    }
+
+    @Test
+    void aChangedRawArtifactIsCaught() throws Exception {
+        Verdict verdict = verify(
+                insider(e -> e.put(run("raw-stdout.bin"), "ship It\n".getBytes(StandardCharsets.UTF_8))),
+                fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).contains("the raw stdout does not hash to the envelope's sha256");
+    }
+
+    @Test
+    void aChangedDecisionIsCaught() throws Exception {
+        Verdict verdict = verify(
+                insider(e -> replace(e, run("approval.json"), "\"approver\":\"ian\"", "\"approver\":\"ivy\"")),
+                fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).contains("the decision APPROVE by ivy has no approval.decided event");
+
+        Verdict action = verify(insider(e -> replace(e, run("approval.json"), "ship it", "rm -rf /")), fixture.keys());
+        assertThat(action.status()).isEqualTo(1);
+        assertThat(action.out()).contains("the approved action does not hash to its digest");
+    }
+
+    @Test
+    void aChangedEnvelopeFactIsCaught() throws Exception {
+        Verdict verdict = verify(
+                insider(e -> replace(e, run("envelope.json"), "\"exitCode\":0", "\"exitCode\":1")), fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).contains("the envelope's exit code is not the one its run.finished event recorded");
+    }
+
+    @Test
+    void aRemovedEventIsCaught() throws Exception {
+        Verdict verdict = verify(
+                insider(e -> {
+                    List<String> lines = new ArrayList<>(
+                            text(e.get(EvidenceFormat.EVENTS)).lines().toList());
+                    lines.remove(1);
+                    e.put(EvidenceFormat.EVENTS, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+                }),
+                fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).containsPattern("FAILED: audit chain: event \\d+ is missing");
+    }
+
+    @Test
+    void reorderedEventsAreCaught() throws Exception {
+        Verdict verdict = verify(
+                insider(e -> {
+                    List<String> lines = new ArrayList<>(
+                            text(e.get(EvidenceFormat.EVENTS)).lines().toList());
+                    java.util.Collections.swap(lines, 1, 2);
+                    e.put(EvidenceFormat.EVENTS, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+                }),
+                fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).containsPattern("FAILED: audit chain: event \\d+ is missing \\(found \\d+\\)");
+    }
+
+    @Test
+    void aBundleReSignedWithAnotherKeyIsCaught() throws Exception {
+        PrivateKey stranger =
+                KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate();
+        Verdict verdict = verify(tampered(e -> {}, stranger, "ev-2026"), fixture.keys());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out())
+                .contains("FAILED: signature: the manifest's signature does not verify with key ev-2026");
+    }
+
+    @Test
+    void aBundleSignedWithAnotherTenantsKeyIsCaught() throws Exception {
+        Verdict signedByAcme = verify(tampered(e -> {}, key("acme-1"), "acme-1"), fixture.keys());
+        assertThat(signedByAcme.status()).isEqualTo(1);
+        assertThat(signedByAcme.out()).contains("FAILED: signature: key acme-1 is not a key of tenant evidence");
+
+        Verdict acmeKeys = verify(fixture.bundle(), fixture.otherKeys());
+        assertThat(acmeKeys.status()).isEqualTo(1);
+        assertThat(acmeKeys.out()).contains("the bundle is of tenant evidence, the keys are of tenant acme");
+    }
+
+    @Test
+    void aChainCutBeforeAKeptAnchorIsCaught() throws Exception {
+        Verdict intact = verify(fixture.bundle(), fixture.keys(), fixture.anchor());
+        assertThat(intact.status()).as(intact.out()).isZero();
+        assertThat(intact.out())
+                .contains("anchor of event " + fixture.anchorSeq())
+                .contains("matches the chain");
+
+        Path cut = insider(e -> {
+            List<String> kept = new ArrayList<>();
+            String head = null;
+            long last = 0;
+            for (String line : text(e.get(EvidenceFormat.EVENTS)).lines().toList()) {
+                Map<String, Object> event = Json.object(line);
+                long seq = ((java.math.BigDecimal) event.get("seq")).longValueExact();
+                if (seq < fixture.anchorSeq()) {
+                    kept.add(line);
+                    head = (String) event.get("hash");
+                    last = seq;
+                }
+            }
+            e.put(EvidenceFormat.EVENTS, (String.join("\n", kept) + "\n").getBytes(StandardCharsets.UTF_8));
+            Map<String, Object> manifest = new LinkedHashMap<>(Json.object(text(e.get(EvidenceFormat.MANIFEST))));
+            Map<String, Object> chain = new LinkedHashMap<>((Map<String, Object>) manifest.get("chain"));
+            chain.put("lastSeq", last);
+            chain.put("head", head);
+            manifest.put("chain", chain);
+            e.put(EvidenceFormat.MANIFEST, JSON.writeValueAsBytes(manifest));
+        });
+        assertThat(verify(cut, fixture.keys()).status())
+                .as("without the anchor the cut chain is consistent")
+                .isZero();
+        Verdict verdict = verify(cut, fixture.keys(), fixture.anchor());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).contains("before the anchored event: events were removed");
+    }
+
+    @Test
+    void oldKeysStayListedAndOnlyTheSigningKeySigns() {
+        JsonNode keys = api().asHuman("ivy", "GET", "/api/v1/audit/evidence/keys?tenant=evidence", null)
+                .body();
+        assertThat(keys.path("keys")
+                        .valueStream()
+                        .map(k -> k.path("keyId").asString() + "="
+                                + k.path("signing").asBoolean())
+                        .toList())
+                .containsExactly("ev-2025=false", "ev-2026=true");
+    }
+
+    @Test
+    void onlyTheTenantsAuditorsExport() {
+        AgentApi api = api();
+        String path = "/api/v1/audit/evidence?tenant=evidence&runId=" + fixture.approvedRun();
+        assertThat(api.rawAsHuman("ian", "POST", path).getStatus())
+                .as("an approver")
+                .isEqualTo(403);
+        assertThat(api.rawAsHuman("erin", "POST", path).getStatus())
+                .as("another tenant's auditor")
+                .isEqualTo(403);
+        assertThat(api.rawAsHuman("erin", "GET", "/api/v1/audit/evidence/keys?tenant=evidence")
+                        .getStatus())
+                .isEqualTo(403);
+        assertThat(api.post(EVIDENCE, path, "").status()).as("an agent").isIn(401, 403);
+        MockHttpServletResponse unsigned =
+                api.rawAsHuman("dave", "POST", "/api/v1/audit/evidence?tenant=globex&runId=" + fixture.approvedRun());
+        assertThat(unsigned.getStatus())
+                .as("a tenant without a signing key exports nothing")
+                .isEqualTo(409);
+        MockHttpServletResponse other = api.rawAsHuman(
+                "ivy",
+                "POST",
+                "/api/v1/audit/evidence?tenant=evidence&runId="
+                        + fixture.autoRun().replace('0', '1'));
+        assertThat(other.getStatus()).isIn(400, 404);
+        MockHttpServletResponse bad =
+                api.rawAsHuman("ivy", "POST", "/api/v1/audit/evidence?tenant=evidence&from=yesterday&to=now");
+        assertThat(bad.getStatus()).isEqualTo(400);
+        assertThat(bad.getContentType()).startsWith("application/problem+json");
+    }
+
+    @Test
+    void aTranscriptChangedTogetherWithTheEnvelopeIsCaughtByTheChain() throws Exception {
+        failsWith(
+                insider(e -> {
+                    replace(e, run("stdout.txt"), "ship it", "all fine");
+                    replace(e, run("envelope.json"), "\"text\":\"ship it", "\"text\":\"all fine");
+                }),
+                "the stdout transcript is not the text its run.finished event recorded");
+    }
+
+    @Test
+    void aChangedRequestIsCaught() throws Exception {
+        failsWith(
+                insider(e -> replace(e, run("request.json"), "ship it", "ship everything")),
+                "its request is not the one its run.requested event recorded");
+    }
+
+    @Test
+    void aDroppedApprovalIsCaught() throws Exception {
+        failsWith(
+                insider(e -> {
+                    e.remove(run("approval.json"));
+                    replace(e, run("envelope.json"), "\"required\":true", "\"required\":false");
+                    manifest(
+                            e,
+                            m -> m.put(
+                                    "entries",
+                                    ((List<?>) m.get("entries"))
+                                            .stream()
+                                                    .filter(x -> !((Map<?, ?>) x)
+                                                            .get("path")
+                                                            .equals(run("approval.json")))
+                                                    .toList()));
+                }),
+                "its approval request is missing");
+    }
+
+    @Test
+    void anEntryOfNoListedRunIsCaught() throws Exception {
+        String stranger = EvidenceFormat.runFolder("01234567-89ab-7def-8123-456789abcdef") + "envelope.json";
+        failsWith(
+                insider(e -> {
+                    e.put(stranger, "{}".getBytes(StandardCharsets.UTF_8));
+                    manifest(e, m -> {
+                        List<Object> listed = new ArrayList<>((List<?>) m.get("entries"));
+                        listed.add(Map.of("path", stranger, "sha256", "0", "bytes", 2));
+                        m.put("entries", listed);
+                    });
+                }),
+                "manifest: entry " + stranger + " is no part of a bundle or of a listed run");
+    }
+
+    @Test
+    void aRunLeftOutOfARangeIsCaught() throws Exception {
+        String left = EvidenceFormat.runFolder(fixture.autoRun());
+        Path cut = tampered(
+                fixture.range(),
+                e -> {
+                    e.keySet().removeIf(path -> path.startsWith(left));
+                    manifest(e, m -> {
+                        m.put(
+                                "runs",
+                                ((List<?>) m.get("runs"))
+                                        .stream()
+                                                .filter(r -> !((Map<?, ?>) r)
+                                                        .get("runId")
+                                                        .equals(fixture.autoRun()))
+                                                .toList());
+                        m.put(
+                                "entries",
+                                ((List<?>) m.get("entries"))
+                                        .stream()
+                                                .filter(x -> !((String) ((Map<?, ?>) x).get("path")).startsWith(left))
+                                                .toList());
+                    });
+                },
+                key("ev-2026"),
+                "ev-2026");
+        failsWith(cut, "run " + fixture.autoRun() + ": requested within the bundle's range but not in it");
+    }
+
+    @Test
+    void aBackdatedExportCannotDodgeAnAnchor() throws Exception {
+        Map<String, Object> anchor = Json.object(Files.readString(fixture.anchor()));
+        Instant before = Instant.parse((String) anchor.get("at")).minusSeconds(1);
+        Path backdated = insider(e -> manifest(e, m -> m.put("exportedAt", before.toString())));
+        Verdict verdict = verify(backdated, fixture.keys(), fixture.anchor());
+        assertThat(verdict.status()).isEqualTo(1);
+        assertThat(verdict.out()).contains("it occurred after the bundle says it was exported");
+    }
+
+    @Test
+    void anEntryHiddenFromTheZipDirectoryIsCaught() throws Exception {
+        failsWith(smuggled(run("stdout.txt")), "bundle: entry " + run("stdout.txt") + " appears twice");
+        failsWith(smuggled("../../evil.sh"), "bundle: the zip's directory and its entries in file order differ");
+    }
+
+    /**
+     * The genuine bundle with a local entry {@code name} put before it: readers of the zip's
+     * directory (the JDK's ZipFile among them) do not see it, readers in file order do.
+     */
+    private static Path smuggled(String name) throws IOException {
+        ByteArrayOutputStream hidden = new ByteArrayOutputStream();
+        try (ZipOutputStream zip = new ZipOutputStream(hidden)) {
+            zip.putNextEntry(new ZipEntry(name));
+            zip.write("all fine\n".getBytes(StandardCharsets.UTF_8));
+            zip.closeEntry();
+        }
+        byte[] bytes = hidden.toByteArray();
+        int directory = 0;
+        while (!(bytes[directory] == 'P'
+                && bytes[directory + 1] == 'K'
+                && bytes[directory + 2] == 1
+                && bytes[directory + 3] == 2)) {
+            directory++;
+        }
+        Path smuggled = Files.createTempFile("smuggled", ".zip");
+        Files.write(smuggled, java.util.Arrays.copyOf(bytes, directory));
+        Files.write(smuggled, Files.readAllBytes(fixture.bundle()), java.nio.file.StandardOpenOption.APPEND);
+        try (ZipFile zip = new ZipFile(smuggled.toFile())) {
+            ZipEntry listed = zip.getEntry(name);
+            assertThat(listed == null || listed.getSize() != 9)
+                    .as("the zip's directory does not show the smuggled entry")
+                    .isTrue();
+        }
+        return smuggled;
+    }
+
+    @Test
+    void aTenantAdministratorWhoIsNoAuditorCannotExport() {
+        assertThat(api().rawAsHuman(
+                                "amber",
+                                "POST",
+                                "/api/v1/audit/evidence?tenant=archive&from=2026-01-01T00:00:00Z"
+                                        + "&to=2026-02-01T00:00:00Z")
+                        .getStatus())
+                .isEqualTo(403);
+    }
+}

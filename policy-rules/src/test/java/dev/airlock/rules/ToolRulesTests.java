@@ -1,0 +1,137 @@
+package dev.airlock.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.airlock.kernel.config.ApprovalMode;
+import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.kernel.config.ReasonPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Policy rules: decisions for arguments, refusals at start-up, and the fail-closed path. */
+class ToolRulesTests {
+
+    private static final ToolPolicy DEFAULTS = new ToolPolicy(ApprovalMode.REQUIRED, 1, Duration.ofHours(1), false);
+    private static final Map<String, Class<?>> PARAMETERS =
+            Map.of("namespace", String.class, "count", Long.class, "force", Boolean.class);
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+
+    private static RuleSpec rule(String when, ApprovalMode approval) {
+        return new RuleSpec(when, approval, null, null, null);
+    }
+
+    private static final List<RuleSpec> KUBECTL = List.of(
+            new RuleSpec("args.namespace == \"prod\"", ApprovalMode.REQUIRED, 2, ReasonPolicy.REQUIRED, null),
+            rule("args.count > 100", ApprovalMode.DENY),
+            rule("args.namespace.startsWith(\"dev-\") && !args.force", ApprovalMode.AUTO),
+            rule("\"oncall\" in agent.labels && agent.labels[\"oncall\"] == \"true\"", ApprovalMode.AUTO));
+
+    private static PolicyDecision decide(
+            List<RuleSpec> rules, String namespace, long count, boolean force, Map<String, String> labels) {
+        ToolRules compiled =
+                ToolRules.compile("kubectl", PARAMETERS, rules, DEFAULTS, "airlock.tenants.acme.tools.kubectl.rules");
+        return compiled.decide(new RuleInput(
+                Map.of("namespace", namespace, "count", count, "force", force), "bot", labels, "acme", "kubectl", NOW));
+    }
+
+    @ParameterizedTest(name = "{0} count={1} force={2} oncall={3} -> {4} by {5}")
+    @CsvSource(delimiter = '|', textBlock = """
+            prod        | 1   | false | false | REQUIRED | 1
+            prod        | 500 | false | false | REQUIRED | 1
+            staging     | 500 | false | false | DENY     | 2
+            dev-alice   | 3   | false | false | AUTO     | 3
+            dev-alice   | 3   | true  | false | REQUIRED |
+            staging     | 3   | false | true  | AUTO     | 4
+            staging     | 3   | false | false | REQUIRED |
+            """)
+    void theFirstRuleThatHoldsDecides(
+            String namespace, long count, boolean force, boolean oncall, ApprovalMode mode, Integer rule) {
+        PolicyDecision decision =
+                decide(KUBECTL, namespace, count, force, oncall ? Map.of("oncall", "true") : Map.of());
+        assertThat(decision.policy().mode()).isEqualTo(mode);
+        assertThat(decision.ruleIndex()).isEqualTo(rule);
+        assertThat(decision.failure()).isNull();
+        assertThat(decision.rule())
+                .isEqualTo(
+                        rule == null
+                                ? "the tool's own settings"
+                                : "rule " + rule + ": " + KUBECTL.get(rule - 1).when());
+    }
+
+    @Test
+    void aRulesUnsetSettingsAreTheTools() {
+        PolicyDecision prod = decide(KUBECTL, "prod", 1, false, Map.of());
+        assertThat(prod.policy().approvers()).isEqualTo(2);
+        assertThat(prod.policy().approveReasonRequired()).isTrue();
+        assertThat(prod.policy().approvalTimeout()).isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void aRuleThatCannotBeEvaluatedDeniesAndSaysWhy() {
+        List<RuleSpec> rules = List.of(rule("100 / (args.count - 7) > 1", ApprovalMode.AUTO));
+        PolicyDecision decision = decide(rules, "prod", 7, false, Map.of());
+        assertThat(decision.policy().mode()).isEqualTo(ApprovalMode.DENY);
+        assertThat(decision.failure()).startsWith("rule 1 could not be evaluated");
+        assertThat(decision.rule())
+                .startsWith("none: rule 1 could not be evaluated")
+                .endsWith("(denied)");
+        List<RuleSpec> missingLabel = List.of(rule("agent.labels[\"team\"] == \"infra\"", ApprovalMode.AUTO));
+        assertThat(decide(missingLabel, "prod", 1, false, Map.of()).policy().mode())
+                .as("a label the agent does not have is a failure, and so a denial, never a pass")
+                .isEqualTo(ApprovalMode.DENY);
+    }
+
+    @Test
+    void seesTheTenantTheToolAndTheTime() {
+        List<RuleSpec> rules = List.of(rule(
+                "tenant == \"acme\" && tool == \"kubectl\" && now > timestamp(\"2026-01-01T00:00:00Z\")",
+                ApprovalMode.AUTO));
+        assertThat(decide(rules, "x", 1, false, Map.of()).policy().mode()).isEqualTo(ApprovalMode.AUTO);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a syntax error                  | args.namespace ==                 | rules[0].when
+            an unknown identifier           | namespace == "prod"               | rules[0].when
+            an unknown field                | args.namespaze == "prod"          | rules[0].when
+            a type mismatch                 | args.count == "100"               | rules[0].when
+            not a boolean                   | args.count + 1                    | rules[0].when
+            a comprehension                 | [1, 2].all(x, x > 0)              | rules[0].when
+            an empty expression             | ' '                               | rules[0].when
+            """)
+    void refusesAnExpressionItCannotCheckNamingTheKey(String what, String when, String key) {
+        assertThatThrownBy(() -> ToolRules.compile(
+                        "kubectl",
+                        PARAMETERS,
+                        List.of(rule(when, ApprovalMode.AUTO)),
+                        DEFAULTS,
+                        "airlock.tenants.acme.tools.kubectl.rules"))
+                .as(what)
+                .isInstanceOf(InvalidConfigurationException.class)
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key())
+                        .isEqualTo("airlock.tenants.acme.tools.kubectl." + key));
+    }
+
+    @Test
+    void refusesARuleAfterOneThatAlwaysHoldsAndAnExpressionPastTheCostLimit() {
+        assertThatThrownBy(() -> ToolRules.compile(
+                        "kubectl",
+                        PARAMETERS,
+                        List.of(rule("true", ApprovalMode.AUTO), rule("args.count > 1", ApprovalMode.DENY)),
+                        DEFAULTS,
+                        "k.rules"))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith("k.rules[1]: can never decide");
+        String long_ = "args.count > 0" + " && args.count > 0".repeat(120);
+        assertThatThrownBy(() -> ToolRules.compile(
+                        "kubectl", PARAMETERS, List.of(rule(long_, ApprovalMode.AUTO)), DEFAULTS, "k.rules"))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith("k.rules[0].when");
+    }
+}
