@@ -47,6 +47,10 @@ public class LoadClient {
                 park(args[1], args[2], args[3], Integer.parseInt(args[4]), Path.of(args[5]));
                 return;
             }
+            case "warmup" -> {
+                warmup(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+                return;
+            }
             case "wait" -> {
                 waitOn(args[1], args[2], Path.of(args[3]), Integer.parseInt(args[4]), Duration.parse(args[5]));
                 return;
@@ -71,8 +75,16 @@ public class LoadClient {
         measure("warm-up gateway", agents, perAgent / 4 + 1, () -> runTrue(http, base, KEY));
 
         Result spawn = measure("bare spawn", agents, perAgent, () -> spawn(List.of("true")));
+        long[] selfBefore = cpu("self");
         Result sandbox = sandboxed == null ? null : measure("bare sandboxed spawn", agents, perAgent, () -> spawn(sandboxed));
+        long[] selfAfter = cpu("self");
+        String gatewayPid = System.getenv("GATEWAY_PID");
+        String postmasterPid = System.getenv("POSTGRES_PID");
+        long[] jvmBefore = gatewayPid == null ? null : cpu(gatewayPid);
+        long pgBefore = postmasterPid == null ? 0 : postgresCpu(postmasterPid);
         Result gateway = measure("gateway", agents, perAgent, () -> runTrue(http, base, KEY));
+        long[] jvmAfter = gatewayPid == null ? null : cpu(gatewayPid);
+        long pgAfter = postmasterPid == null ? 0 : postgresCpu(postmasterPid);
 
         System.out.println();
         System.out.printf("| %d concurrent agents, %d runs each | runs/s | p50 ms | p99 ms |%n", agents, perAgent);
@@ -87,6 +99,28 @@ public class LoadClient {
             System.out.println(gateway.versus("gateway / sandboxed", sandbox));
         }
         System.out.println(gateway.versus("gateway / bare", spawn));
+
+        int total = agents * perAgent;
+        if (jvmBefore != null && jvmAfter != null) {
+            double sandboxSpawn = (selfAfter[1] - selfBefore[1]) / (double) total;
+            double jvm = (jvmAfter[0] - jvmBefore[0]) / (double) total;
+            double sandboxRun = (jvmAfter[1] - jvmBefore[1]) / (double) total;
+            double postgres = (pgAfter - pgBefore) / (double) total;
+            System.out.println();
+            System.out.printf("| CPU per run, %d agents, by /proc (10 ms ticks over %d runs) | ms | target | met? |%n", agents, total);
+            System.out.println("|---|---:|---:|---|");
+            System.out.printf("| gateway JVM (its own threads) | %.2f | ≤ 4 | %s |%n", jvm, jvm <= 4 ? "yes" : "no");
+            System.out.printf("| PostgreSQL (postmaster and its backends) | %.2f | ≤ 2 | %s |%n", postgres, postgres <= 2 ? "yes" : "no");
+            System.out.printf("| the run's sandbox processes (the gateway's reaped children) | %.2f | ≤ bare sandboxed spawn %.2f | %s |%n",
+                    sandboxRun, sandboxSpawn, sandboxRun <= sandboxSpawn * 1.1 ? "yes" : "no");
+            System.out.printf("RESULT cpu jvm=%.2f postgres=%.2f sandbox=%.2f bare-sandbox=%.2f%n", jvm, postgres, sandboxRun,
+                    sandboxSpawn);
+        }
+        if (sandbox != null) {
+            System.out.printf("RESULT throughput agents=%d gateway=%.0f sandboxed=%.0f ratio=%.2f p50=%.2f sandboxed-p50=%.2f p99=%.2f%n",
+                    agents, gateway.perSecond(), sandbox.perSecond(), gateway.perSecond() / sandbox.perSecond(), gateway.p50(),
+                    sandbox.p50(), gateway.p99());
+        }
 
         approvalToStart(base, 5, 30);
         breakdown(http, base, 20, 200);
@@ -197,6 +231,84 @@ public class LoadClient {
     static final Pattern STARTED = Pattern.compile("\"startedAt\":\"([^\"]+)\"");
     static final Pattern DECIDED = Pattern.compile("\"decidedAt\":\"([^\"]+)\"");
 
+    /**
+     * CPU time of {@code pid} ("self" for this process) from /proc/PID/stat, in milliseconds:
+     * [its own threads (utime + stime), its reaped children (cutime + cstime)].
+     */
+    static long[] cpu(String pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", pid, "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long tick = 10; // USER_HZ is 100 on Linux
+        return new long[] {(Long.parseLong(f[11]) + Long.parseLong(f[12])) * tick,
+            (Long.parseLong(f[13]) + Long.parseLong(f[14])) * tick};
+    }
+
+    /** CPU milliseconds of a PostgreSQL server: the postmaster, its live children and the children it reaped. */
+    static long postgresCpu(String postmaster) throws IOException {
+        long total = 0;
+        try (var entries = Files.list(Path.of("/proc"))) {
+            for (Path dir : (Iterable<Path>) entries::iterator) {
+                String pid = dir.getFileName().toString();
+                if (!pid.matches("[0-9]+")) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(dir.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    if (pid.equals(postmaster)) {
+                        long[] own = cpu(pid);
+                        total += own[0] + own[1];
+                    } else if (f[1].equals(postmaster)) {
+                        total += cpu(pid)[0];
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // The process went while we read it; its time is in the postmaster's reaped children.
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Warm-up from a fresh start: {@code total} runs by {@code agents} agents in windows of
+     * {@code window} runs; prints each window's rate and the first window within 10 % of the
+     * steady rate (the mean of the last three windows).
+     */
+    static void warmup(String base, int agents, int total, int window) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        List<Double> rates = new ArrayList<>();
+        for (int done = 0; done < total; done += window) {
+            int perAgent = Math.max(1, window / agents);
+            long start = System.nanoTime();
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int a = 0; a < agents; a++) {
+                    pool.submit(() -> {
+                        for (int i = 0; i < perAgent; i++) {
+                            runTrue(http, base, KEY);
+                        }
+                        return null;
+                    });
+                }
+            }
+            rates.add(perAgent * agents / ((System.nanoTime() - start) / 1e9));
+        }
+        int n = rates.size();
+        double steady = (rates.get(n - 1) + rates.get(n - 2) + rates.get(n - 3)) / 3;
+        int first = 0;
+        while (rates.get(first) < 0.9 * steady) {
+            first++;
+        }
+        System.out.println();
+        System.out.printf("| warm-up after a fresh start, %d agents, windows of %d runs | runs/s |%n", agents, window);
+        System.out.println("|---|---:|");
+        for (int i = 0; i < n; i++) {
+            System.out.printf("| runs %d–%d | %.0f |%n", i * window + 1, (i + 1) * window, rates.get(i));
+        }
+        System.out.printf("| steady (last three windows) | %.0f |%n", steady);
+        System.out.printf("RESULT warmup steady-within=%d runs (target ≤ 500: %s)%n", (first + 1) * window,
+                (first + 1) * window <= 500 ? "met" : "not met");
+    }
+
     static String csrf(String page) {
         Matcher m = CSRF.matcher(page);
         if (!m.find()) {
@@ -268,8 +380,23 @@ public class LoadClient {
         int chdir = argv.indexOf("--chdir");
         String workingDir = argv.get(chdir + 1);
         int program = argv.lastIndexOf("--") + 1;
-        for (String arg : argv.subList(0, program)) {
-            command.add(arg.equals(workingDir) ? dir.toString() : arg);
+        List<String> options = argv.subList(0, program);
+        for (int i = 0; i < options.size(); i++) {
+            String arg = options.get(i);
+            // The gateway hands bubblewrap its mount sources as descriptors this process does not have:
+            // the same mounts by path (the host's passwd and group stand in for the gateway's own).
+            if ((arg.equals("--ro-bind-fd") || arg.equals("--bind-fd")) && i + 2 < options.size()) {
+                String target = options.get(i + 2);
+                String source = target.equals(workingDir) ? dir.toString() : target;
+                command.addAll(List.of(arg.equals("--bind-fd") ? "--bind" : "--ro-bind", source,
+                        target.equals(workingDir) ? dir.toString() : target));
+                i += 2;
+            } else if (arg.equals("--json-status-fd") && i + 1 < options.size()) {
+                command.addAll(List.of(arg, "2")); // to standard error, which spawn() reads, as the gateway reads its pipe
+                i += 1;
+            } else {
+                command.add(arg.equals(workingDir) ? dir.toString() : arg);
+            }
         }
         command.add("/usr/bin/true");
         return command;

@@ -32,6 +32,14 @@ SCALE=${SCALE:-}
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 JSTAT=${JAVA_HOME:+$JAVA_HOME/bin/}jstat
 JCMD=${JAVA_HOME:+$JAVA_HOME/bin/}jcmd
+# How the gateway's JVM is sized (docs/benchmarks.md): a fixed small heap, as a deployment would set it.
+GATEWAY_HEAP=${GATEWAY_HEAP:--Xms256m -Xmx256m}
+# AOT=1 (the default) runs the gateway as a deployment should: the jar extracted (java -Djarmode=tools
+# ... extract) and started with an AOT cache (JDK 25: classes loaded and linked, method profiles)
+# written by a training run of the same load; AOT=0 runs the fat jar as the README's command does.
+AOT=${AOT:-1}
+GATEWAY_JAR=gateway-api/target/airlock-gateway.jar
+AOT_OPTS=
 
 [ -f gateway-api/target/airlock-gateway.jar ] && [ -f benchmarks/target/benchmarks.jar ] || ./mvnw -q -DskipTests package
 
@@ -65,34 +73,66 @@ start_gateway() {
     echo "port $port is in use: stop what listens there, or set PORT (this script uses PORT to PORT+4)" >&2
     exit 1
   fi
-  GW_DIR=$(mktemp -d "${TMPDIR:-/tmp}/airlock-load-$name.XXXXXX")
-  DIRS+=("$GW_DIR")
+  if [ -n "${GW_REUSE:-}" ]; then
+    GW_DIR=$GW_REUSE
+  else
+    GW_DIR=$(mktemp -d "${TMPDIR:-/tmp}/airlock-load-$name.XXXXXX")
+    DIRS+=("$GW_DIR")
+  fi
+  local started
+  started=$(date +%s.%N)
   # shellcheck disable=SC2086
-  "$JAVA" -Xmx1g "$@" ${GATEWAY_OPTS:-} -jar gateway-api/target/airlock-gateway.jar --server.port="$port" \
+  "$JAVA" $GATEWAY_HEAP $AOT_OPTS "$@" ${GATEWAY_OPTS:-} -jar "$GATEWAY_JAR" --server.port="$port" \
     --airlock.data-dir="$GW_DIR" --spring.config.additional-location="$config" --logging.level.dev.airlock=WARN \
-    > "$GW_DIR/gateway.log" 2>&1 &
+    >> "$GW_DIR/gateway.log" 2>&1 &
   GW_PID=$!
   PIDS+=("$GW_PID")
-  for _ in $(seq 1 240); do
-    curl -sf "http://127.0.0.1:$port/actuator/health" >/dev/null && return 0
+  for _ in $(seq 1 1200); do
+    if curl -sf "http://127.0.0.1:$port/actuator/health" >/dev/null; then
+      GW_READY=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
+      return 0
+    fi
     kill -0 "$GW_PID" 2>/dev/null || break
-    sleep 0.5
+    sleep 0.1
   done
   echo "gateway $name did not start; the end of its log:" >&2
   tail -40 "$GW_DIR/gateway.log" >&2
   exit 1
 }
 
+if [ "$AOT" = 1 ]; then
+  # The training run: the extracted jar under the same load as measured below, its cache written at exit.
+  AOT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/airlock-aot.XXXXXX")
+  DIRS+=("$AOT_DIR")
+  "$JAVA" -Djarmode=tools -jar gateway-api/target/airlock-gateway.jar extract --destination "$AOT_DIR/app" >/dev/null
+  GATEWAY_JAR=$AOT_DIR/app/airlock-gateway.jar
+  echo "Training the AOT cache ($AOT_DIR/app.aot): a gateway under load, then its exit" >&2
+  start_gateway aot-training "$PORT" file:benchmarks/load/load.yaml -XX:AOTCacheOutput="$AOT_DIR/app.aot"
+  "$JAVA" benchmarks/load/LoadClient.java throughput "http://127.0.0.1:$PORT" "$AGENTS" 40 load-agent-key >/dev/null
+  kill "$GW_PID"
+  wait "$GW_PID" 2>/dev/null || true
+  [ -f "$AOT_DIR/app.aot" ] || { echo "the training run wrote no AOT cache" >&2; exit 1; }
+  AOT_OPTS="-XX:AOTCache=$AOT_DIR/app.aot"
+fi
+
 if [ "$SCALE" != only ] && [ "$SCALE" != wait ]; then
   start_gateway load "$PORT" file:benchmarks/load/load.yaml
   GATEWAY=$GW_PID
   DATA=$GW_DIR
-  echo "Gateway up (pid $GATEWAY); $AGENTS agents x $RUNS runs"
+  FRESH_READY=$GW_READY
+  echo "Gateway up (pid $GATEWAY, $GATEWAY_HEAP) in $FRESH_READY s on a fresh data directory; $AGENTS agents x $RUNS runs"
+  if [ -z "${SKIP_WARMUP:-}" ]; then
+    "$JAVA" benchmarks/load/LoadClient.java warmup "http://127.0.0.1:$PORT" "$AGENTS" 1000 100
+  fi
+  export GATEWAY_PID=$GATEWAY POSTGRES_PID
+  POSTGRES_PID=$(head -1 "$DATA/postgres/postmaster.pid")
   "$JAVA" benchmarks/load/LoadClient.java "http://127.0.0.1:$PORT" "$AGENTS" "$RUNS"
   if [ "$AGENTS" != 1 ] && [ -z "${SKIP_ONE:-}" ]; then
     echo "The same rows with one agent ($RUNS runs), on the same gateway"
     "$JAVA" benchmarks/load/LoadClient.java "http://127.0.0.1:$PORT" 1 "$RUNS"
   fi
+  RSS_KB=$(awk '/^VmRSS:/ {print $2}' "/proc/$GATEWAY/status")
+  echo "| resident memory of the gateway after the runs above (over 1,000) | $((RSS_KB / 1024)) MiB | ≤ 350 MiB | $([ "$RSS_KB" -le $((350 * 1024)) ] && echo yes || echo no) |"
 
   if [ -z "${SKIP_BIG:-}" ]; then
     heap_kb() { "$JSTAT" -gc "$GATEWAY" | awk 'NR==2 {print int($3+$4+$6+$8)}'; }
@@ -106,6 +146,11 @@ if [ "$SCALE" != only ] && [ "$SCALE" != wait ]; then
   fi
   kill "$GATEWAY"
   wait "$GATEWAY" 2>/dev/null || true
+  GW_REUSE=$DATA start_gateway load "$PORT" file:benchmarks/load/load.yaml
+  echo "| start-up to ready, fresh data directory | $FRESH_READY s | ≤ 10 s | $(awk -v s="$FRESH_READY" 'BEGIN {print (s <= 10 ? "yes" : "no")}') |"
+  echo "| start-up to ready, existing data directory | $GW_READY s | ≤ 5 s | $(awk -v s="$GW_READY" 'BEGIN {print (s <= 5 ? "yes" : "no")}') |"
+  kill "$GW_PID"
+  wait "$GW_PID" 2>/dev/null || true
 fi
 [ -z "$SCALE" ] && exit 0
 

@@ -65,6 +65,7 @@ public final class ProcessSupervisor {
                     StreamResult.empty());
         }
         Path scratch = null;
+        java.util.concurrent.atomic.AtomicBoolean treeGone = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             Path workingDir = spec.workingDir();
             if (workingDir == null) {
@@ -75,14 +76,14 @@ public final class ProcessSupervisor {
                         startedAt, clock.instant(), "the working directory " + workingDir + " does not exist");
             }
             return sandbox.kind() == SandboxKind.BUBBLEWRAP
-                    ? superviseSandboxed(spec, cancellation, workingDir, startedAt)
+                    ? superviseSandboxed(spec, cancellation, workingDir, startedAt, treeGone)
                     : superviseUnsandboxed(spec, cancellation, workingDir, startedAt);
         } catch (IOException e) {
             return CaptureResult.spawnFailed(
                     startedAt, clock.instant(), "cannot prepare the working directory: " + e.getMessage());
         } finally {
             if (scratch != null) {
-                removeWhenGone(spec, scratch);
+                removeWhenGone(spec, scratch, treeGone.get());
             }
         }
     }
@@ -90,8 +91,14 @@ public final class ProcessSupervisor {
     /**
      * Removes a run's fresh working directory once no process of the run is left; one that could
      * still be running keeps it (it could change the tree while it is removed), and says so.
+     *
+     * @param treeGone whether the run's sandbox init was seen gone, taking its PID namespace with it
      */
-    private static void removeWhenGone(ProcessSpec spec, Path scratch) {
+    private static void removeWhenGone(ProcessSpec spec, Path scratch, boolean treeGone) {
+        if (treeGone) {
+            Sandbox.removeWorkingDirectory(scratch);
+            return;
+        }
         try {
             if (ProcessTree.awaitGone(
                     ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()), KILL_WAIT)) {
@@ -108,7 +115,11 @@ public final class ProcessSupervisor {
     }
 
     private CaptureResult superviseSandboxed(
-            ProcessSpec spec, Cancellation cancellation, Path workingDir, Instant startedAt) {
+            ProcessSpec spec,
+            Cancellation cancellation,
+            Path workingDir,
+            Instant startedAt,
+            java.util.concurrent.atomic.AtomicBoolean treeGone) {
         RunCgroups.RunCgroup cgroup = null;
         if (sandbox.cgroups() != null) {
             try {
@@ -119,7 +130,7 @@ public final class ProcessSupervisor {
             }
         }
         try {
-            return superviseSandboxed(spec, cancellation, workingDir, startedAt, cgroup);
+            return superviseSandboxed(spec, cancellation, workingDir, startedAt, cgroup, treeGone);
         } finally {
             if (cgroup != null) {
                 cgroup.remove();
@@ -132,7 +143,8 @@ public final class ProcessSupervisor {
             Cancellation cancellation,
             Path workingDir,
             Instant startedAt,
-            RunCgroups.@Nullable RunCgroup cgroup) {
+            RunCgroups.@Nullable RunCgroup cgroup,
+            java.util.concurrent.atomic.AtomicBoolean treeGone) {
         NativeProcess process;
         try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
             process = NativeProcess.start(
@@ -144,7 +156,7 @@ public final class ProcessSupervisor {
             return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start the sandbox: " + rootMessage(e));
         }
         try {
-            return supervise(spec, cancellation, startedAt, cgroup, process);
+            return supervise(spec, cancellation, startedAt, cgroup, process, treeGone);
         } catch (RuntimeException | Error e) {
             // Whatever failed after the start, nothing of the run is left unsupervised (or outside its cgroup).
             log.error("Run {}: supervising its sandbox failed; killing it", spec.runId(), e);
@@ -160,7 +172,8 @@ public final class ProcessSupervisor {
             Cancellation cancellation,
             Instant startedAt,
             RunCgroups.@Nullable RunCgroup cgroup,
-            NativeProcess process) {
+            NativeProcess process,
+            java.util.concurrent.atomic.AtomicBoolean treeGone) {
         Supervision run = new Supervision(spec, cancellation, startedAt, process::stdout, process::stderr);
         run.capture();
         run.started(process);
@@ -174,6 +187,7 @@ public final class ProcessSupervisor {
             }
         }
         CaptureResult result = run.await();
+        treeGone.set(run.treeGone());
         BubblewrapStatus status = readStatus(process);
         if (result.termination() == Termination.EXITED && !status.commandStarted()) {
             // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
@@ -291,6 +305,13 @@ public final class ProcessSupervisor {
         private final Queue<ProcessTree.Member> killed = new ConcurrentLinkedQueue<>();
         private final StreamCapture stdout;
         private final StreamCapture stderr;
+        /** Whether the sandbox's init was seen gone, and with it every process of the run. */
+        private volatile boolean treeGone;
+
+        /** Whether every process of the run is known gone without a sweep of /proc (see {@link #await}). */
+        boolean treeGone() {
+            return treeGone;
+        }
 
         /** A supervision whose captures will read {@code out} and {@code err} once {@link #capture} starts them. */
         Supervision(
@@ -385,8 +406,15 @@ public final class ProcessSupervisor {
                         stdout.seal(),
                         stderr.seal());
             } finally {
-                awaitGone(spec, sandboxInit);
-                awaitGone(spec, ProcessTree.killMarked(marker));
+                // The sandbox has a PID namespace of its own (--unshare-pid), whose init the kernel
+                // takes down with every process of the namespace before the init itself is gone: once
+                // it is gone, nothing of the run is left and no sweep of /proc is needed. When the init
+                // was not found (the sandbox failed to start, or ended first), sweep for the run's marker.
+                if (!sandboxInit.isEmpty() && awaitGone(spec, sandboxInit)) {
+                    treeGone = true;
+                } else {
+                    awaitGone(spec, ProcessTree.killMarked(marker));
+                }
             }
         }
 
@@ -424,14 +452,17 @@ public final class ProcessSupervisor {
     }
 
     /** Returns once what was killed has gone, so that no process of the run outlives its result. */
-    private static void awaitGone(ProcessSpec spec, Collection<ProcessTree.Member> killed) {
+    /** Waits for {@code killed} to be gone; false (and a warning) when one is still there after {@link #KILL_WAIT}. */
+    private static boolean awaitGone(ProcessSpec spec, Collection<ProcessTree.Member> killed) {
         try {
-            if (!ProcessTree.awaitGone(killed, KILL_WAIT)) {
-                log.warn("Run {}: a killed process was still there after {}", spec.runId(), KILL_WAIT);
+            if (ProcessTree.awaitGone(killed, KILL_WAIT)) {
+                return true;
             }
+            log.warn("Run {}: a killed process was still there after {}", spec.runId(), KILL_WAIT);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     private static String rootMessage(Throwable e) {

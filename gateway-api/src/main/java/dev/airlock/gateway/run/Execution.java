@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param kind             what its action is
  * @param requestJson      for a call: the request as stored; null for a process
  * @param policyRule       the policy rule that decided the run, as stored; null for runs requested before rules
+ * @param decidedHere      whether policy let the run start at once in this process just now (its record never left
+ *                         this process's hands, so it can have no approval request to check against)
  */
 record Execution(
         UUID runId,
@@ -25,9 +27,25 @@ record Execution(
         boolean approvalRequired,
         ActionKind kind,
         @Nullable String requestJson,
-        @Nullable String policyRule) {
+        @Nullable String policyRule,
+        boolean decidedHere) {
 
-    /** What executing {@code run} needs. */
+    /** What executing {@code run}, a run policy let start at once in this process just now, needs. */
+    static Execution decidedHere(RunRecord run) {
+        Execution execution = of(run);
+        return new Execution(
+                execution.runId,
+                execution.tenant,
+                execution.toolSnapshotId,
+                execution.argvJson,
+                execution.approvalRequired,
+                execution.kind,
+                execution.requestJson,
+                execution.policyRule,
+                !run.approvalRequired());
+    }
+
+    /** What executing {@code run}, as read from the database, needs. */
     static Execution of(RunRecord run) {
         return new Execution(
                 run.id(),
@@ -37,6 +55,7 @@ record Execution(
                 run.approvalRequired(),
                 run.kind(),
                 run.requestJson(),
-                run.policyRule());
+                run.policyRule(),
+                false);
     }
 }

@@ -125,7 +125,7 @@ public class RunExecutor implements SmartLifecycle {
             permit.close();
             throw new IllegalStateException("run " + run.id() + " is not claimed by " + node);
         }
-        start(Execution.of(run), permit);
+        start(Execution.decidedHere(run), permit);
     }
 
     /** Cancels a run executing on this replica; false if it is not here. */

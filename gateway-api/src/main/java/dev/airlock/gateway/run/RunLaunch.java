@@ -104,7 +104,7 @@ class RunLaunch {
         }
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() {});
         // A run with an approval request is checked against it whatever its row says.
-        Optional<ApprovalRequest> request = approvals.of(execution.runId(), execution.tenant());
+        Optional<ApprovalRequest> request = approvalOf(execution);
         String approved = null;
         if (execution.approvalRequired() || request.isPresent()) {
             String digest = RunActions.render(execution.tenant(), tool, argv, null, sandbox.sandbox())
@@ -166,7 +166,7 @@ class RunLaunch {
         RenderedRequest request = json.readValue(
                 java.util.Objects.requireNonNull(execution.requestJson(), "the recorded request of an HTTP run"),
                 RenderedRequest.class);
-        Optional<ApprovalRequest> approval = approvals.of(execution.runId(), execution.tenant());
+        Optional<ApprovalRequest> approval = approvalOf(execution);
         String approved = null;
         if (execution.approvalRequired() || approval.isPresent()) {
             String digest = RunActions.render(execution.tenant(), tool, List.of(), request, sandbox.sandbox())
@@ -194,6 +194,18 @@ class RunLaunch {
             approved = digest;
         }
         return new Call(tool.name(), tool, request, approved);
+    }
+
+    /**
+     * The run's approval request, read whatever its row says, except for a run whose policy this
+     * process decided just now to start at once: no approval request exists for it, and not reading
+     * one saves a query on every automatic run.
+     */
+    private Optional<ApprovalRequest> approvalOf(Execution execution) {
+        if (execution.decidedHere()) {
+            return Optional.empty();
+        }
+        return approvals.of(execution.runId(), execution.tenant());
     }
 
     private Refuse refuse(ToolSnapshot tool, String why) {

@@ -293,16 +293,25 @@ public class RunService {
      * past that it gets the run as it is at once, as if its wait had passed, and may ask again.
      */
     public RunRecord await(AgentIdentity agent, UUID runId, Duration wait) {
-        RunRecord run = find(agent, runId);
-        if (!worthWaiting(run, wait)) {
-            return run;
+        if (wait == null || wait.isZero()) {
+            return find(agent, runId);
         }
-        var place = placeToWait(agent);
-        if (place.isEmpty()) {
-            return run;
-        }
-        try (var held = place.get()) {
-            return waitForEnd(agent, runId, wait);
+        // Watched before it is read: an end after the read wakes this request, with no second read of its state.
+        CompletableFuture<Void> done = completions.watch(runId);
+        try {
+            RunRecord run = find(agent, runId);
+            if (run.state().isTerminal()) {
+                return run;
+            }
+            var place = placeToWait(agent);
+            if (place.isEmpty()) {
+                return run;
+            }
+            try (var held = place.get()) {
+                return waitWatching(agent, runId, wait, done);
+            }
+        } finally {
+            completions.unwatch(runId, done);
         }
     }
 
@@ -334,31 +343,44 @@ public class RunService {
 
     /** Waits for a run found not yet ended: watches for its end, then reads its state, so an end in between is not missed. */
     private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
         CompletableFuture<Void> done = completions.watch(runId);
         try {
-            while (true) {
+            boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant())
+                    .map(RunState::isTerminal)
+                    .orElse(true);
+            return ended ? find(agent, runId) : waitWatching(agent, runId, wait, done);
+        } finally {
+            completions.unwatch(runId, done);
+        }
+    }
+
+    /**
+     * Waits until {@code done} (this replica finished the run) or the time is up, reading the run's
+     * state every {@link #POLL_MILLIS} in between (another replica may be executing it); then reads the run.
+     */
+    private RunRecord waitWatching(AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<Void> done) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return find(agent, runId);
+            }
+            try {
+                done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
+                return find(agent, runId);
+            } catch (TimeoutException e) {
                 boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant())
                         .map(RunState::isTerminal)
                         .orElse(true);
-                long left = deadline - System.nanoTime();
-                if (ended || left <= 0) {
+                if (ended) {
                     return find(agent, runId);
                 }
-                try {
-                    done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
-                    return find(agent, runId);
-                } catch (TimeoutException e) {
-                    // Poll the database: the run may be executing on another replica.
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException(e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return find(agent, runId);
-                }
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return find(agent, runId);
             }
-        } finally {
-            completions.unwatch(runId, done);
         }
     }
 
