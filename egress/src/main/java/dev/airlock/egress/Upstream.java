@@ -68,6 +68,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Upstream implements AutoCloseable {
 
+    /** The longest header line (and chunk-size line) read from an upstream, in bytes. */
+    public static final int MAX_LINE = 8192;
+
+    /** The most header lines read from an upstream's answer. */
+    public static final int MAX_HEADERS = 100;
+
     /** Redirects followed within the origin before the call gives up. */
     static final int MAX_REDIRECTS = 5;
 
@@ -118,6 +124,14 @@ public final class Upstream implements AutoCloseable {
                 .setTlsSocketStrategy(tls)
                 .setMaxConnPerRoute(policy.maxConcurrentCalls())
                 .setMaxConnTotal(policy.maxConcurrentCalls())
+                // Header lines, their number and chunk-size lines bounded, as the body is: an upstream
+                // that never ends a line cannot fill the gateway's memory.
+                .setConnectionFactory(org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory.builder()
+                        .http1Config(org.apache.hc.core5.http.config.Http1Config.custom()
+                                .setMaxLineLength(MAX_LINE)
+                                .setMaxHeaderCount(MAX_HEADERS)
+                                .build())
+                        .build())
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(timeout)
                         .setSocketTimeout(timeout)
@@ -404,6 +418,13 @@ public final class Upstream implements AutoCloseable {
                             && response.getFirstHeader("Location") != null
                             && status != 304
                             && status != 300) {
+                        if ((status == 307 || status == 308) && !request.idempotent()) {
+                            // 307 and 308 repeat the request with its body: never for one that may act twice.
+                            throw new RedirectRefused(
+                                    status,
+                                    "the upstream redirected a request that is not idempotent" + " with " + status
+                                            + ", which would send it again; it is not followed");
+                        }
                         URI next = redirect(url, response.getFirstHeader("Location"), status, redirects);
                         outgoing.cancel();
                         if (status == 303

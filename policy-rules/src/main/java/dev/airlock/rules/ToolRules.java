@@ -139,9 +139,10 @@ public final class ToolRules {
         }
         StringBuilder chain = new StringBuilder();
         for (Compiled rule : compiled) {
-            chain.append("(")
+            // Each rule on lines of its own, so that a comment ending one rule cannot reach into the next.
+            chain.append("(\n")
                     .append(rule.when())
-                    .append(") ? ")
+                    .append("\n) ? ")
                     .append(rule.index())
                     .append(" : (");
         }
@@ -275,6 +276,8 @@ public final class ToolRules {
                         .maxParseRecursionDepth(maxDepth)
                         .enableComprehension(false)
                         .enableHeterogeneousNumericComparisons(true)
+                        // matches() holds only for the whole string, as a parameter's pattern does.
+                        .enableRegexPartialMatch(false)
                         .build())
                 .setStandardMacros(CelStandardMacro.HAS)
                 .setTypeProvider(types)

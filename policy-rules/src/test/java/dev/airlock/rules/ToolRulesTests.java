@@ -88,6 +88,24 @@ class ToolRulesTests {
     }
 
     @Test
+    void matchesHoldsForTheWholeStringAsAParametersPatternDoes() {
+        List<RuleSpec> rules = List.of(rule("args.namespace.matches(\"dev-[a-z0-9-]+\")", ApprovalMode.AUTO));
+        assertThat(decide(rules, "dev-1", 1, false, Map.of()).ruleIndex()).isEqualTo(1);
+        assertThat(decide(rules, "prod-dev-1", 1, false, Map.of()).ruleIndex())
+                .as("a match inside the string is no match")
+                .isNull();
+    }
+
+    @Test
+    void aCommentEndingARuleCannotReachTheNext() {
+        List<RuleSpec> rules = List.of(
+                rule("args.namespace == \"a\" // the first", ApprovalMode.AUTO),
+                rule("args.count > 100", ApprovalMode.DENY));
+        assertThat(decide(rules, "b", 500, false, Map.of()).policy().mode()).isEqualTo(ApprovalMode.DENY);
+        assertThat(decide(rules, "a", 500, false, Map.of()).policy().mode()).isEqualTo(ApprovalMode.AUTO);
+    }
+
+    @Test
     void seesTheTenantTheToolAndTheTime() {
         List<RuleSpec> rules = List.of(rule(
                 "tenant == \"acme\" && tool == \"kubectl\" && now > timestamp(\"2026-01-01T00:00:00Z\")",

@@ -98,6 +98,9 @@ public record AddressGuard(boolean allowPrivateNetwork) {
         if (allowPrivateNetwork) {
             return null;
         }
+        if (undecodedNat64(a)) {
+            return "is in a NAT64 prefix other than 64:ff9b::/96, whose IPv4 address is not checked";
+        }
         if (zeroes && a[15] == 1) {
             return "is the loopback address";
         }
@@ -120,8 +123,25 @@ public record AddressGuard(boolean allowPrivateNetwork) {
     }
 
     /**
+     * Whether {@code a} is in 64:ff9b::/32 but not the well-known 64:ff9b::/96: a NAT64 prefix
+     * (such as the local-use 64:ff9b:1::/48) whose IPv4 address sits where the prefix length puts
+     * it, which the guard does not decode; such addresses are refused as private.
+     */
+    private static boolean undecodedNat64(byte[] a) {
+        if (!(a[0] == 0 && (a[1] & 0xff) == 0x64 && (a[2] & 0xff) == 0xff && (a[3] & 0xff) == 0x9b)) {
+            return false;
+        }
+        for (int i = 4; i < 12; i++) {
+            if (a[i] != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The IPv4 address an IPv6 address carries, in any of the forms that reach an IPv4 host: mapped
-     * (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::/96 and 64:ff9b:1::/48), 6to4
+     * (::ffff:a.b.c.d), compatible (::a.b.c.d), NAT64 (64:ff9b::/96; other NAT64 prefixes are refused as private), 6to4
      * (2002::/16) and Teredo (2001::/32, the client address inverted); or null.
      */
     static byte @Nullable [] embeddedIpv4(byte[] a) {
@@ -138,7 +158,11 @@ public record AddressGuard(boolean allowPrivateNetwork) {
                 && !(a[12] == 0 && a[13] == 0 && a[14] == 0 && (a[15] & 0xfe) == 0)) {
             return tail(a, 12);
         }
-        if (a[0] == 0 && (a[1] & 0xff) == 0x64 && (a[2] & 0xff) == 0xff && (a[3] & 0xff) == 0x9b) {
+        if (a[0] == 0
+                && (a[1] & 0xff) == 0x64
+                && (a[2] & 0xff) == 0xff
+                && (a[3] & 0xff) == 0x9b
+                && !undecodedNat64(a)) {
             return tail(a, 12);
         }
         if ((a[0] & 0xff) == 0x20 && (a[1] & 0xff) == 0x02) {

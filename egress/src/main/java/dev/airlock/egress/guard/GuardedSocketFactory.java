@@ -38,6 +38,9 @@ public final class GuardedSocketFactory implements DetachedSocketFactory {
         private final EgressNetwork network;
 
         GuardedSocket(AddressGuard guard, EgressNetwork network) {
+            super(
+                    java.net.Proxy
+                            .NO_PROXY); // never a SOCKS proxy from system properties: the guarded address is the peer
             this.guard = guard;
             this.network = network;
         }

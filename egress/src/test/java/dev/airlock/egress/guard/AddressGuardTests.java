@@ -44,6 +44,8 @@ class AddressGuardTests {
             ::ffff:93.184.216.34    | allowed | allowed
             ::10.0.0.1              | private | allowed
             64:ff9b::a9fe:a9fe      | link-local | allowed
+            64:ff9b::808:808        | allowed | allowed
+            64:ff9b:1:a00:0:100:808:808 | NAT64 prefix | allowed
             2002:a00:1::            | private | allowed
             2001:0:4136:e378:8000:63bf:f5ff:fffe | private | allowed
             """)

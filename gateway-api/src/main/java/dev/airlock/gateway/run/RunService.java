@@ -270,12 +270,12 @@ public class RunService {
 
     /**
      * A run the agent may see: one it requested, or, for an agent configured with
-     * {@code runs: tenant}, any run of its tenant. Any other run is not found, exactly like one
-     * that does not exist.
+     * {@code runs: tenant}, any run of its tenant; in both cases only runs of tools the agent may
+     * use ({@code agents.<a>.tools}). Any other run is not found, exactly like one that does not exist.
      */
     public RunRecord find(AgentIdentity agent, UUID runId) {
         return runs.findByIdAndTenant(runId, agent.tenant())
-                .filter(run -> visible(agent, run))
+                .filter(run -> visible(agent, run) && agent.mayUse(run.tool()))
                 .orElseThrow(() -> RunNotFound.forId(runId));
     }
 

@@ -226,6 +226,11 @@ public final class HttpTemplate {
             if (!segment.parameters().isEmpty() && (plain.isEmpty() || plain.equals(".") || plain.equals(".."))) {
                 errors.add("arguments." + segment.parameters().iterator().next()
                         + ": makes a URL path segment empty, '.' or '..'");
+            } else if (!segment.parameters().isEmpty() && (plain.contains("/") || plain.contains("\\"))) {
+                // Encoded as %2F and %5C they stay within the segment here, but servers and proxies
+                // that decode them would route the request elsewhere: refused, not encoded.
+                errors.add("arguments." + segment.parameters().iterator().next()
+                        + ": may not contain '/' or '\\' in a URL path segment");
             }
             url.append('/').append(segment.render(values, s -> s, HttpTemplate::encode));
         }

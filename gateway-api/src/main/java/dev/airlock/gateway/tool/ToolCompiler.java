@@ -78,7 +78,7 @@ public final class ToolCompiler {
     }
 
     /** An upstream as HTTP tools record it; its client settings are checked where the client is made. */
-    static HttpUpstream upstream(String name, AgentSettings.Upstream config, String key) {
+    public static HttpUpstream upstream(String name, AgentSettings.Upstream config, String key) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "upstream names use a-z, 0-9, '.', '_' and '-'");
         }

@@ -70,6 +70,14 @@ public class HttpCalls {
         if (client == null) {
             return refused(request, "upstream " + terms.name() + " is no longer configured");
         }
+        if (!terms.equals(clients.terms(tenant, terms.name()).orElse(null))) {
+            // The request (and any approval of it) was made for the upstream as it was then: its
+            // credential must not go to a base URL or network it was not approved for.
+            return refused(
+                    request,
+                    "upstream " + terms.name() + " has changed since the run was requested (base URL,"
+                            + " private-network permission or credential); ask again");
+        }
         if (!request.url().equals(terms.baseUrl())
                 && !request.url().startsWith(terms.baseUrl() + "/")
                 && !request.url().startsWith(terms.baseUrl() + "?")) {

@@ -6,6 +6,7 @@ import dev.airlock.egress.UpstreamPolicy;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.gateway.tool.HttpUpstream;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.config.TenantNames;
 import java.io.IOException;
@@ -25,25 +26,36 @@ import org.springframework.stereotype.Component;
 /**
  * The guarded client of every tenant upstream, made at start-up: a trust store that cannot be read
  * or a setting the client cannot honour stops the start naming the key. Each client's resilience
- * metrics carry the name {@code <tenant>.<upstream>}.
+ * metrics carry the name {@code <tenant>/<upstream>}.
  */
 @Component
 public class UpstreamClients {
 
     private final Map<String, Upstream> clients = new ConcurrentHashMap<>();
+    private final Map<String, HttpUpstream> terms = new ConcurrentHashMap<>();
 
     UpstreamClients(AgentSettings settings, TenantNames tenants, Egress egress, SecretSource secrets) {
         for (String tenant : tenants.names()) {
             settings.tenant(tenant).upstreams().forEach((name, upstream) -> {
                 String key = "airlock.tenants." + tenant + ".upstreams." + name;
-                clients.put(tenant + "." + name, egress.upstream(tenant + "." + name, policy(upstream, key, secrets)));
+                // "/" is in no tenant or upstream name, so no two pairs share a client (and its breaker).
+                clients.put(tenant + "/" + name, egress.upstream(tenant + "/" + name, policy(upstream, key, secrets)));
+                terms.put(tenant + "/" + name, dev.airlock.gateway.tool.ToolCompiler.upstream(name, upstream, key));
             });
         }
     }
 
+    /**
+     * {@code tenant}'s upstream {@code name} as configured now (base URL, network permission, where
+     * its credential comes from), to compare with what a run recorded.
+     */
+    public Optional<HttpUpstream> terms(String tenant, String name) {
+        return Optional.ofNullable(terms.get(tenant + "/" + name));
+    }
+
     /** The client of {@code tenant}'s upstream {@code name}, if it is configured now. */
     public Optional<Upstream> client(String tenant, String name) {
-        return Optional.ofNullable(clients.get(tenant + "." + name));
+        return Optional.ofNullable(clients.get(tenant + "/" + name));
     }
 
     static UpstreamPolicy policy(AgentSettings.Upstream upstream, String key, SecretSource secrets) {

@@ -130,6 +130,31 @@ class PolicyRulesIntegrationTests {
     }
 
     @Test
+    void runsOfAToolTheAgentMayNotUseAreNotFoundEvenWithTenantWideRuns() {
+        String hidden = api.post(
+                        OPS,
+                        "/api/v1/runs?wait=PT20S",
+                        "{\"tool\":\"kubectl\",\"arguments\":{\"namespace\":\"dev-x\",\"verb\":\"get\"}}")
+                .text("runId");
+        String shown = api.post(
+                        OPS,
+                        "/api/v1/runs?wait=PT20S",
+                        "{\"tool\":\"kubectl-read\",\"arguments\":{\"namespace\":\"x\"}}")
+                .text("runId");
+        assertThat(api.get(INTERN, "/api/v1/runs/" + shown).status())
+                .as("runs: tenant")
+                .isEqualTo(200);
+        for (String path : List.of("", "/output/stdout", "?wait=PT1S")) {
+            assertThat(api.get(INTERN, "/api/v1/runs/" + hidden + path).status())
+                    .as(path)
+                    .isEqualTo(404);
+        }
+        assertThat(api.post(INTERN, "/api/v1/runs/" + hidden + "/cancel", "").status())
+                .isEqualTo(404);
+        assertThat(api.get(OPS, "/api/v1/runs/" + hidden).status()).isEqualTo(200);
+    }
+
+    @Test
     void theAgentsReasonIsStoredSanitizedAndShownAsItsWordsOnly() throws Exception {
         AgentApi.Response parked = api.post(
                 NIGHT,

@@ -145,6 +145,10 @@ public final class TestUpstream {
             exchange.getResponseHeaders().set("Location", "http://other.test:" + port() + "/v1/services/x");
             exchange.sendResponseHeaders(302, -1);
             exchange.close();
+        } else if (rest.startsWith("/redirect-repeat")) {
+            exchange.getResponseHeaders().set("Location", "/v1/services/home");
+            exchange.sendResponseHeaders(307, -1);
+            exchange.close();
         } else if (rest.startsWith("/redirect-home")) {
             exchange.getResponseHeaders().set("Location", "/v1/services/home");
             exchange.sendResponseHeaders(302, -1);

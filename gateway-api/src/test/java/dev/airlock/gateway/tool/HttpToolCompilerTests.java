@@ -68,11 +68,15 @@ class HttpToolCompilerTests {
                 .find("acme", "restart")
                 .orElseThrow();
         assertThat(ToolArguments.check(
-                                free, Map.of("service", "a/b", "environment", "staging", "drain", true, "count", 1))
+                                free, Map.of("service", "a%2Fb", "environment", "staging", "drain", true, "count", 1))
                         .request()
                         .url())
-                .as("a slash in a value stays inside its segment")
-                .contains("/services/a%2Fb/restarts");
+                .as("a value's characters stay inside its segment, encoded")
+                .contains("/services/a%252Fb/restarts");
+        assertThatThrownBy(() -> ToolArguments.check(
+                        free, Map.of("service", "a/b", "environment", "staging", "drain", true, "count", 1)))
+                .as("a slash in a path value is refused: servers that decode %2F would route it elsewhere")
+                .hasMessageContaining("arguments.service: may not contain '/'");
         RenderedRequest quoted = ToolArguments.check(
                         free,
                         Map.of(

@@ -28,6 +28,9 @@ class HttpToolIntegrationTests {
     static final String KEY = "webapi-bot-key";
 
     @Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    @Autowired
     MockMvcTester mvc;
 
     AgentApi api;
@@ -135,7 +138,7 @@ class HttpToolIntegrationTests {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"../admin", "a/b", "%2F..%2Fadmin", "x?admin=1", "x#frag", "é ñ", "a;b=c,d"})
+    @ValueSource(strings = {"%2F..%2Fadmin", "..%5Cadmin", "x?admin=1", "x#frag", "é ñ", "a;b=c,d"})
     void aPathParameterStaysOneEncodedSegment(String segment) {
         String json = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(segment);
         JsonNode run = run("echo-path", "{\"segment\":" + json + ",\"query\":\"a&b=c\"}");
@@ -150,7 +153,7 @@ class HttpToolIntegrationTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"..", ".", "", "a\\r\\nX-Injected: 1"})
+    @ValueSource(strings = {"..", ".", "", "a\\r\\nX-Injected: 1", "../admin", "a/b", "..\\\\admin"})
     void aDotSegmentAnEmptyOneOrALineBreakIsRefusedBeforeAnythingIsSent(String segment) {
         int before = upstream.received.size();
         AgentApi.Response response = api.run(KEY, "echo-path", "{\"segment\":\"" + segment + "\"}");
@@ -256,6 +259,66 @@ class HttpToolIntegrationTests {
         assertThat(home.path("stdout").path("text").asString()).contains("\"service\":\"home\"");
     }
 
+    @Autowired
+    UpstreamClients clients;
+
+    @Autowired
+    dev.airlock.gateway.tool.ToolCatalog catalog;
+
+    @Autowired
+    dev.airlock.gateway.capture.SecretSource secrets;
+
+    @Test
+    void aRunIsNotSentToAnUpstreamThatChangedSinceItWasRequested() {
+        dev.airlock.gateway.tool.Tool tool = catalog.find("webapi", "echo-path").orElseThrow();
+        dev.airlock.gateway.tool.ToolSnapshot now = tool.snapshot();
+        dev.airlock.gateway.tool.HttpUpstream recorded = java.util.Objects.requireNonNull(now.upstream());
+        String oldBase = "http://127.0.0.1:" + upstream.port() + "/old";
+        // As recorded when the run was requested: the same upstream, then at another base URL.
+        dev.airlock.gateway.tool.ToolSnapshot then = new dev.airlock.gateway.tool.ToolSnapshot(
+                now.name(),
+                now.argv(),
+                now.parameters(),
+                now.approval(),
+                now.approvers(),
+                now.approvalTimeout(),
+                now.approveReasonRequired(),
+                now.timeout(),
+                now.maxRetainedBytes(),
+                now.maxObservedBytes(),
+                now.workingDir(),
+                now.env(),
+                now.secrets(),
+                now.sandbox(),
+                now.http(),
+                new dev.airlock.gateway.tool.HttpUpstream(
+                        recorded.name(), oldBase, recorded.allowPrivateNetwork(), recorded.auth()),
+                now.rules());
+        dev.airlock.gateway.tool.RenderedRequest request = new dev.airlock.gateway.tool.RenderedRequest(
+                recorded.name(), "GET", oldBase + "/echo/x", List.of(), null, null, null, true);
+        int before = upstream.received.size();
+        var result = new HttpCalls(clients, secrets, java.time.Clock.systemUTC())
+                .call("webapi", then, request, dev.airlock.egress.CallControl.NONE);
+        assertThat(result.termination().name()).isEqualTo("REFUSED");
+        assertThat(java.util.Objects.requireNonNull(result.call()).reason())
+                .contains("has changed since the run was requested");
+        assertThat(upstream.received).as("nothing was sent").hasSize(before);
+    }
+
+    @Test
+    void aRequestThatIsNotIdempotentIsNotSentAgainByA307() {
+        int before = upstream.receivedAt("/v1/redirect-repeat").size();
+        int home = upstream.receivedAt("/v1/services/home").size();
+        JsonNode run = run("redirect-repeat", "{}");
+        assertThat(run.path("state").asString()).isEqualTo("FAILED");
+        assertThat(run.path("http").path("termination").asString()).isEqualTo("REFUSED");
+        assertThat(run.path("http").path("reason").asString()).contains("not idempotent", "307");
+        assertThat(upstream.receivedAt("/v1/redirect-repeat")).hasSize(before + 1);
+        assertThat(upstream.receivedAt("/v1/services/home"))
+                .as("never sent a second time")
+                .hasSize(home);
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"unpermitted", "metadata", "private", "ula", "mapped", "ec2-v6"})
     void theGuardRefusesNonPublicAddressesWithoutSendingAnything(String tool) {
@@ -277,6 +340,13 @@ class HttpToolIntegrationTests {
         JsonNode open = run("dead", "{}");
         assertThat(open.path("http").path("termination").asString()).isEqualTo("CIRCUIT_OPEN");
         assertThat(open.path("http").path("attempts").asInt()).isZero();
+        assertThat(meters.find("resilience4j.circuitbreaker.state")
+                        .tags("name", "webapi/dead", "state", "open")
+                        .gauge())
+                .as("the breaker's state is a metric named by tenant and upstream")
+                .isNotNull()
+                .extracting(io.micrometer.core.instrument.Gauge::value)
+                .isEqualTo(1.0);
         org.awaitility.Awaitility.await("the breaker lets a call through again")
                 .atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(500))
