@@ -101,8 +101,8 @@ class McpConfiguration {
                 new DefaultJsonSchemaValidator(JsonMapper.builder().build()));
         CallResults results =
                 new CallResults(mcp.maxText(), mcp.callWait(), shared.console().baseUrl());
-        ToolCalls calls = new ToolCalls(
-                runs, views, excerpts, catalog, builtIns, results, new InFlightCalls(), json, mcp.callWait());
+        ToolCalls calls =
+                new ToolCalls(runs, views, excerpts, builtIns, results, new InFlightCalls(), json, mcp.callWait());
         String version = McpConfiguration.class.getPackage().getImplementationVersion();
         AirlockMcpHandler handler = new AirlockMcpHandler(
                 protocolJson, tools, calls, transport.protocolVersions(), version == null ? "development" : version);

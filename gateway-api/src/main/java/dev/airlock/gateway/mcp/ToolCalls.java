@@ -7,7 +7,6 @@ import dev.airlock.gateway.run.OutputExcerpt;
 import dev.airlock.gateway.run.OutputExcerpts;
 import dev.airlock.gateway.run.RunService;
 import dev.airlock.gateway.tenant.AgentIdentity;
-import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.kernel.problem.ApiProblem;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
@@ -55,7 +54,6 @@ final class ToolCalls {
     private final RunService runs;
     private final RunViews views;
     private final OutputExcerpts excerpts;
-    private final ToolCatalog catalog;
     private final BuiltInTools builtIns;
     private final CallResults results;
     private final InFlightCalls inFlight;
@@ -66,7 +64,6 @@ final class ToolCalls {
             RunService runs,
             RunViews views,
             OutputExcerpts excerpts,
-            ToolCatalog catalog,
             BuiltInTools builtIns,
             CallResults results,
             InFlightCalls inFlight,
@@ -75,7 +72,6 @@ final class ToolCalls {
         this.runs = runs;
         this.views = views;
         this.excerpts = excerpts;
-        this.catalog = catalog;
         this.builtIns = builtIns;
         this.results = results;
         this.inFlight = inFlight;
@@ -195,7 +191,7 @@ final class ToolCalls {
     private String progressMessage(RunRecord run) {
         return switch (run.state()) {
             case PENDING_APPROVAL -> {
-                int missing = approvalsMissing(views.envelope(run));
+                int missing = approvalsMissing(run, views.envelope(run));
                 yield missing > 0 ? "waiting for " + CallResults.approvals(missing) : "waiting for approval";
             }
             case REQUESTED, APPROVED -> "starting";
@@ -203,14 +199,12 @@ final class ToolCalls {
         };
     }
 
-    /** Approvals the run's tool still needs, counted from the decisions in its envelope. */
-    private int approvalsMissing(Envelope envelope) {
+    /** Approvals the run still needs: its approval request's count, less the approvals in its envelope. */
+    private int approvalsMissing(RunRecord run, Envelope envelope) {
         if (!RunState.PENDING_APPROVAL.name().equals(envelope.state())) {
             return 0;
         }
-        int needed = catalog.find(envelope.tenant(), envelope.tool())
-                .map(t -> t.policy().approvers())
-                .orElse(0);
+        int needed = runs.approversRequired(run);
         long given = envelope.approval().decisions().stream()
                 .filter(d -> "APPROVE".equals(d.decision()))
                 .count();
@@ -219,7 +213,7 @@ final class ToolCalls {
 
     private McpSchema.CallToolResult answer(RunRecord run) {
         Envelope envelope = views.envelope(run);
-        return results.run(envelope, structured(envelope), approvalsMissing(envelope));
+        return results.run(envelope, structured(envelope), approvalsMissing(run, envelope));
     }
 
     private Map<String, Object> structured(Object view) {

@@ -288,6 +288,17 @@ public class RunService {
     }
 
     /**
+     * How many distinct approvals the run's approval request asks for (the deciding rule's count,
+     * not the tool's default), or 0 for a run without one.
+     */
+    public int approversRequired(RunRecord run) {
+        return approvals
+                .of(run.id(), run.tenant())
+                .map(r -> r.approversRequired())
+                .orElse(0);
+    }
+
+    /**
      * The run once it has ended, or as it is when {@code wait} has passed. A request waits only
      * while its tenant has a free place to wait on this replica ({@code limits.concurrent-waits});
      * past that it gets the run as it is at once, as if its wait had passed, and may ask again.

@@ -70,4 +70,19 @@ class PolicyExplainCommandTests {
         assertThat(typo.status()).isEqualTo(1);
         assertThat(typo.err()).contains("airlock.policy.agnet");
     }
+
+    @Test
+    void aServerGivenTheCommandsSettingInItsConfigurationRefusesToStart() {
+        dev.airlock.gateway.settings.AgentSettings settings = dev.airlock.kernel.config.SettingsBinder.bind(
+                java.util.List.of(new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                        java.util.Map.of("airlock.policy.explain", "ops/kubectl"))),
+                dev.airlock.gateway.settings.AgentSettings.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ExplainIsACommand(settings))
+                .isInstanceOf(dev.airlock.kernel.config.InvalidConfigurationException.class)
+                .hasMessageStartingWith("airlock.policy.explain");
+        new ExplainIsACommand(dev.airlock.kernel.config.SettingsBinder.bind(
+                java.util.List.of(new org.springframework.boot.context.properties.source.MapConfigurationPropertySource(
+                        java.util.Map.of())),
+                dev.airlock.gateway.settings.AgentSettings.class));
+    }
 }

@@ -344,12 +344,15 @@ class McpIntegrationTests {
                     .hasMessageContaining("Unknown tool: no-such-tool");
 
             McpSchema.CallToolResult parked = night.callTool(McpSchema.CallToolRequest.builder("kubectl")
-                    .arguments(Map.of("namespace", "staging", "verb", "delete"))
+                    .arguments(Map.of("namespace", "prod", "verb", "delete"))
                     .meta(Map.of("dev.airlock/reason", "the nightly cleanup"))
                     .build());
             String runId = structured(parked).path("runId").asString();
             assertThat(structured(parked).path("approval").path("rule").asString())
-                    .isEqualTo("the tool's own settings");
+                    .isEqualTo("rule 1: args.namespace == \"prod\"");
+            assertThat(texts(parked).getFirst())
+                    .as("the count of the rule that decided, not the tool's default")
+                    .contains("(2 more approvals still needed)");
             assertThat(jdbc.queryForObject(
                             "select agent_reason from airlock.runs where id = ?::uuid", String.class, runId))
                     .isEqualTo("the nightly cleanup");
