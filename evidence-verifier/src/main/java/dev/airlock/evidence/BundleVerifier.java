@@ -139,14 +139,9 @@ public final class BundleVerifier {
         Map<String, Local> local = new LinkedHashMap<>();
         try (ZipInputStream in =
                 new ZipInputStream(new BufferedInputStream(Files.newInputStream(bundle)), StandardCharsets.UTF_8)) {
-            byte[] buffer = new byte[65536];
             for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
                 MessageDigest digest = EvidenceFormat.sha256();
-                long size = 0;
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    digest.update(buffer, 0, n);
-                    size += n;
-                }
+                long size = feed(in, digest);
                 if (local.put(entry.getName(), new Local(HexFormat.of().formatHex(digest.digest()), size)) != null) {
                     throw new VerificationFailure("bundle: entry " + entry.getName() + " appears twice");
                 }
@@ -254,13 +249,9 @@ public final class BundleVerifier {
                 throw new VerificationFailure("entry " + path + ": listed in the manifest but missing");
             }
             MessageDigest digest = EvidenceFormat.sha256();
-            long size = 0;
+            long size;
             try (InputStream in = zip.getInputStream(zipped)) {
-                byte[] buffer = new byte[65536];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    digest.update(buffer, 0, n);
-                    size += n;
-                }
+                size = feed(in, digest);
             }
             String sha256 = HexFormat.of().formatHex(digest.digest());
             Local inOrder = local.get(path);
@@ -563,10 +554,7 @@ public final class BundleVerifier {
             }
             digest.update(EvidenceFormat.rawStreamHeader(stream, bytes.size()));
             try (InputStream in = zip.getInputStream(entries.get(name))) {
-                byte[] buffer = new byte[65536];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    digest.update(buffer, 0, n);
-                }
+                feed(in, digest);
             }
             Map<String, Object> facts = Fields.asObject(envelope.get(stream), where + " envelope " + stream);
             if (Fields.number(facts, "retainedBytes", where) != bytes.size()) {
@@ -739,6 +727,17 @@ public final class BundleVerifier {
             }
             return bytes.toByteArray();
         }
+    }
+
+    /** Feeds the rest of {@code in} to {@code digest}; returns how many bytes that was. */
+    private static long feed(InputStream in, MessageDigest digest) throws IOException {
+        byte[] buffer = new byte[65536];
+        long size = 0;
+        for (int n; (n = in.read(buffer)) > 0; ) {
+            digest.update(buffer, 0, n);
+            size += n;
+        }
+        return size;
     }
 
     private static String utf8(byte[] bytes, String where) {
