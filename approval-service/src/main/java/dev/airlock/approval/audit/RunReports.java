@@ -55,20 +55,7 @@ public class RunReports {
     public RunReport report(String tenant, UUID runId) {
         RunRecord run = runs.findByIdAndTenantIn(runId, Set.of(tenant)).orElseThrow(() -> RunNotFound.forId(runId));
         Map<StreamName, Envelope.StreamView> observed = views.unfencedStreams(run);
-        ApprovalView approval = approvals.find(runId, Set.of(tenant)).orElse(null);
-        RunReport.Authorization authorization = new RunReport.Authorization(
-                run.agent(),
-                run.tool(),
-                run.argumentsJson(),
-                run.createdAt(),
-                run.approvalRequired(),
-                approval == null ? null : request(approval),
-                approval == null
-                        ? List.of()
-                        : approval.decisions().stream()
-                                .map(d -> new RunReport.Decision(
-                                        d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
-                                .toList());
+        RunReport.Authorization authorization = authorization(run);
         Map<String, RunReport.StreamFacts> streams = new LinkedHashMap<>();
         Map<String, String> excerpts = new LinkedHashMap<>();
         Map<String, Boolean> truncated = new LinkedHashMap<>();
@@ -93,6 +80,25 @@ public class RunReports {
                 .map(h -> new RunReport.LegalHold(h.reason(), h.placedBy(), h.placedAt()))
                 .orElse(null);
         return new RunReport(runId.toString(), tenant, authorization, observations, hold, raw.forRun(tenant, runId));
+    }
+
+    /** Who asked for {@code run} and who decided: the authorization column of its report alone. */
+    @Transactional(readOnly = true)
+    public RunReport.Authorization authorization(RunRecord run) {
+        ApprovalView approval = approvals.find(run.id(), Set.of(run.tenant())).orElse(null);
+        return new RunReport.Authorization(
+                run.agent(),
+                run.tool(),
+                run.argumentsJson(),
+                run.createdAt(),
+                run.approvalRequired(),
+                approval == null ? null : request(approval),
+                approval == null
+                        ? List.of()
+                        : approval.decisions().stream()
+                                .map(d -> new RunReport.Decision(
+                                        d.approver(), d.decision().name(), d.reason(), d.digest(), d.decidedAt()))
+                                .toList());
     }
 
     private static RunReport.ApprovalRequest request(ApprovalView approval) {

@@ -32,21 +32,15 @@ record Execution(
 
     /** What executing {@code run}, a run policy let start at once in this process just now, needs. */
     static Execution decidedHere(RunRecord run) {
-        Execution execution = of(run);
-        return new Execution(
-                execution.runId,
-                execution.tenant,
-                execution.toolSnapshotId,
-                execution.argvJson,
-                execution.approvalRequired,
-                execution.kind,
-                execution.requestJson,
-                execution.policyRule,
-                !run.approvalRequired());
+        return of(run, !run.approvalRequired());
     }
 
     /** What executing {@code run}, as read from the database, needs. */
     static Execution of(RunRecord run) {
+        return of(run, false);
+    }
+
+    private static Execution of(RunRecord run, boolean decidedHere) {
         return new Execution(
                 run.id(),
                 run.tenant(),
@@ -56,6 +50,6 @@ record Execution(
                 run.kind(),
                 run.requestJson(),
                 run.policyRule(),
-                false);
+                decidedHere);
     }
 }

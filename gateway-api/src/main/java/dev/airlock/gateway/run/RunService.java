@@ -356,13 +356,17 @@ public class RunService {
     private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
         CompletableFuture<Void> done = completions.watch(runId);
         try {
-            boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant())
-                    .map(RunState::isTerminal)
-                    .orElse(true);
-            return ended ? find(agent, runId) : waitWatching(agent, runId, wait, done);
+            return ended(agent, runId) ? find(agent, runId) : waitWatching(agent, runId, wait, done);
         } finally {
             completions.unwatch(runId, done);
         }
+    }
+
+    /** Whether the run has ended (or is gone), read from the database: it may run on another replica. */
+    private boolean ended(AgentIdentity agent, UUID runId) {
+        return runs.findStateByIdAndTenant(runId, agent.tenant())
+                .map(RunState::isTerminal)
+                .orElse(true);
     }
 
     /**
@@ -380,10 +384,7 @@ public class RunService {
                 done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
                 return find(agent, runId);
             } catch (TimeoutException e) {
-                boolean ended = runs.findStateByIdAndTenant(runId, agent.tenant())
-                        .map(RunState::isTerminal)
-                        .orElse(true);
-                if (ended) {
+                if (ended(agent, runId)) {
                     return find(agent, runId);
                 }
             } catch (ExecutionException e) {

@@ -52,12 +52,7 @@ public class AuditLog {
                 .param("key", "airlock-audit:" + tenant)
                 .query(Object.class)
                 .optional();
-        record Last(long seq, String hash) {}
-        Optional<Last> last = jdbc.sql(
-                        "SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
-                .param("tenant", tenant)
-                .query((rs, n) -> new Last(rs.getLong(1), rs.getString(2)))
-                .optional();
+        Optional<Head> last = newest(tenant);
         long seq;
         String prev;
         if (last.isPresent()) {
@@ -109,6 +104,11 @@ public class AuditLog {
     /** The tenant's chain head now. */
     @Transactional(readOnly = true)
     public Optional<Head> head(String tenant) {
+        return newest(tenant);
+    }
+
+    /** The tenant's newest event, in the caller's transaction (appends read it under their lock). */
+    private Optional<Head> newest(String tenant) {
         return jdbc.sql("SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
                 .param("tenant", tenant)
                 .query((rs, n) -> new Head(rs.getLong(1), rs.getString(2)))

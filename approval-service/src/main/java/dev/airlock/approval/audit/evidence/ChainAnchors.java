@@ -56,15 +56,15 @@ public class ChainAnchors {
         }
         return scopes.eitherSide(List.of(tenant)).call(() -> audit.head(tenant)).map(head -> {
             String at = clock.instant().truncatedTo(ChronoUnit.MICROS).toString();
-            Anchor unsigned =
-                    new Anchor(tenant, head.seq(), head.hash(), at, ring.get().signingKey(), "");
             return new Anchor(
                     tenant,
                     head.seq(),
                     head.hash(),
                     at,
                     ring.get().signingKey(),
-                    ring.get().sign(unsigned.payload()));
+                    ring.get()
+                            .sign(dev.airlock.evidence.EvidenceFormat.anchorPayload(
+                                    tenant, head.seq(), head.hash(), at)));
         });
     }
 

@@ -193,18 +193,9 @@ public class EvidenceBundles {
         List<Map<String, Object>> included = new ArrayList<>();
         long firstSeq = Long.MAX_VALUE;
         int rawCount = 0;
-        UUID after = new UUID(0, 0);
+        UUID after = null;
         while (true) {
-            List<UUID> page = scope.runId() != null
-                    ? (after.getMostSignificantBits() == 0 && after.getLeastSignificantBits() == 0
-                            ? List.of(scope.runId())
-                            : List.of())
-                    : runs.idsCreatedBetween(
-                            tenant,
-                            Objects.requireNonNull(scope.from()),
-                            Objects.requireNonNull(scope.to()),
-                            after,
-                            PAGE);
+            List<UUID> page = page(tenant, scope, after);
             if (page.isEmpty()) {
                 break;
             }
@@ -267,6 +258,20 @@ public class EvidenceBundles {
         return new Exported(included.size(), rawCount, manifestSha256);
     }
 
+    /** The runs after {@code after} (null: from the start): the one run of a run's scope, a page of a range. */
+    private List<UUID> page(String tenant, EvidenceScope scope, @Nullable UUID after) {
+        UUID runId = scope.runId();
+        if (runId != null) {
+            return after == null ? List.of(runId) : List.of();
+        }
+        return runs.idsCreatedBetween(
+                tenant,
+                Objects.requireNonNull(scope.from()),
+                Objects.requireNonNull(scope.to()),
+                after == null ? new UUID(0, 0) : after,
+                PAGE);
+    }
+
     private Map<String, Object> writeRun(
             Human exporter, String tenant, UUID runId, ZipOutputStream zip, List<Map<String, Object>> entries)
             throws IOException {
@@ -274,8 +279,7 @@ public class EvidenceBundles {
         String folder = EvidenceFormat.runFolder(runId.toString());
         Envelope envelope = views.envelope(record);
         entries.add(entry(zip, folder + "envelope.json", json.writeValueAsBytes(envelope)));
-        RunReport report = reports.report(tenant, runId);
-        RunReport.Authorization authorization = report.authorization();
+        RunReport.Authorization authorization = reports.authorization(record);
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("agent", authorization.agent());
         request.put("tool", authorization.tool());
@@ -288,10 +292,12 @@ public class EvidenceBundles {
             approval.put("decisions", authorization.decisions());
             entries.add(entry(zip, folder + "approval.json", json.writeValueAsBytes(approval)));
         }
+        // The transcripts are the envelope's text, read once with it.
         for (StreamName stream : StreamName.values()) {
-            String text = views.transcript(record, stream);
-            if (text != null) {
-                entries.add(entry(zip, folder + stream.key() + ".txt", text.getBytes(StandardCharsets.UTF_8)));
+            Envelope.StreamView view = stream == StreamName.STDOUT ? envelope.stdout() : envelope.stderr();
+            if (view != null && view.text() != null) {
+                entries.add(
+                        entry(zip, folder + stream.key() + ".txt", view.text().getBytes(StandardCharsets.UTF_8)));
             }
         }
         Map<String, Object> run = new LinkedHashMap<>();
