@@ -545,7 +545,7 @@ public final class Upstream implements AutoCloseable {
 
     private static Map<String, String> selected(ClassicHttpResponse response) {
         Map<String, String> headers = new LinkedHashMap<>();
-        for (String name : new String[] {"content-type", "content-length"}) {
+        for (String name : new String[] {"content-type", "content-length", "mcp-session-id"}) {
             Header header = response.getFirstHeader(name);
             if (header != null) {
                 headers.put(name, header.getValue());

@@ -51,6 +51,11 @@ public class AuditAccess {
                 || wentThroughApproval && withRoles(human, Role.APPROVER).contains(tenant);
     }
 
+    /** The tenants the person administers (every tenant for a platform administrator). */
+    public Set<String> adminTenants(Human human) {
+        return withRoles(human, Role.TENANT_ADMIN);
+    }
+
     /** Whether the person administers the tenant. */
     public boolean isTenantAdmin(Human human, String tenant) {
         return withRoles(human, Role.TENANT_ADMIN).contains(tenant);

@@ -24,7 +24,8 @@ public record CallFacts(
         Map<String, String> headers,
         int attempts,
         @Nullable String reason,
-        boolean text) {
+        boolean text)
+        implements CallObservation {
 
     public CallFacts {
         headers = Map.copyOf(headers);

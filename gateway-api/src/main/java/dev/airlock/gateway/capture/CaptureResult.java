@@ -28,7 +28,7 @@ public record CaptureResult(
         @Nullable SandboxKind sandbox,
         StreamResult stdout,
         StreamResult stderr,
-        @Nullable CallFacts call,
+        @Nullable CallObservation call,
         @Nullable String action) {
 
     /** What was observed of a process or a call, before the action it ran is known to the caller. */
@@ -41,7 +41,7 @@ public record CaptureResult(
             @Nullable SandboxKind sandbox,
             StreamResult stdout,
             StreamResult stderr,
-            @Nullable CallFacts call) {
+            @Nullable CallObservation call) {
         this(startedAt, endedAt, exitCode, termination, failure, sandbox, stdout, stderr, call, null);
     }
 
@@ -73,6 +73,16 @@ public record CaptureResult(
      * @param call what the call would have been, with why it was not made as its reason
      */
     public static CaptureResult callRefused(Instant at, CallFacts call) {
+        return new CaptureResult(
+                at, at, null, Termination.REFUSED, null, null, StreamResult.empty(), StreamResult.empty(), call);
+    }
+
+    /**
+     * The result of a call of an upstream MCP server's tool that was not made: nothing was sent.
+     *
+     * @param call what the call would have been, with why it was not made as its reason
+     */
+    public static CaptureResult mcpRefused(Instant at, McpFacts call) {
         return new CaptureResult(
                 at, at, null, Termination.REFUSED, null, null, StreamResult.empty(), StreamResult.empty(), call);
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A child process started with {@code posix_spawn}, so that it can be handed descriptors beyond
@@ -28,11 +29,18 @@ final class NativeProcess implements Child {
     private final InputStream stderr;
     private final List<InputStream> outputs;
     private final List<OutputStream> inputs;
+    private final @Nullable OutputStream stdin;
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
 
     private NativeProcess(
-            int pid, InputStream stdout, InputStream stderr, List<InputStream> outputs, List<OutputStream> inputs) {
+            int pid,
+            InputStream stdout,
+            InputStream stderr,
+            List<InputStream> outputs,
+            List<OutputStream> inputs,
+            @Nullable OutputStream stdin) {
         this.pid = pid;
+        this.stdin = stdin;
         this.stdout = stdout;
         this.stderr = stderr;
         this.outputs = outputs;
@@ -49,6 +57,22 @@ final class NativeProcess implements Child {
     static NativeProcess start(
             List<String> argv, Map<String, String> environment, List<Integer> inherited, int outputs, int inputs)
             throws IOException {
+        return start(argv, environment, inherited, outputs, inputs, false);
+    }
+
+    /**
+     * As {@link #start(List, Map, List, int, int)}; with {@code stdinPipe}, standard input is a pipe
+     * whose write end is {@link #stdin()} instead of {@code /dev/null} (a long-lived server that is
+     * spoken to).
+     */
+    static NativeProcess start(
+            List<String> argv,
+            Map<String, String> environment,
+            List<Integer> inherited,
+            int outputs,
+            int inputs,
+            boolean stdinPipe)
+            throws IOException {
         List<int[]> opened = new ArrayList<>();
         List<Closeable> streams = new ArrayList<>();
         try {
@@ -62,8 +86,15 @@ final class NativeProcess implements Child {
                                 ? new FileInputStream("/proc/self/fd/" + pipe[0])
                                 : new FileOutputStream("/proc/self/fd/" + pipe[1]));
             }
+            OutputStream stdin = null;
+            if (stdinPipe) {
+                int[] pipe = LibC.pipe();
+                opened.add(pipe);
+                stdin = new FileOutputStream("/proc/self/fd/" + pipe[1]);
+                streams.add(stdin);
+            }
             int[] table = new int[3 + inherited.size() + outputs + inputs];
-            table[0] = -1;
+            table[0] = stdinPipe ? opened.get(opened.size() - 1)[0] : -1;
             table[1] = opened.get(0)[1];
             table[2] = opened.get(1)[1];
             for (int i = 0; i < inherited.size(); i++) {
@@ -86,9 +117,10 @@ final class NativeProcess implements Child {
                     streams.subList(2, 2 + outputs).stream()
                             .map(InputStream.class::cast)
                             .toList(),
-                    streams.subList(2 + outputs, streams.size()).stream()
+                    streams.subList(2 + outputs, 2 + outputs + inputs).stream()
                             .map(OutputStream.class::cast)
-                            .toList());
+                            .toList(),
+                    stdin);
             streams.clear();
             try {
                 process.reap();
@@ -138,6 +170,12 @@ final class NativeProcess implements Child {
         return stderr;
     }
 
+    /** Our end of its standard input, when it was started with one. */
+    @Nullable
+    OutputStream stdin() {
+        return stdin;
+    }
+
     /** Our end of the output pipe {@code index}. */
     InputStream output(int index) {
         return outputs.get(index);
@@ -178,6 +216,9 @@ final class NativeProcess implements Child {
     void closeStreams() {
         List<Closeable> all = new ArrayList<>(outputs);
         all.addAll(inputs);
+        if (stdin != null) {
+            all.add(stdin);
+        }
         for (Closeable stream : all) {
             try {
                 stream.close();

@@ -89,6 +89,69 @@ public final class ProcessSupervisor {
     }
 
     /**
+     * Starts {@code spec} as a long-lived server in this supervisor's sandbox (bubblewrap, or none),
+     * its standard input, output and error pipes handed to the caller; its time limit and output
+     * bounds are the caller's to apply. It runs in a fresh empty working directory unless the spec
+     * names one.
+     *
+     * @throws IOException with a message naming no secret, when it cannot be started
+     */
+    public ServerProcess startServer(ProcessSpec spec) throws IOException {
+        Path scratch = null;
+        Path workingDir = spec.workingDir();
+        if (workingDir == null) {
+            scratch = sandbox.newWorkingDirectory(spec.runId());
+            workingDir = scratch;
+        }
+        try {
+            if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
+                NativeProcess process;
+                int blocks;
+                try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
+                    blocks = prepared.blocks();
+                    process = NativeProcess.start(
+                            prepared.argv(), prepared.environment(), prepared.inherited(), 1, blocks, true);
+                } catch (Sandbox.SpawnRefused e) {
+                    throw new IOException(e.getMessage(), e);
+                }
+                if (blocks > 0) {
+                    // No cgroup per server: bubblewrap waits on its block pipe only to be let go.
+                    try (var release = process.input(0)) {
+                        release.write('1');
+                    }
+                }
+                return new ServerProcess(
+                        spec,
+                        process,
+                        Objects.requireNonNull(process.stdin(), "a server has a standard input"),
+                        process.stdout(),
+                        process.stderr(),
+                        scratch,
+                        process::closeStreams);
+            }
+            Sandbox.Launch launch = sandbox.launchUnsandboxed(spec, workingDir);
+            ProcessBuilder builder = new ProcessBuilder(launch.argv())
+                    .directory(launch.directory().toFile());
+            builder.environment().clear();
+            builder.environment().putAll(launch.environment());
+            Process process = Spawner.start(builder);
+            return new ServerProcess(
+                    spec,
+                    Child.of(process),
+                    process.getOutputStream(),
+                    process.getInputStream(),
+                    process.getErrorStream(),
+                    scratch,
+                    () -> {});
+        } catch (IOException | RuntimeException e) {
+            if (scratch != null) {
+                Sandbox.removeWorkingDirectory(scratch);
+            }
+            throw e;
+        }
+    }
+
+    /**
      * Removes a run's fresh working directory once no process of the run is left; one that could
      * still be running keeps it (it could change the tree while it is removed), and says so.
      *

@@ -54,6 +54,8 @@ final class CallResults {
             content.add(text(pending(envelope, state, approvalsMissing)));
         } else if (envelope.http() != null) {
             content.add(text(answer(envelope, envelope.http(), state)));
+        } else if (envelope.mcp() != null) {
+            content.add(text(answer(envelope, envelope.mcp(), state)));
         } else if (failed) {
             content.add(text(failure(envelope, state)));
         }
@@ -70,6 +72,12 @@ final class CallResults {
      * status and the whole body: the only outcomes that are not errors.
      */
     static boolean succeeded(Envelope envelope) {
+        Envelope.McpFacts mcp = envelope.mcp();
+        if (mcp != null) {
+            return RunState.COMPLETED.name().equals(envelope.state())
+                    && "RESPONDED".equals(mcp.termination())
+                    && !Boolean.TRUE.equals(mcp.isError());
+        }
         Envelope.HttpFacts http = envelope.http();
         if (http != null) {
             return RunState.COMPLETED.name().equals(envelope.state())
@@ -174,6 +182,27 @@ final class CallResults {
                         : run + " was refused by the tool's policy; it did not run.";
             case EXPIRED -> run + " expired: no approver decided in time; it did not run.";
             default -> run + " ended in state " + state + ".";
+        };
+        return VOICE + oneLine(statement);
+    }
+
+    /** Airlock's statement of a call of an upstream MCP server's tool: how it ended, or why nothing was sent. */
+    private static String answer(Envelope envelope, Envelope.McpFacts mcp, RunState state) {
+        String call = "run " + envelope.runId() + " (" + envelope.tool() + "): tool " + mcp.tool() + " of MCP server "
+                + mcp.server();
+        long bytes = envelope.stdout() == null ? 0 : envelope.stdout().observedBytes();
+        String why = mcp.reason() == null ? "" : " (" + mcp.reason() + ")";
+        String statement = switch (String.valueOf(mcp.termination())) {
+            case "RESPONDED" ->
+                call + " answered with " + (Boolean.TRUE.equals(mcp.isError()) ? "an error result" : "a result") + " ("
+                        + bytes + " bytes).";
+            case "UPSTREAM_ERROR" -> call + " answered with JSON-RPC error " + mcp.errorCode() + why + ".";
+            case "TIMED_OUT" -> call + " did not answer in time; the call was cancelled.";
+            case "RESPONSE_LIMIT" -> call + " sent a message longer than its limit; the server was stopped.";
+            case "SERVER_DOWN" -> call + " could not be made: the server is down" + why + ".";
+            case "REFUSED" -> call + " was not made" + why + ".";
+            case "CANCELLED" -> call + " was cancelled.";
+            default -> failure(envelope, state).substring(VOICE.length());
         };
         return VOICE + oneLine(statement);
     }

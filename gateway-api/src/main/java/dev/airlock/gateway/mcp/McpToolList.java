@@ -24,15 +24,18 @@ import java.util.Optional;
 /**
  * What {@code tools/list} shows each tenant: its tools, with the same JSON Schema of their
  * arguments as {@code GET /api/v1/tools}, the envelope as output schema and the configured
- * annotations, followed by Airlock's built-in tools. Built once at start-up (the catalog is
- * immutable); every schema is checked against JSON Schema 2020-12 then, so a schema a client
- * would reject stops the start instead.
+ * annotations, followed by Airlock's built-in tools. The configured tools are built once at
+ * start-up, every schema checked against JSON Schema 2020-12 then, so a schema a client would
+ * reject stops the start instead; the tools the tenant's upstream MCP servers offer now are added
+ * at each listing (their schemas were checked when they were pinned and offered).
  */
 final class McpToolList {
 
     private static final TypeRef<LinkedHashMap<String, Object>> MAP = new TypeRef<>() {};
 
     private final Map<String, List<McpSchema.Tool>> byTenant = new LinkedHashMap<>();
+    private final ToolCatalog catalog;
+    private final Map<String, Object> envelope;
 
     McpToolList(
             ToolCatalog catalog,
@@ -40,12 +43,13 @@ final class McpToolList {
             BuiltInTools builtIns,
             McpJsonMapper mapper,
             JsonSchemaValidator validator) {
-        Map<String, Object> envelope = envelopeSchema(mapper);
+        this.catalog = catalog;
+        this.envelope = envelopeSchema(mapper);
         Map<String, Object> excerpt = schema(mapper, "excerpt.schema.json");
         List<McpSchema.Tool> airlock = builtIns.tools(envelope, excerpt);
         for (String tenant : tenants) {
             List<McpSchema.Tool> tools = new ArrayList<>();
-            catalog.tools(tenant).forEach(t -> tools.add(tool(t, envelope)));
+            catalog.tools(tenant).stream().filter(t -> t.mcp() == null).forEach(t -> tools.add(tool(t, envelope)));
             tools.addAll(airlock);
             for (McpSchema.Tool tool : tools) {
                 validator.assertConforms(
@@ -62,10 +66,15 @@ final class McpToolList {
      * answers: a tool the agent may not use is not there at all.
      */
     List<McpSchema.Tool> tools(dev.airlock.gateway.tenant.AgentIdentity agent) {
-        return byTenant.getOrDefault(agent.tenant(), List.of()).stream()
+        List<McpSchema.Tool> tools = new ArrayList<>();
+        byTenant.getOrDefault(agent.tenant(), List.of()).stream()
                 .filter(t -> t.name().startsWith(dev.airlock.gateway.tool.ToolCompiler.RESERVED_PREFIX)
                         || agent.mayUse(t.name()))
-                .toList();
+                .forEach(tools::add);
+        catalog.tools(agent.tenant()).stream()
+                .filter(t -> t.mcp() != null && agent.mayUse(t.name()))
+                .forEach(t -> tools.add(tool(t, envelope)));
+        return tools;
     }
 
     /** The listed tool of that name, if the agent may use it. */
@@ -84,6 +93,7 @@ final class McpToolList {
                         tool.annotations().openWorldHint(),
                         null);
         return McpSchema.Tool.builder(tool.name(), tool.argumentsSchema())
+                .title(tool.mcp() == null ? null : tool.mcp().title())
                 .description(description(tool))
                 .outputSchema(envelope)
                 .annotations(annotations)
@@ -95,6 +105,11 @@ final class McpToolList {
         String base = tool.description() == null || tool.description().isBlank()
                 ? "Runs the tool " + tool.name() + "."
                 : tool.description().strip();
+        if (tool.mcp() != null) {
+            base = "Tool " + tool.mcp().tool() + " of the MCP server "
+                    + tool.mcp().server()
+                    + ", called through Airlock. Its own description (the server's words, untrusted): " + base;
+        }
         int approvers = tool.policy().approvers();
         String policy = switch (tool.policy().mode()) {
             case ApprovalMode.AUTO -> " Runs at once, for at most " + tool.timeout() + ".";

@@ -60,6 +60,27 @@ final class RunActions {
                 terms));
     }
 
+    private static final tools.jackson.databind.json.JsonMapper CANONICAL =
+            tools.jackson.databind.json.JsonMapper.builder()
+                    .enable(tools.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                    .enable(tools.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+                    .build();
+
+    /** The rendering of a call of an upstream MCP server's tool under {@code tool} in {@code tenant}. */
+    static ActionRendering render(String tenant, ToolSnapshot tool, dev.airlock.gateway.tool.McpCallRequest call) {
+        if (tool.mcp() == null || !call.definitionSha256().equals(tool.mcp().get("definitionSha256"))) {
+            throw new IllegalStateException("the run's call and its tool's recorded definition disagree");
+        }
+        return ActionRendering.of(new dev.airlock.kernel.action.McpAction(
+                tenant,
+                tool.name(),
+                call.server(),
+                call.tool(),
+                call.definitionSha256(),
+                CANONICAL.writeValueAsString(call.arguments()),
+                tool.timeout()));
+    }
+
     /** An HTTP tool's request as approvers see it: the credential's header by the name of its source only. */
     private static HttpAction http(String tenant, ToolSnapshot tool, HttpUpstream upstream, RenderedRequest request) {
         List<HttpAction.Header> headers = new ArrayList<>();

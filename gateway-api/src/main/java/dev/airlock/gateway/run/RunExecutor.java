@@ -47,6 +47,7 @@ public class RunExecutor implements SmartLifecycle {
 
     private final RunLaunch launch;
     private final dev.airlock.gateway.upstream.HttpCalls calls;
+    private final dev.airlock.gateway.mcpupstream.McpCalls mcpCalls;
     private final ResultRecorder recorder;
     private final ProcessSupervisor supervisor;
     private final RunCompletions completions;
@@ -63,6 +64,7 @@ public class RunExecutor implements SmartLifecycle {
     RunExecutor(
             RunLaunch launch,
             dev.airlock.gateway.upstream.HttpCalls calls,
+            dev.airlock.gateway.mcpupstream.McpCalls mcpCalls,
             ResultRecorder recorder,
             ProcessSupervisor supervisor,
             RunCompletions completions,
@@ -73,6 +75,7 @@ public class RunExecutor implements SmartLifecycle {
             ApplicationEventPublisher events) {
         this.launch = launch;
         this.calls = calls;
+        this.mcpCalls = mcpCalls;
         this.recorder = recorder;
         this.supervisor = supervisor;
         this.completions = completions;
@@ -163,6 +166,12 @@ public class RunExecutor implements SmartLifecycle {
             case RunLaunch.Call call -> {
                 CaptureResult result =
                         calls.call(execution.tenant(), call.definition(), call.request(), cancellation::onCancel);
+                permit.close();
+                recorder.record(execution, call.tool(), result.withAction(call.action()));
+            }
+            case RunLaunch.McpCall call -> {
+                CaptureResult result =
+                        mcpCalls.call(execution.tenant(), call.definition(), call.call(), cancellation::onCancel);
                 permit.close();
                 recorder.record(execution, call.tool(), result.withAction(call.action()));
             }

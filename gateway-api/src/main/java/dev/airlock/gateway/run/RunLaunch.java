@@ -97,10 +97,24 @@ class RunLaunch {
             RenderedRequest request,
             @Nullable String action) implements Plan {}
 
+    /**
+     * Call this tool of an upstream MCP server (an upstream MCP tool's run).
+     *
+     * @param action the digest of the approved call it was checked against, or null when it needs no approval
+     */
+    record McpCall(
+            String tool,
+            ToolSnapshot definition,
+            dev.airlock.gateway.tool.McpCallRequest call,
+            @Nullable String action) implements Plan {}
+
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
         if (execution.kind() == ActionKind.HTTP) {
             return call(execution, tool);
+        }
+        if (execution.kind() == ActionKind.MCP) {
+            return mcpCall(execution, tool);
         }
         List<String> argv = json.readValue(execution.argvJson(), new TypeReference<List<String>>() {});
         // A run with an approval request is checked against it whatever its row says.
@@ -194,6 +208,43 @@ class RunLaunch {
             approved = digest;
         }
         return new Call(tool.name(), tool, request, approved);
+    }
+
+    /** An upstream MCP tool's run: its call as recorded, made only if it is still exactly what people approved. */
+    private Plan mcpCall(Execution execution, ToolSnapshot tool) {
+        dev.airlock.gateway.tool.McpCallRequest call = json.readValue(
+                java.util.Objects.requireNonNull(execution.requestJson(), "the recorded call of an MCP run"),
+                dev.airlock.gateway.tool.McpCallRequest.class);
+        Optional<ApprovalRequest> approval = approvalOf(execution);
+        String approved = null;
+        if (execution.approvalRequired() || approval.isPresent()) {
+            String digest;
+            try {
+                digest = RunActions.render(execution.tenant(), tool, call)
+                        .decidedBy(execution.policyRule())
+                        .digest();
+            } catch (IllegalStateException e) {
+                digest = "";
+            }
+            String checked = digest;
+            if (checked.isEmpty()
+                    || approval.filter(r -> ApprovalRequests.approves(r, checked))
+                            .isEmpty()) {
+                log.error("Run {}: the call to make is not the approved call; refusing to make it", execution.runId());
+                return new Refuse(
+                        tool.name(),
+                        CaptureResult.mcpRefused(
+                                clock.instant(),
+                                new dev.airlock.gateway.capture.McpFacts(
+                                        call.server(),
+                                        call.tool(),
+                                        null,
+                                        null,
+                                        "the call differs from the call humans approved")));
+            }
+            approved = digest;
+        }
+        return new McpCall(tool.name(), tool, call, approved);
     }
 
     /**

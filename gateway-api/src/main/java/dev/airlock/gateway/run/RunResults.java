@@ -79,7 +79,7 @@ class RunResults {
         }
         String artifact =
                 RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
-        CallFacts call = result.call();
+        dev.airlock.gateway.capture.CallObservation call = result.call();
         if (result.sandbox() != null) {
             audit.append(
                     run.tenant(),
@@ -105,16 +105,28 @@ class RunResults {
         if (call != null && result.action() != null) {
             finished.put("action", result.action());
         }
-        if (call != null) {
-            finished.put("upstream", call.upstream());
-            finished.put("method", call.method());
-            finished.put("url", call.url());
-            finished.put("attempts", Integer.toString(call.attempts()));
-            if (call.status() != null) {
-                finished.put("status", call.status().toString());
+        if (call instanceof CallFacts http) {
+            finished.put("upstream", http.upstream());
+            finished.put("method", http.method());
+            finished.put("url", http.url());
+            finished.put("attempts", Integer.toString(http.attempts()));
+            if (http.status() != null) {
+                finished.put("status", http.status().toString());
             }
-            if (call.reason() != null) {
-                finished.put("reason", call.reason());
+            if (http.reason() != null) {
+                finished.put("reason", http.reason());
+            }
+        } else if (call instanceof dev.airlock.gateway.capture.McpFacts mcp) {
+            finished.put("mcpServer", mcp.server());
+            finished.put("mcpTool", mcp.tool());
+            if (mcp.isError() != null) {
+                finished.put("isError", mcp.isError().toString());
+            }
+            if (mcp.errorCode() != null) {
+                finished.put("errorCode", mcp.errorCode().toString());
+            }
+            if (mcp.reason() != null) {
+                finished.put("reason", mcp.reason());
             }
         }
         audit.append(run.tenant(), AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt());

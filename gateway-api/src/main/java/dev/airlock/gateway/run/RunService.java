@@ -173,7 +173,7 @@ public class RunService {
                                 requestSha256,
                                 idempotencyKey,
                                 tool.kind(),
-                                checked.request() == null ? null : json.writeValueAsString(checked.request())),
+                                recordedRequest(checked)),
                         clock.instant())
                 .decidedBy(decision.rule(), agentReason);
         switch (verdict) {
@@ -205,12 +205,14 @@ public class RunService {
                                 decision.rule()),
                         saved.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
-                    ActionRendering action = RunActions.render(
-                                    agent.tenant(),
-                                    tool.snapshot(),
-                                    checked.argv(),
-                                    checked.request(),
-                                    executor.sandbox())
+                    ActionRendering action = (checked.mcp() != null
+                                    ? RunActions.render(agent.tenant(), tool.snapshot(), checked.mcp())
+                                    : RunActions.render(
+                                            agent.tenant(),
+                                            tool.snapshot(),
+                                            checked.argv(),
+                                            checked.request(),
+                                            executor.sandbox()))
                             .decidedBy(decision.rule());
                     approvals.open(
                             saved.id(),
@@ -254,6 +256,14 @@ public class RunService {
             executor.startNew(run, permit);
         }
         return new Submission(run, true);
+    }
+
+    /** The request a call records (an HTTP tool's, or an upstream MCP tool's), or null for a process. */
+    private @Nullable String recordedRequest(ToolArguments checked) {
+        if (checked.mcp() != null) {
+            return json.writeValueAsString(checked.mcp());
+        }
+        return checked.request() == null ? null : json.writeValueAsString(checked.request());
     }
 
     private @Nullable String owner(AgentIdentity agent) {

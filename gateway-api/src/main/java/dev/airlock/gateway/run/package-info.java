@@ -6,7 +6,17 @@
  */
 @NullMarked
 @ApplicationModule(
-        allowedDependencies = {"capture", "limits", "policy", "problem", "settings", "tenant", "tool", "upstream"})
+        allowedDependencies = {
+            "capture",
+            "limits",
+            "mcpupstream",
+            "policy",
+            "problem",
+            "settings",
+            "tenant",
+            "tool",
+            "upstream"
+        })
 package dev.airlock.gateway.run;
 
 import org.jspecify.annotations.NullMarked;

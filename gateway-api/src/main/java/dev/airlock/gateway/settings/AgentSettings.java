@@ -84,11 +84,135 @@ public record AgentSettings(
     public record Tenant(
             @DefaultValue @Valid Limits limits,
             Map<String, @Valid Tool> tools,
-            Map<String, @Valid Upstream> upstreams) {
+            Map<String, @Valid Upstream> upstreams,
+            Map<String, @Valid McpServer> mcpServers) {
 
         public Tenant {
             tools = tools == null ? Map.of() : Map.copyOf(tools);
             upstreams = upstreams == null ? Map.of() : Map.copyOf(upstreams);
+            mcpServers = mcpServers == null ? Map.of() : Map.copyOf(mcpServers);
+        }
+    }
+
+    /**
+     * An upstream MCP server whose tools the tenant's agents use through Airlock
+     * (docs/mcp-upstreams.md): a stdio server Airlock starts in its sandbox ({@code command}), or a
+     * streamable-HTTP server ({@code url}), never both.
+     *
+     * @param command             a stdio server's argument vector, its program first
+     * @param url                 a streamable-HTTP server's endpoint
+     * @param env                 a stdio server's extra environment
+     * @param secrets             a stdio server's environment from secrets (as a command tool's)
+     * @param sandbox             a stdio server's sandbox (as a command tool's)
+     * @param allowPrivateNetwork whether a URL server may be reached on a non-public address
+     * @param tls                 a private CA to trust for a URL server
+     * @param auth                the credential Airlock adds to every message to a URL server
+     * @param circuitBreaker      when calls to a URL server stop for a while
+     * @param maxConcurrentCalls  messages in flight to a URL server at once on one replica
+     * @param startTimeout        how long starting and initializing the server may take
+     * @param refreshInterval     how often its tool listing is read again (besides at each call and on its notice)
+     * @param maxResponseBytes    the longest message read from it
+     * @param maxRetainedBytes    of a call's result, bytes kept for the transcript
+     * @param approval            its tools' approval mode unless an override says otherwise (default required)
+     * @param approvers           approvals needed
+     * @param approvalTimeout     how long an approval request waits
+     * @param reason              whether approving needs a reason
+     * @param timeout             one call's time limit
+     * @param rules               policy rules over its tools' arguments, in order
+     * @param tools               which of its tools are offered, and per-tool overrides
+     */
+    public record McpServer(
+            List<String> command,
+            java.net.URI url,
+            Map<String, String> env,
+            Map<String, String> secrets,
+            @DefaultValue @Valid ToolSandbox sandbox,
+            @DefaultValue("false") boolean allowPrivateNetwork,
+            @DefaultValue @Valid Tls tls,
+            @Valid Auth auth,
+            @DefaultValue @Valid CircuitBreaker circuitBreaker,
+
+            @DefaultValue("16") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int maxConcurrentCalls,
+
+            @DefaultValue("PT30S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration startTimeout,
+
+            @DefaultValue("PT5M") @DurationMin(seconds = 1, message = "must be at least 1 second")
+            Duration refreshInterval,
+
+            @DefaultValue("1MB") DataSize maxResponseBytes,
+            @DefaultValue("1MB") DataSize maxRetainedBytes,
+            @DefaultValue("required") ApprovalMode approval,
+
+            @DefaultValue("1") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int approvers,
+
+            @DefaultValue("PT1H") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration approvalTimeout,
+
+            @DefaultValue("optional") ReasonPolicy reason,
+
+            @DefaultValue("PT30S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration timeout,
+
+            List<@Valid Rule> rules,
+            @DefaultValue @Valid McpTools tools) {
+
+        public McpServer {
+            command = command == null ? List.of() : List.copyOf(command);
+            env = env == null ? Map.of() : Map.copyOf(env);
+            secrets = secrets == null ? Map.of() : Map.copyOf(secrets);
+            rules = rules == null ? List.of() : List.copyOf(rules);
+        }
+    }
+
+    /**
+     * Which of an upstream MCP server's tools are offered, and what is different for some of them.
+     *
+     * @param include   names or globs ({@code list_*}) of the tools offered; absent: all
+     * @param exclude   names or globs of tools never offered, even if included
+     * @param overrides per-tool settings; the first whose {@code match} holds applies
+     */
+    public record McpTools(List<String> include, List<String> exclude, List<@Valid McpToolOverride> overrides) {
+
+        public McpTools {
+            include = include == null ? List.of("*") : List.copyOf(include);
+            exclude = exclude == null ? List.of() : List.copyOf(exclude);
+            overrides = overrides == null ? List.of() : List.copyOf(overrides);
+        }
+    }
+
+    /**
+     * Settings of the upstream tools {@code match} names; an absent setting is the server's.
+     *
+     * @param match           names or globs of the upstream's tools (as the server names them)
+     * @param approval        approval mode
+     * @param approvers       approvals needed
+     * @param approvalTimeout how long an approval request waits
+     * @param reason          whether approving needs a reason
+     * @param timeout         one call's time limit
+     * @param rules           policy rules, instead of the server's
+     */
+    public record McpToolOverride(
+            List<String> match,
+            @Nullable ApprovalMode approval,
+
+            @Nullable @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            Integer approvers,
+
+            @Nullable @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration approvalTimeout,
+
+            @Nullable ReasonPolicy reason,
+
+            @Nullable @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
+            Duration timeout,
+
+            @Nullable List<@Valid Rule> rules) {
+
+        public McpToolOverride {
+            match = match == null ? List.of() : List.copyOf(match);
         }
     }
 

@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  * @param http              the request of an HTTP tool; null for a process
  * @param upstream          the upstream an HTTP tool calls; null for a process
  * @param rules             policy rules over its requests; {@code policy} decides when none holds
+ * @param mcp               the upstream MCP server's tool it calls; null for a process or an HTTP tool
  */
 public record Tool(
         String tenant,
@@ -48,16 +49,22 @@ public record Tool(
         ToolAnnotations annotations,
         @Nullable HttpTemplate http,
         @Nullable HttpUpstream upstream,
-        dev.airlock.rules.ToolRules rules) {
+        dev.airlock.rules.ToolRules rules,
+        @Nullable McpTarget mcp) {
 
     public Tool {
-        if ((argv == null) == (http == null) || (http == null) != (upstream == null)) {
-            throw new IllegalArgumentException("a tool runs a process (argv) or sends a request (http and upstream)");
+        int kinds = (argv == null ? 0 : 1) + (http == null ? 0 : 1) + (mcp == null ? 0 : 1);
+        if (kinds != 1 || (http == null) != (upstream == null)) {
+            throw new IllegalArgumentException(
+                    "a tool runs a process (argv), sends a request (http and upstream) or calls an MCP server's tool");
         }
     }
 
     /** What the tool's action is. */
     public dev.airlock.persistence.run.ActionKind kind() {
+        if (mcp != null) {
+            return dev.airlock.persistence.run.ActionKind.MCP;
+        }
         return http == null
                 ? dev.airlock.persistence.run.ActionKind.PROCESS
                 : dev.airlock.persistence.run.ActionKind.HTTP;
@@ -81,14 +88,18 @@ public record Tool(
                 workingDir == null ? null : workingDir.toString(),
                 new TreeMap<>(env),
                 new TreeMap<>(secrets),
-                http == null ? sandbox : null,
+                argv != null ? sandbox : null,
                 http == null ? null : http.definition(),
                 upstream,
-                rules.size() == 0 ? null : rules.definition());
+                rules.size() == 0 ? null : rules.definition(),
+                mcp == null ? null : mcp.definition());
     }
 
     /** The JSON Schema of the tool's arguments object. */
     public Map<String, Object> argumentsSchema() {
+        if (mcp != null) {
+            return mcp.inputSchema();
+        }
         Map<String, Object> properties = new LinkedHashMap<>();
         parameters.forEach((n, p) -> properties.put(n, p.jsonSchema()));
         List<String> required = parameters.values().stream()

@@ -13,11 +13,13 @@ import org.jspecify.annotations.Nullable;
  * @param values  the checked values by name (defaults filled in), sorted
  * @param argv    the exact argument vector that will run; empty for an HTTP tool
  * @param request the exact request an HTTP tool sends (credentials excepted); null for a process
+ * @param mcp     the exact call an upstream MCP tool makes; null otherwise
  */
 public record ToolArguments(
         Map<String, Object> values,
         List<String> argv,
-        @Nullable RenderedRequest request) {
+        @Nullable RenderedRequest request,
+        @Nullable McpCallRequest mcp) {
 
     /**
      * Checks {@code arguments} against {@code tool}: unknown, missing and ill-typed arguments are
@@ -26,6 +28,15 @@ public record ToolArguments(
      * @throws InvalidRequest listing every problem
      */
     public static ToolArguments check(Tool tool, @Nullable Map<String, Object> arguments) {
+        McpTarget target = tool.mcp();
+        if (target != null) {
+            Map<String, Object> values = SchemaArguments.check(tool, target, arguments);
+            return new ToolArguments(
+                    values,
+                    List.of(),
+                    null,
+                    new McpCallRequest(target.server(), target.tool(), target.definitionSha256(), values));
+        }
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         List<String> errors = new ArrayList<>();
         for (String name : new java.util.TreeSet<>(given.keySet())) {
@@ -56,9 +67,9 @@ public record ToolArguments(
         HttpTemplate http = tool.http();
         HttpUpstream upstream = tool.upstream();
         if (http != null && upstream != null) {
-            return new ToolArguments(values, List.of(), http.render(tool.name(), upstream.baseUrl(), values));
+            return new ToolArguments(values, List.of(), http.render(tool.name(), upstream.baseUrl(), values), null);
         }
         return new ToolArguments(
-                values, java.util.Objects.requireNonNull(tool.argv(), "argv").render(values), null);
+                values, java.util.Objects.requireNonNull(tool.argv(), "argv").render(values), null, null);
     }
 }

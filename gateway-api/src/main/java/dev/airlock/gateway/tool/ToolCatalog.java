@@ -5,11 +5,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Every tenant's tools, compiled from the configuration at start-up, and the rules their mounts keep. Immutable. */
+/**
+ * Every tenant's tools: those compiled from the configuration at start-up, the rules their mounts
+ * keep, and the tools its upstream MCP servers offer now (replaced as a whole, server by server,
+ * each time a server's listing is read). Thread-safe.
+ */
 public final class ToolCatalog {
 
     private final Map<String, Map<String, Tool>> toolsByTenant;
     private final MountRules mounts;
+    private final Map<String, Map<String, Tool>> offeredByServer = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ToolCatalog(Map<String, Map<String, Tool>> toolsByTenant, MountRules mounts) {
         this.toolsByTenant = Map.copyOf(toolsByTenant);
@@ -23,7 +28,41 @@ public final class ToolCatalog {
 
     /** The tenant's tool of that name. */
     public Optional<Tool> find(String tenant, String name) {
-        return Optional.ofNullable(toolsByTenant.getOrDefault(tenant, Map.of()).get(name));
+        Tool configured = toolsByTenant.getOrDefault(tenant, Map.of()).get(name);
+        if (configured != null) {
+            return Optional.of(configured);
+        }
+        int dot = name.indexOf('.');
+        while (dot > 0) {
+            Tool offered = offeredByServer
+                    .getOrDefault(serverKey(tenant, name.substring(0, dot)), Map.of())
+                    .get(name);
+            if (offered != null) {
+                return Optional.of(offered);
+            }
+            dot = name.indexOf('.', dot + 1);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Offers {@code tools} of {@code tenant}'s MCP server {@code server} from now on, instead of
+     * what it offered before (none: the server's tools are unavailable).
+     */
+    public void offer(String tenant, String server, java.util.Collection<Tool> tools) {
+        Map<String, Tool> byName = new java.util.TreeMap<>();
+        tools.forEach(t -> byName.put(t.name(), t));
+        offeredByServer.put(serverKey(tenant, server), Map.copyOf(byName));
+    }
+
+    /** Whether {@code name} is one of the tenant's configured tools (not one an MCP server offers). */
+    public boolean configured(String tenant, String name) {
+        return toolsByTenant.getOrDefault(tenant, Map.of()).containsKey(name);
+    }
+
+    private static String serverKey(String tenant, String server) {
+        // No tenant name holds "/", so no two pairs share a key.
+        return tenant + "/" + server;
     }
 
     /** The tool of that name that {@code agent} may use: any other is unknown to it, exactly like one that does not exist. */
@@ -38,14 +77,17 @@ public final class ToolCatalog {
                 .toList();
     }
 
-    /** The tenant's tools, by name. */
+    /** The tenant's tools (its MCP servers' included), by name. */
     public List<Tool> tools(String tenant) {
-        return toolsByTenant.getOrDefault(tenant, Map.of()).values().stream()
+        java.util.stream.Stream<Tool> offered = offeredByServer.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(tenant + "/"))
+                .flatMap(e -> e.getValue().values().stream());
+        return java.util.stream.Stream.concat(toolsByTenant.getOrDefault(tenant, Map.of()).values().stream(), offered)
                 .sorted(java.util.Comparator.comparing(Tool::name))
                 .toList();
     }
 
-    /** Every tool of every tenant. */
+    /** Every configured tool of every tenant (not those MCP servers offer). */
     public List<Tool> all() {
         return toolsByTenant.values().stream().flatMap(m -> m.values().stream()).toList();
     }

@@ -232,26 +232,7 @@ public final class ToolCompiler {
         if (observed < retained) {
             throw new InvalidConfigurationException(key + ".max-observed-bytes", "must be at least max-retained-bytes");
         }
-        config.env().forEach((n, v) -> {
-            requireEnvName(n, key + ".env." + n);
-            if (v == null || v.indexOf('\0') >= 0) {
-                throw new InvalidConfigurationException(key + ".env." + n, "value must be set and contain no NUL");
-            }
-        });
-        config.secrets().forEach((n, v) -> {
-            requireEnvName(n, key + ".secrets." + n);
-            try {
-                SecretReference.parse(v);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationException(
-                        key + ".secrets." + n,
-                        "must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable ("
-                                + e.getMessage() + ")");
-            }
-            if (config.env().containsKey(n)) {
-                throw new InvalidConfigurationException(key + ".secrets." + n, "also set in env");
-            }
-        });
+        checkEnvironment(config.env(), config.secrets(), key);
         Path workingDir = config.workingDir() == null
                 ? null
                 : config.workingDir().toAbsolutePath().normalize();
@@ -277,7 +258,8 @@ public final class ToolCompiler {
                 annotations(config.annotations(), key + ".annotations"),
                 http,
                 upstream,
-                rules(name, parameters, config.rules(), policy, key + ".rules"));
+                rules(name, parameters, config.rules(), policy, key + ".rules"),
+                null);
     }
 
     /** The tool's rules, type-checked against its parameters. */
@@ -295,6 +277,51 @@ public final class ToolCompiler {
                     case BOOLEAN -> Boolean.class;
                     default -> String.class;
                 }));
+        List<dev.airlock.rules.RuleSpec> specs = rules.stream()
+                .map(r -> new dev.airlock.rules.RuleSpec(
+                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout()))
+                .toList();
+        return dev.airlock.rules.ToolRules.compile(tool, types, specs, defaults, key);
+    }
+
+    /**
+     * Checks a process's extra environment and its environment from secrets: names, values without
+     * NUL, secret sources, and no name in both.
+     */
+    public static void checkEnvironment(Map<String, String> env, Map<String, String> secrets, String key) {
+        env.forEach((n, v) -> {
+            requireEnvName(n, key + ".env." + n);
+            if (v == null || v.indexOf('\0') >= 0) {
+                throw new InvalidConfigurationException(key + ".env." + n, "value must be set and contain no NUL");
+            }
+        });
+        secrets.forEach((n, v) -> {
+            requireEnvName(n, key + ".secrets." + n);
+            try {
+                SecretReference.parse(v);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidConfigurationException(
+                        key + ".secrets." + n,
+                        "must be env:VARIABLE, file:/absolute/path or the name of a gateway environment variable ("
+                                + e.getMessage() + ")");
+            }
+            if (env.containsKey(n)) {
+                throw new InvalidConfigurationException(key + ".secrets." + n, "also set in env");
+            }
+        });
+    }
+
+    /** A sandbox's settings, checked. */
+    public static SandboxPolicy sandboxOf(AgentSettings.ToolSandbox config, String key) {
+        return sandbox(config, key);
+    }
+
+    /**
+     * Policy rules over arguments of the given types ({@code String}, {@code Long} or
+     * {@code Boolean} by name), type-checked.
+     */
+    public static dev.airlock.rules.ToolRules rulesOf(
+            String tool, Map<String, Class<?>> types, List<AgentSettings.Rule> rules, ToolPolicy defaults, String key) {
         List<dev.airlock.rules.RuleSpec> specs = rules.stream()
                 .map(r -> new dev.airlock.rules.RuleSpec(
                         r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout()))

@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param http              an HTTP tool's request template; absent for a process
  * @param upstream          the upstream an HTTP tool calls; absent for a process
  * @param rules             the policy rules, in order; absent when there are none
+ * @param mcp               an upstream MCP server's tool: server, tool, pinned definition digest, input schema;
+ *                          absent otherwise
  */
 public record ToolSnapshot(
         String name,
@@ -45,7 +47,8 @@ public record ToolSnapshot(
         @Nullable SandboxPolicy sandbox,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> http,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HttpUpstream upstream,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Map<String, Object>> rules) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Map<String, Object>> rules,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> mcp) {
 
     /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */
     public SandboxPolicy sandboxOrDefaults() {

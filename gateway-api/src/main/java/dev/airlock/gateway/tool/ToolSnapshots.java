@@ -41,12 +41,19 @@ public class ToolSnapshots implements SmartInitializingSingleton {
 
     private void recordAll() {
         for (Tool tool : tools.all()) {
+            record(tool);
+        }
+    }
+
+    private long record(Tool tool) {
+        {
             String definition = json.writeValueAsString(tool.snapshot());
             String digest = digests.computeIfAbsent(key(tool), k -> Sha256.hex(definition));
             records.ensureTenant(tool.tenant());
             long id = records.snapshotTool(tool.tenant(), tool.name(), definition, digest);
             ids.put(key(tool), id);
             definitions.put(id, Map.entry(tool.tenant(), tool.snapshot()));
+            return id;
         }
     }
 
@@ -58,6 +65,10 @@ public class ToolSnapshots implements SmartInitializingSingleton {
     /** The id of the recorded definition of {@code tool}. */
     public long id(Tool tool) {
         Long id = ids.get(key(tool));
+        if (id == null && tool.mcp() != null) {
+            // An upstream MCP server's tool, offered since start-up: recorded as it is first used.
+            return record(tool);
+        }
         if (id == null) {
             throw new IllegalStateException("tool " + key(tool) + " was not recorded at start-up");
         }
@@ -80,7 +91,9 @@ public class ToolSnapshots implements SmartInitializingSingleton {
         return json.readValue(stored, ToolSnapshot.class);
     }
 
+    /** A tool's key: an upstream MCP server's tool has one per pinned definition it was offered under. */
     private static String key(Tool tool) {
-        return tool.tenant() + "/" + tool.name();
+        McpTarget mcp = tool.mcp();
+        return tool.tenant() + "/" + tool.name() + (mcp == null ? "" : "#" + mcp.definitionSha256());
     }
 }

@@ -17,11 +17,9 @@ import dev.airlock.persistence.run.Termination;
 import dev.airlock.sanitizer.RemovalReport;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -88,7 +86,7 @@ public class HttpCalls {
         HttpUpstream.Auth auth = terms.auth();
         if (auth != null) {
             try {
-                headers.add(credential(auth, secretValues));
+                headers.add(UpstreamCredentials.header(auth, secrets, secretValues));
             } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
                 return refused(request, "the upstream's secret is not available (" + e.getMessage() + ")");
             }
@@ -162,43 +160,6 @@ public class HttpCalls {
     private static byte[] body(RenderedRequest request) {
         byte[] body = request.body();
         return body == null ? new byte[0] : body;
-    }
-
-    /** The credential's header, its secret values noted for redaction. */
-    private EgressRequest.Header credential(HttpUpstream.Auth auth, Map<String, String> values)
-            throws SecretReference.SecretUnavailable {
-        return switch (auth.type()) {
-            case "bearer" -> {
-                String token = read(auth, "token", values);
-                yield new EgressRequest.Header("Authorization", "Bearer " + token);
-            }
-            case "basic" -> {
-                String password = read(auth, "password", values);
-                String encoded = Base64.getEncoder()
-                        .encodeToString((auth.username() + ":" + password).getBytes(StandardCharsets.UTF_8));
-                values.put(name(auth, "password") + "_BASIC", encoded);
-                yield new EgressRequest.Header("Authorization", "Basic " + encoded);
-            }
-            case "header" -> new EgressRequest.Header(auth.headerName(), read(auth, "value", values));
-            default -> throw new IllegalArgumentException("unknown auth type " + auth.type());
-        };
-    }
-
-    private String read(HttpUpstream.Auth auth, String part, Map<String, String> values)
-            throws SecretReference.SecretUnavailable {
-        String source = auth.sources().get(part);
-        if (source == null) {
-            throw new IllegalArgumentException("no source for the " + part);
-        }
-        String value = SecretReference.parse(source).read(secrets);
-        values.put(name(auth, part), value);
-        return value;
-    }
-
-    private static String name(HttpUpstream.Auth auth, String part) {
-        String shown = auth.shown();
-        return shown.substring("[secret ".length(), shown.length() - 1).toUpperCase(Locale.ROOT) + "_"
-                + part.toUpperCase(Locale.ROOT);
     }
 
     /** Whether a body is text: by its type when it names one, and by its bytes (no NUL, valid UTF-8). */

@@ -58,7 +58,8 @@ public class UpstreamClients {
         return Optional.ofNullable(clients.get(tenant + "/" + name));
     }
 
-    static UpstreamPolicy policy(AgentSettings.Upstream upstream, String key, SecretSource secrets) {
+    /** The guarded client's policy for an upstream's settings, checked (the key names a setting it cannot honour). */
+    public static UpstreamPolicy policy(AgentSettings.Upstream upstream, String key, SecretSource secrets) {
         AgentSettings.CircuitBreaker breaker = upstream.circuitBreaker();
         if (breaker.minimumCalls() > breaker.slidingWindowSize()) {
             throw new InvalidConfigurationException(

@@ -52,6 +52,7 @@ class CallResultsTests {
                 new Envelope.ProcessFacts(
                         exitCode, termination, startedAt, null, failure, startedAt == null ? null : "bubblewrap"),
                 null,
+                null,
                 stdout == null ? null : stream("tool", "stdout", stdout),
                 stderr == null ? null : stream("tool", "stderr", stderr),
                 null);

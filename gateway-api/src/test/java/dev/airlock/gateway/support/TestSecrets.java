@@ -17,11 +17,19 @@ public class TestSecrets {
     /** The value of the test secret AIRLOCK_TEST_GLOBEX_TOKEN, injected into a tool of tenant globex. */
     public static final String GLOBEX_TOKEN = "globex-tok-77d2e0b4-secret-value";
 
+    /** The value of the test secret AIRLOCK_TEST_MCP_TOKEN, given to the hostile upstream MCP server. */
+    public static final String MCP_TOKEN = "mcp-tok-5b1e9a22-secret-value";
+
     @Bean
     @Primary
     SecretSource testSecretSource() {
-        Map<String, String> values =
-                Map.of("AIRLOCK_TEST_API_TOKEN", API_TOKEN, "AIRLOCK_TEST_GLOBEX_TOKEN", GLOBEX_TOKEN);
+        Map<String, String> values = Map.of(
+                "AIRLOCK_TEST_API_TOKEN",
+                API_TOKEN,
+                "AIRLOCK_TEST_GLOBEX_TOKEN",
+                GLOBEX_TOKEN,
+                "AIRLOCK_TEST_MCP_TOKEN",
+                MCP_TOKEN);
         return name -> Optional.ofNullable(values.get(name));
     }
 }

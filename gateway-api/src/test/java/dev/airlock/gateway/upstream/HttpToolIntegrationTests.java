@@ -293,14 +293,15 @@ class HttpToolIntegrationTests {
                 now.http(),
                 new dev.airlock.gateway.tool.HttpUpstream(
                         recorded.name(), oldBase, recorded.allowPrivateNetwork(), recorded.auth()),
-                now.rules());
+                now.rules(),
+                null);
         dev.airlock.gateway.tool.RenderedRequest request = new dev.airlock.gateway.tool.RenderedRequest(
                 recorded.name(), "GET", oldBase + "/echo/x", List.of(), null, null, null, true);
         int before = upstream.received.size();
         var result = new HttpCalls(clients, secrets, java.time.Clock.systemUTC())
                 .call("webapi", then, request, dev.airlock.egress.CallControl.NONE);
         assertThat(result.termination().name()).isEqualTo("REFUSED");
-        assertThat(java.util.Objects.requireNonNull(result.call()).reason())
+        assertThat(((dev.airlock.gateway.capture.CallFacts) java.util.Objects.requireNonNull(result.call())).reason())
                 .contains("has changed since the run was requested");
         assertThat(upstream.received).as("nothing was sent").hasSize(before);
     }

@@ -46,7 +46,15 @@ public enum AuditEventType {
     /** Sign-in was locked out for a user name or an address. */
     LOGIN_LOCKED("login.locked"),
     /** An auditor exported an evidence bundle; details: scope, runs, raw artifacts included, manifest digest, key. */
-    EVIDENCE_EXPORTED("evidence.exported");
+    EVIDENCE_EXPORTED("evidence.exported"),
+    /** A tool of an upstream MCP server's first listing was pinned; details: server, tool, sha256. */
+    MCP_TOOL_PINNED("mcp.tool.pinned"),
+    /** An upstream MCP server listed a changed or new tool, held until approved; details: server, tool, sha256. */
+    MCP_TOOL_CHANGED("mcp.tool.changed"),
+    /** A tenant administrator approved a changed or new upstream tool; details: server, tool, sha256. */
+    MCP_TOOL_APPROVED("mcp.tool.approved"),
+    /** A tenant administrator rejected a changed or new upstream tool; details: server, tool, sha256. */
+    MCP_TOOL_REJECTED("mcp.tool.rejected");
 
     private final String key;
 

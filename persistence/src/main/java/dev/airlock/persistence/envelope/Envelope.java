@@ -1,5 +1,6 @@
 package dev.airlock.persistence.envelope;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param approval     whether approval was needed and what was decided
  * @param process      exit status, termination and times of a process; null for a call to an upstream
  * @param http         for an HTTP tool: the request and what Airlock observed of the call; else null
+ * @param mcp          for an upstream MCP server's tool: the call and what Airlock observed of it; else null
  * @param stdout       standard output, or null before the run ends
  * @param stderr       standard error, or null before the run ends
  * @param rawArtifact  an opaque reference to the raw bytes (for auditors only), or null
@@ -33,6 +35,7 @@ public record Envelope(
         Approval approval,
         @Nullable ProcessFacts process,
         @Nullable HttpFacts http,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable McpFacts mcp,
         @Nullable StreamView stdout,
         @Nullable StreamView stderr,
         @Nullable String rawArtifact) {
@@ -103,6 +106,33 @@ public record Envelope(
             int attempts,
             @Nullable String reason,
             @Nullable Boolean bodyIsText,
+            @Nullable Instant startedAt,
+            @Nullable Instant endedAt,
+            @Nullable Long durationMs) {}
+
+    /**
+     * What Airlock called on an upstream MCP server and observed of the answer. The result's text
+     * (sanitized, structured content as JSON text, other content described) is the run's
+     * {@code stdout}; the raw artifact holds the server's complete JSON-RPC answer.
+     *
+     * @param server      the tenant's MCP server
+     * @param tool        the tool's name on that server
+     * @param termination RESPONDED, TIMED_OUT, UPSTREAM_ERROR, SERVER_DOWN, RESPONSE_LIMIT, REFUSED or CANCELLED,
+     *                    once ended
+     * @param isError     the result's {@code isError} as the server set it, when it answered with a result
+     * @param errorCode   the JSON-RPC error's code, for UPSTREAM_ERROR
+     * @param reason      why the call failed or was refused (for UPSTREAM_ERROR the server's message, sanitized)
+     * @param startedAt   when the call started
+     * @param endedAt     when it ended
+     * @param durationMs  how long it took, in milliseconds, once ended
+     */
+    public record McpFacts(
+            String server,
+            String tool,
+            @Nullable String termination,
+            @Nullable Boolean isError,
+            @Nullable Integer errorCode,
+            @Nullable String reason,
             @Nullable Instant startedAt,
             @Nullable Instant endedAt,
             @Nullable Long durationMs) {}

@@ -65,6 +65,7 @@ public class RunViews {
                 approval(run),
                 run.kind() == ActionKind.PROCESS ? process(run) : null,
                 run.kind() == ActionKind.HTTP ? http(run) : null,
+                run.kind() == ActionKind.MCP ? mcp(run) : null,
                 views.get(StreamName.STDOUT),
                 views.get(StreamName.STDERR),
                 artifact);
@@ -114,6 +115,34 @@ public class RunViews {
                 call == null || !call.path("text").isBoolean()
                         ? null
                         : call.path("text").asBoolean(),
+                started,
+                ended,
+                started == null || ended == null
+                        ? null
+                        : java.time.Duration.between(started, ended).toMillis());
+    }
+
+    /** What Airlock called on an upstream MCP server and observed: the recorded call and, once ended, the facts. */
+    public static Envelope.McpFacts mcp(RunRecord run) {
+        JsonNode request = JSON.readTree(java.util.Objects.requireNonNull(run.requestJson(), "the call of an MCP run"));
+        JsonNode call = run.callJson() == null ? null : JSON.readTree(run.callJson());
+        Instant started = run.startedAt();
+        Instant ended = call == null ? null : run.endedAt();
+        return new Envelope.McpFacts(
+                request.path("server").asString(),
+                request.path("tool").asString(),
+                call == null || run.termination() == null
+                        ? null
+                        : run.termination().name(),
+                call == null || !call.path("isError").isBoolean()
+                        ? null
+                        : call.path("isError").asBoolean(),
+                call == null || !call.path("errorCode").isNumber()
+                        ? null
+                        : call.path("errorCode").asInt(),
+                call == null || !call.path("reason").isString()
+                        ? null
+                        : call.path("reason").asString(),
                 started,
                 ended,
                 started == null || ended == null

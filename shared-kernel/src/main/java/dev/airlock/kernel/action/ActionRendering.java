@@ -95,6 +95,25 @@ public record ActionRendering(String text, String digest) {
         return new ActionRendering(rendered, sha256(rendered));
     }
 
+    /**
+     * The rendering of a call of an upstream MCP server's tool: the server, the tool's name there,
+     * the digest of the pinned definition the call was checked against (a changed tool is another
+     * action), the SHA-256 of the canonical arguments and the arguments, line by line.
+     */
+    public static ActionRendering of(McpAction action) {
+        StringBuilder text = new StringBuilder();
+        line(text, "tenant", action.tenant());
+        line(text, "tool", action.tool());
+        line(text, "mcp-server", action.server());
+        line(text, "mcp-tool", action.serverTool());
+        line(text, "definition-sha256", action.definitionSha256());
+        line(text, "arguments-sha256", sha256(action.arguments()));
+        action.arguments().lines().forEach(l -> line(text, "arguments", l));
+        line(text, "timeout", action.timeout());
+        String rendered = text.toString();
+        return new ActionRendering(rendered, sha256(rendered));
+    }
+
     private static void line(StringBuilder text, String key, String value) {
         text.append(key)
                 .append(": ")

@@ -1,0 +1,219 @@
+package dev.airlock.gateway.mcpupstream;
+
+import dev.airlock.gateway.capture.CaptureResult;
+import dev.airlock.gateway.capture.McpFacts;
+import dev.airlock.gateway.capture.StreamCapture;
+import dev.airlock.gateway.capture.StreamResult;
+import dev.airlock.gateway.tool.McpCallRequest;
+import dev.airlock.gateway.tool.ToolSnapshot;
+import dev.airlock.kernel.digest.Sha256;
+import dev.airlock.persistence.run.Termination;
+import dev.airlock.sanitizer.SecretRedactor;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Makes an upstream MCP tool's call for one run: the call as recorded (and approved), sent only if
+ * the server still lists the tool under the definition the run was requested under. The answer is
+ * untrusted: its text items, its structured content (as JSON text) and a description of every other
+ * item (type, size, digest: images, audio and embedded resources stay in the raw artifact) become
+ * the run's transcript, sanitized and with the server's secret values redacted; the complete
+ * JSON-RPC answer, as received, is the raw artifact.
+ */
+@Component
+public class McpCalls {
+
+    private static final Logger log = LoggerFactory.getLogger(McpCalls.class);
+    private static final JsonMapper PRETTY = JsonMapper.builder()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .build();
+
+    private final McpServers servers;
+    private final Clock clock;
+
+    McpCalls(McpServers servers, Clock clock) {
+        this.servers = servers;
+        this.clock = clock;
+    }
+
+    /**
+     * Makes {@code call} of a run of {@code tool} in {@code tenant}.
+     *
+     * @param onCancel registers what cancelling the run does (the call ends CANCELLED; the server is told)
+     */
+    public CaptureResult call(String tenant, ToolSnapshot tool, McpCallRequest call, Consumer<Runnable> onCancel) {
+        Instant started = clock.instant();
+        ServerHandle server = servers.handle(tenant, call.server()).orElse(null);
+        if (server == null) {
+            return failed(
+                    started, call, Termination.REFUSED, "MCP server " + call.server() + " is no longer configured");
+        }
+        McpChannel.Reply reply;
+        try {
+            reply = server.call(
+                    call.tool(),
+                    call.definitionSha256(),
+                    call.arguments(),
+                    Duration.parse(tool.timeout()),
+                    progress -> log.debug(
+                            "MCP server {}: progress of {}: {}",
+                            server.server().label(),
+                            call.tool(),
+                            McpChannel.printable(progress.toString())),
+                    onCancel);
+        } catch (McpFailure e) {
+            log.info("MCP call {}.{} ended {}: {}", call.server(), call.tool(), e.termination(), e.getMessage());
+            return failed(started, call, e.termination(), String.valueOf(e.getMessage()));
+        }
+        Instant ended = clock.instant();
+        JsonNode error = reply.error();
+        StreamResult stdout;
+        McpFacts facts;
+        Termination termination;
+        SecretRedactor redactor = server.redactor();
+        if (error != null) {
+            String reason = McpSession.errorText(error);
+            stdout = capture(reply.raw(), "JSON-RPC error " + reason + "\n", tool.maxRetainedBytes(), redactor);
+            Integer code =
+                    error.path("code").canConvertToInt() ? error.path("code").asInt() : null;
+            facts = new McpFacts(call.server(), call.tool(), null, code, redacted(reason, redactor));
+            termination = Termination.UPSTREAM_ERROR;
+        } else {
+            JsonNode result = reply.result();
+            Boolean isError =
+                    result.path("isError").isBoolean() ? result.path("isError").asBoolean() : null;
+            stdout = capture(reply.raw(), render(result), tool.maxRetainedBytes(), redactor);
+            facts = new McpFacts(call.server(), call.tool(), isError, null, null);
+            termination = Termination.RESPONDED;
+        }
+        log.info("MCP call {}.{} -> {} ({} bytes)", call.server(), call.tool(), termination, stdout.observedBytes());
+        return new CaptureResult(started, ended, null, termination, null, null, stdout, StreamResult.empty(), facts);
+    }
+
+    /**
+     * The result as people and agents read it: text items as they are, structured content as
+     * JSON text, and every other item described (it stays in the raw artifact).
+     */
+    static String render(JsonNode result) {
+        StringBuilder text = new StringBuilder();
+        JsonNode content = result.path("content");
+        if (content.isArray()) {
+            for (JsonNode item : content) {
+                String type = item.path("type").asString("");
+                switch (type) {
+                    case "text" -> text.append(item.path("text").asString("")).append('\n');
+                    case "image", "audio" ->
+                        text.append(describe(type, item.path("mimeType").asString("unknown"), item.path("data")))
+                                .append('\n');
+                    case "resource" -> {
+                        JsonNode resource = item.path("resource");
+                        JsonNode data = resource.has("blob") ? resource.path("blob") : resource.path("text");
+                        text.append("[embedded resource ")
+                                .append(resource.path("uri").asString("?"))
+                                .append(", ")
+                                .append(resource.path("mimeType").asString("unknown"))
+                                .append(", ")
+                                .append(resource.has("blob") ? decodedSize(data) : utf8(data).length)
+                                .append(" bytes, sha256 ")
+                                .append(Sha256.hex(resource.has("blob") ? decoded(data) : utf8(data)))
+                                .append(": kept in the raw artifact]\n");
+                    }
+                    case "resource_link" ->
+                        text.append("[resource link ")
+                                .append(item.path("uri").asString("?"))
+                                .append(" ")
+                                .append(item.path("name").asString(""))
+                                .append("]\n");
+                    default ->
+                        text.append("[content of type ")
+                                .append(type.isEmpty() ? "(none)" : type)
+                                .append(": kept in the raw artifact]\n");
+                }
+            }
+        }
+        JsonNode structured = result.get("structuredContent");
+        if (structured != null && !structured.isNull()) {
+            text.append("structuredContent:\n")
+                    .append(PRETTY.writeValueAsString(structured))
+                    .append('\n');
+        }
+        return text.toString();
+    }
+
+    private static String describe(String type, String mimeType, JsonNode data) {
+        return "[" + type + " " + mimeType + ", " + decodedSize(data) + " bytes, sha256 " + Sha256.hex(decoded(data))
+                + ": kept in the raw artifact]";
+    }
+
+    private static byte[] decoded(JsonNode data) {
+        try {
+            return Base64.getMimeDecoder().decode(data.asString(""));
+        } catch (IllegalArgumentException e) {
+            return utf8(data);
+        }
+    }
+
+    private static int decodedSize(JsonNode data) {
+        return decoded(data).length;
+    }
+
+    private static byte[] utf8(JsonNode data) {
+        return data.asString("").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The run's stream: the raw answer's bytes, digest and sizes, with the rendering as its
+     * (sanitized, redacted, bounded) text.
+     */
+    private static StreamResult capture(byte[] raw, String rendering, long maxRetained, SecretRedactor redactor) {
+        StreamResult bytes = run(raw, maxRetained, redactor);
+        StreamResult text = run(rendering.getBytes(StandardCharsets.UTF_8), maxRetained, redactor);
+        return new StreamResult(
+                bytes.observedBytes(),
+                bytes.retainedBytes(),
+                bytes.truncated() || text.truncated(),
+                bytes.eof(),
+                bytes.sha256(),
+                text.text(),
+                text.removed(),
+                text.redactions(),
+                bytes.raw(),
+                bytes.rawRedactions());
+    }
+
+    private static StreamResult run(byte[] bytes, long maxRetained, SecretRedactor redactor) {
+        StreamCapture capture = new StreamCapture(
+                () -> new ByteArrayInputStream(bytes), maxRetained, Long.MAX_VALUE, redactor, () -> {});
+        capture.run();
+        return capture.seal();
+    }
+
+    private static String redacted(String text, SecretRedactor redactor) {
+        return run(text.getBytes(StandardCharsets.UTF_8), 4096, redactor).text();
+    }
+
+    private CaptureResult failed(Instant started, McpCallRequest call, Termination termination, String reason) {
+        return new CaptureResult(
+                started,
+                clock.instant(),
+                null,
+                termination,
+                null,
+                null,
+                StreamResult.empty(),
+                StreamResult.empty(),
+                new McpFacts(call.server(), call.tool(), null, null, reason));
+    }
+}

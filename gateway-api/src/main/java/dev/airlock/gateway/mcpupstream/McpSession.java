@@ -1,0 +1,146 @@
+package dev.airlock.gateway.mcpupstream;
+
+import dev.airlock.persistence.run.Termination;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The MCP conversation with one upstream server over a {@link McpChannel}: initialization, the
+ * listing of its tools (every page, bounded) and calls of its tools.
+ */
+final class McpSession implements AutoCloseable {
+
+    /** The protocol version Airlock asks for; a server may answer with another it supports. */
+    static final String PROTOCOL_VERSION = "2025-06-18";
+    /** Pages of a tool listing read at most, and tools kept at most. */
+    static final int MAX_PAGES = 50;
+
+    static final int MAX_TOOLS = 1000;
+
+    private final McpChannel channel;
+    private final Duration requestTimeout;
+    private @Nullable String serverVersion;
+
+    private McpSession(McpChannel channel, Duration requestTimeout) {
+        this.channel = channel;
+        this.requestTimeout = requestTimeout;
+    }
+
+    /**
+     * Initializes {@code channel}'s server: the session, once it answered {@code initialize} and was
+     * told it is initialized.
+     */
+    static McpSession initialize(McpChannel channel, Duration timeout, String clientVersion) throws McpFailure {
+        McpSession session = new McpSession(channel, timeout);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("protocolVersion", PROTOCOL_VERSION);
+        params.put("capabilities", Map.of());
+        params.put("clientInfo", Map.of("name", "airlock", "version", clientVersion));
+        McpChannel.Reply reply = channel.request("initialize", params, timeout, null, cancel -> {});
+        if (reply.error() != null) {
+            throw new McpFailure(Termination.UPSTREAM_ERROR, "initialize was refused: " + errorText(reply.error()));
+        }
+        JsonNode version = reply.result().get("protocolVersion");
+        if (version == null || !version.isString()) {
+            throw new McpFailure(Termination.UPSTREAM_ERROR, "initialize answered no protocolVersion");
+        }
+        if (channel instanceof HttpChannel http) {
+            http.protocolVersion(version.asString());
+        }
+        JsonNode info = reply.result().get("serverInfo");
+        session.serverVersion = info == null ? null : info.path("version").asString(null);
+        channel.notify("notifications/initialized", Map.of());
+        return session;
+    }
+
+    /** The version the server gave of itself, or null. */
+    @Nullable
+    String serverVersion() {
+        return serverVersion;
+    }
+
+    /** Whether the connection is usable. */
+    boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    /** Why the connection is not usable, or null. */
+    @Nullable
+    String closedReason() {
+        return channel.closedReason();
+    }
+
+    /** Every tool the server lists now, as it lists them. */
+    List<JsonNode> listTools() throws McpFailure {
+        List<JsonNode> tools = new ArrayList<>();
+        String cursor = null;
+        for (int page = 0; page < MAX_PAGES; page++) {
+            Map<String, Object> params = new LinkedHashMap<>();
+            if (cursor != null) {
+                params.put("cursor", cursor);
+            }
+            McpChannel.Reply reply = channel.request("tools/list", params, requestTimeout, null, cancel -> {});
+            if (reply.error() != null) {
+                throw new McpFailure(Termination.UPSTREAM_ERROR, "tools/list was refused: " + errorText(reply.error()));
+            }
+            JsonNode listed = reply.result().get("tools");
+            if (listed == null || !listed.isArray()) {
+                throw new McpFailure(Termination.UPSTREAM_ERROR, "tools/list answered no tools array");
+            }
+            for (JsonNode tool : listed) {
+                if (tools.size() >= MAX_TOOLS) {
+                    throw new McpFailure(
+                            Termination.UPSTREAM_ERROR, "the server lists more than " + MAX_TOOLS + " tools");
+                }
+                tools.add(tool);
+            }
+            JsonNode next = reply.result().get("nextCursor");
+            if (next == null
+                    || next.isNull()
+                    || !next.isString()
+                    || next.asString().isEmpty()) {
+                return tools;
+            }
+            cursor = next.asString();
+        }
+        throw new McpFailure(
+                Termination.UPSTREAM_ERROR, "the server's tool listing has more than " + MAX_PAGES + " pages");
+    }
+
+    /**
+     * Calls {@code tool} with {@code arguments}, waiting up to {@code timeout}; the answer as
+     * received (a JSON-RPC error included).
+     */
+    McpChannel.Reply call(
+            String tool,
+            Map<String, Object> arguments,
+            Duration timeout,
+            Consumer<JsonNode> progress,
+            Consumer<Runnable> onCancel)
+            throws McpFailure {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", tool);
+        params.put("arguments", arguments);
+        return channel.request("tools/call", params, timeout, progress, onCancel);
+    }
+
+    /** A JSON-RPC error as one line: its code and message (untrusted: sanitized and bounded). */
+    static String errorText(@Nullable JsonNode error) {
+        if (error == null) {
+            return "";
+        }
+        return error.path("code").asString("?") + " "
+                + McpChannel.printable(error.path("message").asString(""));
+    }
+
+    @Override
+    public void close() {
+        channel.close();
+    }
+}

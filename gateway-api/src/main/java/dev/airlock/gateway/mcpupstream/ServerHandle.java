@@ -1,0 +1,338 @@
+package dev.airlock.gateway.mcpupstream;
+
+import dev.airlock.gateway.tool.Tool;
+import dev.airlock.gateway.tool.ToolCatalog;
+import dev.airlock.kernel.config.InvalidConfigurationException;
+import dev.airlock.persistence.mcp.McpToolDefinitions;
+import dev.airlock.persistence.run.Termination;
+import dev.airlock.persistence.scope.Scopes;
+import dev.airlock.sanitizer.SecretRedactor;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One upstream MCP server of one tenant on this replica: its connection, kept up (a server that
+ * dies is connected again with backoff, its tools unavailable meanwhile), its listing read again
+ * when it says its tools changed, every {@code refresh-interval} and before every call, and what of
+ * that listing is offered: the tools its settings include, each only under a definition that is
+ * pinned (approved). A call is made only if the tool's definition is still the one the run was
+ * requested under.
+ */
+final class ServerHandle {
+
+    private static final Logger log = LoggerFactory.getLogger(ServerHandle.class);
+    private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
+    /** Makes a new connection to the server (a started process, or an HTTP client). */
+    @FunctionalInterface
+    interface Connector {
+        McpChannel connect(Consumer<String> notifications) throws McpFailure;
+    }
+
+    private final ServerSettings server;
+    private final Connector connector;
+    private final ToolCatalog catalog;
+    private final McpToolDefinitions definitions;
+    private final Scopes scopes;
+    private final Clock clock;
+    private final String clientVersion;
+    private final Semaphore wake = new Semaphore(0);
+    private volatile @Nullable McpSession session;
+    private volatile @Nullable String down = "not started";
+    private volatile Map<String, UpstreamTools.Listed> listing = Map.of();
+    private volatile Map<String, Tool> offered = Map.of();
+    private volatile List<String> held = List.of();
+    private volatile boolean running;
+    private volatile @Nullable Thread watcher;
+
+    ServerHandle(
+            ServerSettings server,
+            Connector connector,
+            ToolCatalog catalog,
+            McpToolDefinitions definitions,
+            Scopes scopes,
+            Clock clock,
+            String clientVersion) {
+        this.server = server;
+        this.connector = connector;
+        this.catalog = catalog;
+        this.definitions = definitions;
+        this.scopes = scopes;
+        this.clock = clock;
+        this.clientVersion = clientVersion;
+    }
+
+    /** The server's settings. */
+    ServerSettings server() {
+        return server;
+    }
+
+    /** What redacts the server's secret values from what it answers. */
+    SecretRedactor redactor() {
+        return server.redactor();
+    }
+
+    /** Why the server is unavailable, or null while it is up. */
+    @Nullable
+    String down() {
+        return down;
+    }
+
+    /** The tools of its listing held back: excluded by no rule but waiting for (or refused) approval, or unusable. */
+    List<String> held() {
+        return held;
+    }
+
+    /** The names (as agents see them) of the tools offered now. */
+    List<String> offered() {
+        return List.copyOf(offered.keySet());
+    }
+
+    /**
+     * Connects, initializes and reads the first listing, then keeps the server up in the
+     * background.
+     *
+     * @throws InvalidConfigurationException naming the server's key when it cannot be started or does not answer
+     */
+    void start() {
+        running = true;
+        try {
+            connect();
+        } catch (McpFailure e) {
+            running = false;
+            throw new InvalidConfigurationException(
+                    server.key(), "the MCP server could not be started and initialized: " + e.getMessage());
+        }
+        Thread thread = Thread.ofVirtual().name("mcp-watch-" + server.label()).start(this::watch);
+        watcher = thread;
+    }
+
+    /** Stops the background work and the server. */
+    void stop() {
+        running = false;
+        wake.release();
+        Thread thread = watcher;
+        if (thread != null) {
+            thread.interrupt();
+        }
+        McpSession current = session;
+        session = null;
+        if (current != null) {
+            current.close();
+        }
+        catalog.offer(server.tenant(), server.name(), List.of());
+    }
+
+    private synchronized void connect() throws McpFailure {
+        McpChannel channel = connector.connect(this::notified);
+        McpSession opened;
+        try {
+            opened = McpSession.initialize(channel, server.settings().startTimeout(), clientVersion);
+        } catch (McpFailure e) {
+            channel.close();
+            throw e;
+        }
+        session = opened;
+        try {
+            refresh(opened);
+        } catch (McpFailure | InvalidConfigurationException e) {
+            session = null;
+            opened.close();
+            throw e instanceof McpFailure failure
+                    ? failure
+                    : new McpFailure(Termination.UPSTREAM_ERROR, String.valueOf(e.getMessage()));
+        }
+        down = null;
+        log.info(
+                "MCP server {} is up (version {}): {} tool(s) offered, {} held",
+                server.label(),
+                McpChannel.printable(String.valueOf(opened.serverVersion())),
+                offered.size(),
+                held.size());
+    }
+
+    private void notified(String method) {
+        if (method.equals("notifications/tools/list_changed")) {
+            wake.release();
+        }
+    }
+
+    /** Keeps the server up and its listing current until stopped. */
+    private void watch() {
+        Duration backoff = FIRST_BACKOFF;
+        long nextRefresh =
+                System.nanoTime() + server.settings().refreshInterval().toNanos();
+        while (running) {
+            try {
+                boolean woken = wake.tryAcquire(1, TimeUnit.SECONDS);
+                wake.drainPermits();
+                if (!running) {
+                    return;
+                }
+                McpSession current = session;
+                if (current == null || !current.isOpen()) {
+                    markDown(current == null ? down : current.closedReason());
+                    try {
+                        connect();
+                        backoff = FIRST_BACKOFF;
+                    } catch (McpFailure | InvalidConfigurationException e) {
+                        down = e.getMessage();
+                        log.warn(
+                                "MCP server {} could not be connected again: {}; next try in {} s",
+                                server.label(),
+                                e.getMessage(),
+                                backoff.toSeconds());
+                        Thread.sleep(backoff.toMillis());
+                        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                                ? MAX_BACKOFF
+                                : backoff.multipliedBy(2);
+                    }
+                    continue;
+                }
+                if (woken || System.nanoTime() - nextRefresh >= 0) {
+                    nextRefresh = System.nanoTime()
+                            + server.settings().refreshInterval().toNanos();
+                    refresh(current);
+                }
+            } catch (InterruptedException e) {
+                if (!running) {
+                    return;
+                }
+            } catch (McpFailure e) {
+                log.warn("MCP server {}: its tool listing could not be read: {}", server.label(), e.getMessage());
+            } catch (RuntimeException e) {
+                log.error("MCP server {}: keeping it up failed", server.label(), e);
+            }
+        }
+    }
+
+    private void markDown(@Nullable String why) {
+        if (!offered.isEmpty() || down == null) {
+            log.warn("MCP server {} is down ({}); its tools are unavailable", server.label(), why);
+        }
+        down = why == null ? "the server is not running" : why;
+        offered = Map.of();
+        catalog.offer(server.tenant(), server.name(), List.of());
+    }
+
+    /**
+     * Reads the server's listing and offers what it may: each included tool under an approved
+     * definition. A definition seen for the first time is recorded: approved in the server's
+     * first listing ever, held otherwise.
+     */
+    private synchronized void refresh(McpSession current) throws McpFailure {
+        List<JsonNode> tools = current.listTools();
+        Map<String, UpstreamTools.Listed> listed = new LinkedHashMap<>();
+        for (JsonNode tool : tools) {
+            UpstreamTools.Listed one = UpstreamTools.listed(tool);
+            if (one == null) {
+                log.warn("MCP server {} lists a tool without a valid name; it is not offered", server.label());
+                continue;
+            }
+            if (UpstreamTools.included(server.settings().tools(), one.name())) {
+                listed.putIfAbsent(one.name(), one);
+            }
+        }
+        Map<String, Tool> offering = new LinkedHashMap<>();
+        List<String> holding = new ArrayList<>();
+        try (var scope = scopes.agent(server.tenant()).open()) {
+            boolean first = !definitions.known(server.tenant(), server.name());
+            Map<String, Map<String, McpToolDefinitions.Status>> statuses =
+                    definitions.statuses(server.tenant(), server.name());
+            for (UpstreamTools.Listed one : listed.values()) {
+                McpToolDefinitions.Status status =
+                        statuses.getOrDefault(one.name(), Map.of()).get(one.sha256());
+                if (status == null) {
+                    status = definitions.record(
+                            server.tenant(),
+                            server.name(),
+                            one.name(),
+                            one.sha256(),
+                            one.canonical(),
+                            first,
+                            clock.instant());
+                    if (status != McpToolDefinitions.Status.APPROVED) {
+                        log.warn(
+                                "MCP server {}: tool {} is new or changed (definition {}); held until a tenant"
+                                        + " administrator approves it",
+                                server.label(),
+                                McpChannel.printable(one.name()),
+                                one.sha256());
+                    }
+                }
+                if (status != McpToolDefinitions.Status.APPROVED) {
+                    holding.add(one.name());
+                    continue;
+                }
+                try {
+                    Tool compiled =
+                            UpstreamTools.compile(server.tenant(), server.name(), server.settings(), server.key(), one);
+                    if (catalog.configured(server.tenant(), compiled.name())) {
+                        holding.add(one.name());
+                        log.warn(
+                                "MCP server {}: tool {} has the name of a tenant tool; it is not offered",
+                                server.label(),
+                                compiled.name());
+                        continue;
+                    }
+                    offering.put(compiled.name(), compiled);
+                } catch (InvalidConfigurationException e) {
+                    holding.add(one.name());
+                    log.warn("MCP server {}: tool {} is not offered: {}", server.label(), one.name(), e.getMessage());
+                }
+            }
+        }
+        listing = Map.copyOf(listed);
+        offered = Map.copyOf(offering);
+        held = List.copyOf(holding);
+        catalog.offer(server.tenant(), server.name(), offering.values());
+    }
+
+    /**
+     * Calls {@code tool} with {@code arguments}, if the server still lists it under the definition
+     * {@code definitionSha256} and it is offered.
+     */
+    McpChannel.Reply call(
+            String tool,
+            String definitionSha256,
+            Map<String, Object> arguments,
+            Duration timeout,
+            Consumer<JsonNode> progress,
+            Consumer<Runnable> onCancel)
+            throws McpFailure {
+        McpSession current = session;
+        if (current == null || !current.isOpen()) {
+            throw new McpFailure(
+                    Termination.SERVER_DOWN,
+                    "MCP server " + server.name() + " is not running ("
+                            + (current == null ? down : current.closedReason()) + ")");
+        }
+        refresh(current);
+        UpstreamTools.Listed now = listing.get(tool);
+        if (now == null) {
+            throw new McpFailure(Termination.REFUSED, "the server no longer lists tool " + tool);
+        }
+        if (!now.sha256().equals(definitionSha256)) {
+            throw new McpFailure(
+                    Termination.REFUSED,
+                    "the tool's definition has changed since the run was requested (now " + now.sha256()
+                            + "); nothing was sent");
+        }
+        if (!offered.containsKey(server.name() + UpstreamTools.SEPARATOR + tool)) {
+            throw new McpFailure(Termination.REFUSED, "the tool is not offered now; nothing was sent");
+        }
+        return current.call(tool, arguments, timeout, progress, onCancel);
+    }
+}

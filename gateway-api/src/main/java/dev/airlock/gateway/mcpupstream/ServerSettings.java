@@ -1,0 +1,22 @@
+package dev.airlock.gateway.mcpupstream;
+
+import dev.airlock.gateway.settings.AgentSettings;
+import dev.airlock.sanitizer.SecretRedactor;
+
+/**
+ * One tenant's MCP server as configured.
+ *
+ * @param tenant   the tenant
+ * @param name     the server's name in {@code mcp-servers}
+ * @param key      its settings' key, {@code airlock.tenants.<tenant>.mcp-servers.<name>}
+ * @param settings its settings
+ * @param redactor what redacts its secret values from what it answers
+ */
+record ServerSettings(
+        String tenant, String name, String key, AgentSettings.McpServer settings, SecretRedactor redactor) {
+
+    /** {@code <tenant>/<server>}, for logs and metrics. */
+    String label() {
+        return tenant + "/" + name;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.airlock.gateway.tool;
+
+import dev.airlock.kernel.problem.InvalidRequest;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Arguments checked against a JSON Schema an upstream MCP server gave (by the MCP SDK's validator,
+ * networknt's JSON Schema implementation), and made canonical: object keys sorted, whole numbers as
+ * longs, so that the same call always renders, digests and approves the same. A schema that could
+ * make the validator fetch anything ({@code $ref} outside the document, a meta-schema that is not a
+ * published draft) is refused before it is ever used.
+ */
+public final class SchemaArguments {
+
+    private static final JsonSchemaValidator VALIDATOR = new DefaultJsonSchemaValidator();
+    private static final Set<String> META_SCHEMAS = Set.of(
+            "http://json-schema.org/draft-04/schema#",
+            "http://json-schema.org/draft-06/schema#",
+            "http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-07/schema",
+            "https://json-schema.org/draft/2019-09/schema",
+            "https://json-schema.org/draft/2020-12/schema");
+    private static final Set<String> REFERENCES = Set.of("$ref", "$dynamicRef", "$recursiveRef");
+    /** Nesting of arguments accepted at most. */
+    static final int MAX_DEPTH = 32;
+
+    private SchemaArguments() {}
+
+    /** Why {@code schema} cannot be used to check arguments, or null when it can. */
+    public static @Nullable String problem(Map<String, Object> schema) {
+        if (!"object".equals(schema.get("type"))) {
+            return "the input schema's type is not object";
+        }
+        String reference = externalReference(schema, 0);
+        if (reference != null) {
+            return reference;
+        }
+        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validateSchema(schema);
+        return valid.valid() ? null : "the input schema is not a valid JSON Schema";
+    }
+
+    private static @Nullable String externalReference(Object node, int depth) {
+        if (depth > 64) {
+            return "the input schema is nested too deeply";
+        }
+        if (node instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                String key = String.valueOf(entry.getKey());
+                if (REFERENCES.contains(key) && !(entry.getValue() instanceof String ref && ref.startsWith("#"))) {
+                    return "the input schema refers outside itself (" + key + ")";
+                }
+                if (key.equals("$schema") && depth == 0 && !META_SCHEMAS.contains(String.valueOf(entry.getValue()))) {
+                    return "the input schema's $schema is not a published JSON Schema draft";
+                }
+                String inner = externalReference(entry.getValue(), depth + 1);
+                if (inner != null) {
+                    return inner;
+                }
+            }
+        } else if (node instanceof List<?> list) {
+            for (Object item : list) {
+                String inner = externalReference(item, depth + 1);
+                if (inner != null) {
+                    return inner;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code arguments} of a call of {@code tool}, checked against its input schema, canonical.
+     *
+     * @throws InvalidRequest naming what does not conform
+     */
+    static Map<String, Object> check(Tool tool, McpTarget target, @Nullable Map<String, Object> arguments) {
+        Map<String, Object> given = arguments == null ? Map.of() : arguments;
+        List<String> errors = new ArrayList<>();
+        Object canonical = java.util.Objects.requireNonNull(canonical(given, 0, errors), "an object");
+        if (!errors.isEmpty()) {
+            throw InvalidRequest.arguments(tool.name(), errors);
+        }
+        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(target.inputSchema(), canonical);
+        if (!valid.valid()) {
+            String message = valid.errorMessage() == null ? "does not conform" : valid.errorMessage();
+            throw InvalidRequest.arguments(
+                    tool.name(), List.of("arguments: do not conform to the tool's input schema: " + message));
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> values = (Map<String, Object>) canonical;
+        return values;
+    }
+
+    private static @Nullable Object canonical(@Nullable Object value, int depth, List<String> errors) {
+        if (value == null) {
+            return null;
+        }
+        if (depth > MAX_DEPTH) {
+            if (errors.isEmpty()) {
+                errors.add("arguments: nested deeper than " + MAX_DEPTH + " levels");
+            }
+            return Map.of();
+        }
+        return switch (value) {
+            case Map<?, ?> map -> {
+                TreeMap<String, @Nullable Object> sorted = new TreeMap<>();
+                map.forEach((k, v) -> sorted.put(String.valueOf(k), canonical(v, depth + 1, errors)));
+                yield sorted;
+            }
+            case List<?> list -> {
+                List<@Nullable Object> items = new ArrayList<>();
+                list.forEach(v -> items.add(canonical(v, depth + 1, errors)));
+                yield items;
+            }
+            case Integer i -> i.longValue();
+            case Short s -> s.longValue();
+            case Byte b -> b.longValue();
+            case BigInteger big -> big.bitLength() < 64 ? (Object) big.longValue() : big;
+            case BigDecimal decimal -> decimal;
+            default -> value;
+        };
+    }
+}

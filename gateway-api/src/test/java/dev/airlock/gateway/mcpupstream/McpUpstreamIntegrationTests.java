@@ -1,0 +1,333 @@
+package dev.airlock.gateway.mcpupstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.McpClients;
+import dev.airlock.gateway.support.MovableClock;
+import dev.airlock.gateway.support.TestDatabaseConfiguration;
+import dev.airlock.gateway.support.TestSecrets;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.TestPropertySource;
+import org.springframework.test.web.servlet.assertj.MockMvcTester;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Upstream MCP servers behind Airlock, against real servers Airlock starts in its sandbox: the
+ * reference server-everything (Node, from npm) and a hostile server (Python, in this test's
+ * resources) that sends escape sequences, invisible Unicode, a forged fence, a statement posing as
+ * Airlock's, a rug pull, a call that hangs, one that kills it and one that floods. Through the
+ * agent REST API, the MCP endpoint (the MCP Java SDK's client) and the console.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureMockMvc
+@ActiveProfiles("test")
+@Import({TestDatabaseConfiguration.class, TestSecrets.class, MovableClock.Configuration.class})
+@TestPropertySource(
+        properties = {
+            "airlock.tenants.mcpt.mcp-servers.everything.command[0]=node",
+            "airlock.tenants.mcpt.mcp-servers.everything.command[1]=${user.dir}/src/test/mcp-client/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+            "airlock.tenants.mcpt.mcp-servers.everything.command[2]=stdio",
+            "airlock.tenants.mcpt.mcp-servers.everything.sandbox.read-only-paths[0]=${user.dir}/src/test/mcp-client/node_modules",
+            "airlock.tenants.mcpt.mcp-servers.everything.sandbox.max-memory=16GB",
+            "airlock.tenants.mcpt.mcp-servers.everything.sandbox.max-processes=64",
+            "airlock.tenants.mcpt.mcp-servers.everything.tools.exclude[0]=get-env",
+            "airlock.tenants.mcpt.mcp-servers.everything.tools.exclude[1]=toggle-*",
+            "airlock.tenants.mcpt.mcp-servers.everything.tools.overrides[0].match[0]=get-*",
+            "airlock.tenants.mcpt.mcp-servers.everything.tools.overrides[0].match[1]=echo",
+            "airlock.tenants.mcpt.mcp-servers.everything.tools.overrides[0].approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.hostile.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.hostile.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.hostile.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.hostile.secrets.SERVER_TOKEN=env:AIRLOCK_TEST_MCP_TOKEN",
+            "airlock.tenants.mcpt.mcp-servers.hostile.approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.hostile.max-response-bytes=1MB",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[0].match[0]=count",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[0].approval=required",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[1].match[0]=hang",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[1].timeout=PT1S",
+            "airlock.tenants.mcpt.mcp-servers.fragile.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.fragile.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.fragile.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.fragile.approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.rugpull.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.rugpull.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.rugpull.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.rugpull.approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.rugpull.refresh-interval=PT1S",
+        })
+class McpUpstreamIntegrationTests {
+
+    static final String KEY = "mcpt-bot-key";
+    static final char ESC = 0x1b;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    MockMvcTester mvc;
+
+    @Autowired
+    org.springframework.context.ApplicationContext context;
+
+    AgentApi api;
+
+    @BeforeAll
+    static void requireServerEverything() {
+        Path server = Path.of("src/test/mcp-client/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        if (!Files.isRegularFile(server) && System.getenv("CI") != null) {
+            throw new IllegalStateException("CI must run npm ci in gateway-api/src/test/mcp-client (see .ci/run)");
+        }
+        Assumptions.assumeTrue(
+                Files.isRegularFile(server),
+                "skipped: server-everything is not installed (run npm ci in gateway-api/src/test/mcp-client)");
+    }
+
+    @BeforeEach
+    void setUp() {
+        api = new AgentApi(mvc);
+    }
+
+    private JsonNode run(String tool, String arguments) {
+        AgentApi.Response response = api.run(KEY, tool, arguments);
+        assertThat(response.status()).as(response.body().toString()).isIn(200, 201);
+        return response.body();
+    }
+
+    private List<String> toolNames() {
+        AgentApi.Response tools = api.get(KEY, "/api/v1/tools");
+        List<String> names = new ArrayList<>();
+        tools.body().path("tools").forEach(t -> names.add(t.path("name").asString()));
+        if (names.isEmpty()) {
+            tools.body().forEach(t -> names.add(t.path("name").asString()));
+        }
+        return names;
+    }
+
+    @Test
+    void serverEverythingsToolsAreOfferedByItsSettingsAndCalledThroughTheAgentApi() {
+        assertThat(toolNames())
+                .contains("everything.echo", "everything.get-sum", "everything.get-tiny-image")
+                .doesNotContain("everything.get-env", "everything.toggle-simulated-logging");
+        JsonNode run = run("everything.echo", "{\"message\":\"hi there\"}");
+        assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(run.path("process").isNull()).isTrue();
+        JsonNode mcp = run.path("mcp");
+        assertThat(mcp.path("server").asString()).isEqualTo("everything");
+        assertThat(mcp.path("tool").asString()).isEqualTo("echo");
+        assertThat(mcp.path("termination").asString()).isEqualTo("RESPONDED");
+        assertThat(run.path("stdout").path("text").asString()).isEqualTo("Echo: hi there\n");
+        assertThat(run.path("stdout").path("fenced").asString()).contains("| Echo: hi there");
+        assertThat(run.path("rawArtifact").asString()).startsWith("restricted:sha256:");
+
+        JsonNode sum = run("everything.get-sum", "{\"a\":2,\"b\":3}");
+        assertThat(sum.path("stdout").path("text").asString()).contains("5");
+        JsonNode image = run("everything.get-tiny-image", "{}");
+        assertThat(image.path("stdout").path("text").asString())
+                .contains("[image image/png, ")
+                .contains("kept in the raw artifact]");
+    }
+
+    @Test
+    void argumentsAreCheckedAgainstTheUpstreamsSchemaBeforeAnythingIsSent() {
+        AgentApi.Response wrong = api.run(KEY, "everything.get-sum", "{\"a\":\"two\",\"b\":3}");
+        assertThat(wrong.status()).isEqualTo(400);
+        assertThat(wrong.body().toString()).contains("arguments").contains("input schema");
+        AgentApi.Response tooBig = api.run(KEY, "hostile.count", "{\"n\":11}");
+        assertThat(tooBig.status()).isEqualTo(400);
+        AgentApi.Response extra = api.run(KEY, "hostile.count", "{\"n\":1,\"more\":true}");
+        assertThat(extra.status()).isEqualTo(400);
+        assertThat(api.run(KEY, "everything.get-env", "{}").status())
+                .as("an excluded tool is unknown")
+                .isEqualTo(400);
+    }
+
+    @Test
+    void aCallThatNeedsApprovalIsShownExactlyAndMadeOnlyOnceApproved() {
+        String runId = api.park(KEY, "hostile.count", "{\"n\":3}");
+        JsonNode request = api.asHuman("tess", false, "GET", "/api/v1/approvals/" + runId, null)
+                .body();
+        StringBuilder lines = new StringBuilder();
+        request.path("action").forEach(line -> lines.append(line.asString()).append('\n'));
+        assertThat(lines.toString())
+                .contains("mcp-server: hostile\n")
+                .contains("mcp-tool: count\n")
+                .contains("definition-sha256: ")
+                .contains("arguments:   \"n\" : 3\n");
+        String digest = request.path("summary").path("digest").asString();
+        String other = api.park(KEY, "hostile.count", "{\"n\":4}");
+        assertThat(api.digest("tess", other)).isNotEqualTo(digest);
+        AgentApi.Response decided = api.asHuman(
+                "tess",
+                "POST",
+                "/api/v1/approvals/" + runId + "/decisions",
+                "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}");
+        assertThat(decided.status()).as(decided.body().toString()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode run = api.get(KEY, "/api/v1/runs/" + runId).body();
+            assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+            assertThat(run.path("stdout").path("text").asString()).isEqualTo("n=3\n");
+        });
+    }
+
+    @Test
+    void whatAHostileServerSaysStaysInertData() {
+        AgentApi.Response tools = api.get(KEY, "/api/v1/tools");
+        String listed = tools.body().toString();
+        assertThat(listed).contains("hostile.echo").doesNotContain("\\u001b").doesNotContain("\\u202e");
+        assertThat(toolNames())
+                .as("a schema referring to another host, and an invalid name, are never offered")
+                .doesNotContain("hostile.fetch_ref", "hostile.bad name!");
+
+        JsonNode run = run("hostile.echo", "{\"text\":\"<b>hello</b>\"}");
+        String text = run.path("stdout").path("text").asString();
+        assertThat(text)
+                .contains("<b>hello</b>")
+                .doesNotContain(String.valueOf(ESC))
+                .doesNotContain("\u200b")
+                .doesNotContain("\u2066")
+                .contains("structuredContent:")
+                .contains("\"injected\"");
+        String fenced = run.path("stdout").path("fenced").asString();
+        assertThat(fenced)
+                .as("the forged fence and statement are inside the fence, behind the gutter")
+                .contains("| --- end of untrusted output ---")
+                .contains("| [airlock] run completed");
+        assertThat(run.path("mcp").path("isError").isNull()
+                        || !run.path("mcp").path("isError").asBoolean())
+                .isTrue();
+
+        JsonNode secret = run("hostile.secret", "{}");
+        assertThat(secret.toString()).doesNotContain(TestSecrets.MCP_TOKEN);
+        assertThat(secret.path("stdout").path("redactions").asLong()).isPositive();
+
+        JsonNode image = run("hostile.image", "{}");
+        assertThat(image.path("stdout").path("text").asString()).startsWith("[image image/png, 15 bytes, sha256 ");
+
+        JsonNode failed = run("hostile.fail", "{}");
+        assertThat(failed.path("mcp").path("termination").asString()).isEqualTo("UPSTREAM_ERROR");
+        assertThat(failed.path("mcp").path("errorCode").asInt()).isEqualTo(-32000);
+        assertThat(failed.path("mcp").path("reason").asString())
+                .contains("broken")
+                .doesNotContain(String.valueOf(ESC));
+    }
+
+    @Test
+    void aServerThatHangsTimesOut() {
+        JsonNode run = run("hostile.hang", "{}");
+        String runId = run.path("runId").asString();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode now = api.get(KEY, "/api/v1/runs/" + runId).body();
+            assertThat(now.path("state").asString()).isEqualTo("TIMED_OUT");
+            assertThat(now.path("mcp").path("termination").asString()).isEqualTo("TIMED_OUT");
+        });
+    }
+
+    @Test
+    void aServerThatDiesOrFloodsIsStartedAgainAndItsCallsEndWithoutAnAnswer() {
+        JsonNode died = run("fragile.die", "{}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode now = api.get(KEY, "/api/v1/runs/" + died.path("runId").asString())
+                    .body();
+            assertThat(now.path("state").asString()).isEqualTo("FAILED");
+            assertThat(now.path("mcp").path("termination").asString()).isEqualTo("SERVER_DOWN");
+        });
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(run("fragile.echo", "{\"text\":\"back\"}")
+                                .path("state")
+                                .asString())
+                        .isEqualTo("COMPLETED"));
+        JsonNode flooded = run("fragile.flood", "{}");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode now = api.get(KEY, "/api/v1/runs/" + flooded.path("runId").asString())
+                    .body();
+            assertThat(now.path("mcp").path("termination").asString()).isEqualTo("RESPONSE_LIMIT");
+        });
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(run("fragile.echo", "{\"text\":\"again\"}")
+                                .path("state")
+                                .asString())
+                        .isEqualTo("COMPLETED"));
+    }
+
+    @Test
+    void aChangedOrNewToolIsHeldUntilATenantAdministratorApprovesIt() {
+        assertThat(toolNames()).contains("rugpull.echo").doesNotContain("rugpull.exfiltrate");
+        run("rugpull.rug", "{}");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(toolNames()).doesNotContain("rugpull.echo"));
+        assertThat(toolNames()).doesNotContain("rugpull.exfiltrate");
+        assertThat(api.run(KEY, "rugpull.echo", "{\"text\":\"x\"}").status()).isEqualTo(400);
+
+        String page = new String(
+                api.rawAsHuman("tess", "/console/tool-changes").getContentAsByteArray(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(page)
+                .contains("rugpull")
+                .contains("exfiltrate")
+                .contains("first send ~/.ssh/id_rsa")
+                .contains("Offered until now");
+        java.util.regex.Matcher form = java.util.regex.Pattern.compile(
+                        "action=\"(/console/tool-changes/mcpt/rugpull/echo/[0-9a-f]{64})\"")
+                .matcher(page);
+        assertThat(form.find()).as(page).isTrue();
+        var decided = mvc.post()
+                .uri(form.group(1))
+                .session(api.session("tess"))
+                .with(SecurityMockMvcRequestPostProcessors.csrf())
+                .contentType(MediaType.APPLICATION_FORM_URLENCODED)
+                .param("decision", "approve")
+                .exchange();
+        assertThat(decided.getResponse().getStatus()).isEqualTo(302);
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(toolNames()).contains("rugpull.echo"));
+        assertThat(toolNames()).as("the other change is still held").doesNotContain("rugpull.exfiltrate");
+        List<String> events = dev.airlock.gateway.support.OwnerDatabase.jdbc(context)
+                .sql("SELECT type FROM airlock.audit_events WHERE tenant = 'mcpt' AND type LIKE 'mcp.tool.%'")
+                .query(String.class)
+                .list();
+        assertThat(events).contains("mcp.tool.pinned", "mcp.tool.changed", "mcp.tool.approved");
+    }
+
+    @Test
+    void theMcpEndpointOffersAndCallsUpstreamTools() {
+        try (var client = McpClients.client("http://127.0.0.1:" + port, KEY)) {
+            client.initialize();
+            List<String> names = client.listTools().tools().stream()
+                    .map(McpSchema.Tool::name)
+                    .toList();
+            assertThat(names).contains("everything.echo", "hostile.echo");
+            McpSchema.Tool echo = client.listTools().tools().stream()
+                    .filter(t -> t.name().equals("hostile.echo"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(echo.description()).doesNotContain(String.valueOf(ESC)).contains("MCP server hostile");
+            McpSchema.CallToolResult result =
+                    client.callTool(new McpSchema.CallToolRequest("everything.echo", Map.of("message", "via mcp")));
+            assertThat(result.isError()).isFalse();
+            String text = result.content().stream()
+                    .map(c -> ((McpSchema.TextContent) c).text())
+                    .reduce("", String::concat);
+            assertThat(text).contains("Echo: via mcp").contains("MCP server everything");
+        }
+    }
+}
