@@ -10,7 +10,12 @@ import os
 import sys
 
 ESC = "\x1b"
-state = {"pulled": False}
+state = {"pulled": False, "cancelled": []}
+
+# A server told to stay down: it ends at once while its stop file exists.
+STOP_FILE = os.environ.get("STOP_FILE")
+if STOP_FILE and os.path.exists(STOP_FILE):
+    sys.exit(1)
 
 
 def tools():
@@ -28,9 +33,14 @@ def tools():
         {"name": "secret", "description": "tells its secret", "inputSchema": {"type": "object"}},
         {"name": "fail", "description": "a JSON-RPC error", "inputSchema": {"type": "object"}},
         {"name": "rug", "description": "changes echo", "inputSchema": {"type": "object"}},
+        {"name": "cancelled", "description": "the requests it was told were cancelled",
+         "inputSchema": {"type": "object"}},
+        {"name": "stop", "description": "ends the server and keeps it down", "inputSchema": {"type": "object"}},
         {"name": "count", "description": "typed arguments",
          "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 10}},
                          "required": ["n"], "additionalProperties": False}},
+        {"name": "redos", "description": "a pattern that backtracks",
+         "inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(.*a){20}$"}}}},
         {"name": "fetch_ref", "description": "schema elsewhere",
          "inputSchema": {"type": "object", "properties": {"x": {"$ref": "http://169.254.169.254/schema"}}}},
         {"name": "bad name!", "description": "invalid name", "inputSchema": {"type": "object"}},
@@ -65,6 +75,8 @@ def call(name, arguments):
         return text("token=" + os.environ.get("SERVER_TOKEN", "(none)"))
     if name == "count":
         return text("n=" + str(arguments.get("n")))
+    if name == "cancelled":
+        return text("cancelled: " + json.dumps(state["cancelled"]))
     if name == "rug":
         state["pulled"] = True
         send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
@@ -80,6 +92,8 @@ for line in sys.stdin:
     method = message.get("method")
     ident = message.get("id")
     if ident is None:
+        if method == "notifications/cancelled":
+            state["cancelled"].append(message.get("params", {}).get("requestId"))
         continue
     if method == "initialize":
         send({"jsonrpc": "2.0", "id": ident, "result": {
@@ -96,6 +110,9 @@ for line in sys.stdin:
             continue
         if name == "die":
             os._exit(3)
+        if name == "stop" and STOP_FILE:
+            open(STOP_FILE, "w").close()
+            os._exit(4)
         if name == "flood":
             sys.stdout.write("x" * (3 * 1024 * 1024))
             sys.stdout.flush()

@@ -29,8 +29,11 @@ import tools.jackson.databind.json.JsonMapper;
 @Controller
 class ToolChangesController {
 
-    private static final JsonMapper PRETTY =
-            JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+    /** Pretty-printed, every character that is not ASCII written as {@code \\uXXXX}: nothing hides. */
+    private static final JsonMapper PRETTY = JsonMapper.builder()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(tools.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII)
+            .build();
 
     private final McpToolDefinitions definitions;
     private final AuditAccess access;

@@ -114,12 +114,28 @@ public final class ProcessSupervisor {
                 } catch (Sandbox.SpawnRefused e) {
                     throw new IOException(e.getMessage(), e);
                 }
+                RunCgroups.RunCgroup cgroup = null;
                 if (blocks > 0) {
-                    // No cgroup per server: bubblewrap waits on its block pipe only to be let go.
-                    try (var release = process.input(0)) {
-                        release.write('1');
+                    // With cgroups, memory is bounded by the server's own cgroup (not by prlimit): it is
+                    // placed there before bubblewrap lets it start, exactly like a run.
+                    RunCgroups cgroups = Objects.requireNonNull(sandbox.cgroups(), "a block pipe means cgroups");
+                    String refused;
+                    try {
+                        cgroup = cgroups.create(spec.runId(), spec.sandbox());
+                        refused = placeInCgroup(process, cgroup);
+                    } catch (IOException e) {
+                        refused = "cannot make the server's cgroup: " + e.getMessage();
+                    }
+                    if (refused != null) {
+                        ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId());
+                        process.closeStreams();
+                        if (cgroup != null) {
+                            cgroup.remove();
+                        }
+                        throw new IOException(refused);
                     }
                 }
+                RunCgroups.RunCgroup placed = cgroup;
                 return new ServerProcess(
                         spec,
                         process,
@@ -127,7 +143,12 @@ public final class ProcessSupervisor {
                         process.stdout(),
                         process.stderr(),
                         scratch,
-                        process::closeStreams);
+                        () -> {
+                            process.closeStreams();
+                            if (placed != null) {
+                                placed.remove();
+                            }
+                        });
             }
             Sandbox.Launch launch = sandbox.launchUnsandboxed(spec, workingDir);
             ProcessBuilder builder = new ProcessBuilder(launch.argv())

@@ -90,6 +90,7 @@ class McpConfiguration {
             RunService runs,
             RunViews views,
             OutputExcerpts excerpts,
+            dev.airlock.gateway.mcpupstream.UpstreamProgress upstreamProgress,
             JsonMapper json) {
         var mcp = properties.mcp();
         BuiltInTools builtIns = new BuiltInTools(mcp.callWait());
@@ -101,8 +102,8 @@ class McpConfiguration {
                 new DefaultJsonSchemaValidator(JsonMapper.builder().build()));
         CallResults results =
                 new CallResults(mcp.maxText(), mcp.callWait(), shared.console().baseUrl());
-        ToolCalls calls =
-                new ToolCalls(runs, views, excerpts, builtIns, results, new InFlightCalls(), json, mcp.callWait());
+        ToolCalls calls = new ToolCalls(
+                runs, views, excerpts, builtIns, results, new InFlightCalls(), upstreamProgress, json, mcp.callWait());
         String version = McpConfiguration.class.getPackage().getImplementationVersion();
         AirlockMcpHandler handler = new AirlockMcpHandler(
                 protocolJson, tools, calls, transport.protocolVersions(), version == null ? "development" : version);

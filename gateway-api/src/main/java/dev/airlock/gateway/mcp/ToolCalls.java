@@ -58,6 +58,7 @@ final class ToolCalls {
     private final CallResults results;
     private final InFlightCalls inFlight;
     private final JsonMapper json;
+    private final dev.airlock.gateway.mcpupstream.UpstreamProgress upstreamProgress;
     private final Duration callWait;
 
     ToolCalls(
@@ -67,8 +68,10 @@ final class ToolCalls {
             BuiltInTools builtIns,
             CallResults results,
             InFlightCalls inFlight,
+            dev.airlock.gateway.mcpupstream.UpstreamProgress upstreamProgress,
             JsonMapper json,
             Duration callWait) {
+        this.upstreamProgress = upstreamProgress;
         this.runs = runs;
         this.views = views;
         this.excerpts = excerpts;
@@ -195,7 +198,7 @@ final class ToolCalls {
                 yield missing > 0 ? "waiting for " + CallResults.approvals(missing) : "waiting for approval";
             }
             case REQUESTED, APPROVED -> "starting";
-            default -> "running";
+            default -> upstreamProgress.of(run.id()).orElse("running");
         };
     }
 

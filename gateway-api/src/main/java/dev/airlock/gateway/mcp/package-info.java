@@ -4,7 +4,9 @@
  * the REST API.
  */
 @NullMarked
-@ApplicationModule(allowedDependencies = {"http", "limits", "policy", "problem", "run", "settings", "tenant", "tool"})
+@ApplicationModule(
+        allowedDependencies = {"http", "limits", "mcpupstream", "policy", "problem", "run", "settings", "tenant", "tool"
+        })
 package dev.airlock.gateway.mcp;
 
 import org.jspecify.annotations.NullMarked;

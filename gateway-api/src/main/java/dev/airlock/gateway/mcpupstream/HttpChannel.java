@@ -44,10 +44,11 @@ final class HttpChannel extends McpChannel {
             String name,
             JsonMapper json,
             Consumer<String> notifications,
+            Supplier<dev.airlock.sanitizer.SecretRedactor> redactor,
             Upstream client,
             URI url,
             Supplier<List<EgressRequest.Header>> credentials) {
-        super(name, json, notifications);
+        super(name, json, notifications, redactor);
         this.client = client;
         this.url = url;
         this.credentials = credentials;

@@ -41,19 +41,32 @@ public class McpCalls {
             .build();
 
     private final McpServers servers;
+    private final UpstreamProgress progress;
     private final Clock clock;
 
-    McpCalls(McpServers servers, Clock clock) {
+    McpCalls(McpServers servers, UpstreamProgress progress, Clock clock) {
         this.servers = servers;
+        this.progress = progress;
         this.clock = clock;
     }
 
     /**
-     * Makes {@code call} of a run of {@code tool} in {@code tenant}.
+     * Makes {@code call} of run {@code runId} of {@code tool} in {@code tenant}; the server's progress
+     * notifications are kept for the MCP endpoint ({@link UpstreamProgress}) while it runs.
      *
      * @param onCancel registers what cancelling the run does (the call ends CANCELLED; the server is told)
      */
-    public CaptureResult call(String tenant, ToolSnapshot tool, McpCallRequest call, Consumer<Runnable> onCancel) {
+    public CaptureResult call(
+            java.util.UUID runId, String tenant, ToolSnapshot tool, McpCallRequest call, Consumer<Runnable> onCancel) {
+        try {
+            return callReporting(runId, tenant, tool, call, onCancel);
+        } finally {
+            progress.forget(runId);
+        }
+    }
+
+    private CaptureResult callReporting(
+            java.util.UUID runId, String tenant, ToolSnapshot tool, McpCallRequest call, Consumer<Runnable> onCancel) {
         Instant started = clock.instant();
         ServerHandle server = servers.handle(tenant, call.server()).orElse(null);
         if (server == null) {
@@ -67,15 +80,11 @@ public class McpCalls {
                     call.definitionSha256(),
                     call.arguments(),
                     Duration.parse(tool.timeout()),
-                    progress -> log.debug(
-                            "MCP server {}: progress of {}: {}",
-                            server.server().label(),
-                            call.tool(),
-                            McpChannel.printable(progress.toString())),
+                    reported -> progress.report(runId, progressMessage(call, reported)),
                     onCancel);
         } catch (McpFailure e) {
             log.info("MCP call {}.{} ended {}: {}", call.server(), call.tool(), e.termination(), e.getMessage());
-            return failed(started, call, e.termination(), String.valueOf(e.getMessage()));
+            return failed(started, call, e.termination(), redacted(String.valueOf(e.getMessage()), server.redactor()));
         }
         Instant ended = clock.instant();
         JsonNode error = reply.error();
@@ -100,6 +109,31 @@ public class McpCalls {
         }
         log.info("MCP call {}.{} -> {} ({} bytes)", call.server(), call.tool(), termination, stdout.observedBytes());
         return new CaptureResult(started, ended, null, termination, null, null, stdout, StreamResult.empty(), facts);
+    }
+
+    /** A progress notification of the server as the agent is told it: Airlock's words around the server's. */
+    static String progressMessage(McpCallRequest call, JsonNode reported) {
+        StringBuilder message =
+                new StringBuilder("running; MCP server ").append(call.server()).append(" reports");
+        if (reported.path("progress").isNumber()) {
+            message.append(' ').append(number(reported.path("progress")));
+            if (reported.path("total").isNumber()) {
+                message.append(" of ").append(number(reported.path("total")));
+            }
+        }
+        String text = UpstreamTools.text(reported.get("message"), 200);
+        if (text != null) {
+            message.append(": ").append(text.replace('\n', ' ').replace('\r', ' '));
+        }
+        return message.toString();
+    }
+
+    /** A number as people write it: {@code 2}, not {@code 2.0}; {@code 2.5} as it is. */
+    private static String number(JsonNode value) {
+        double number = value.asDouble();
+        return number == Math.rint(number) && Math.abs(number) < 1e15
+                ? Long.toString((long) number)
+                : Double.toString(number);
     }
 
     /**

@@ -35,17 +35,27 @@ abstract class McpChannel implements AutoCloseable {
 
     protected final String name;
     protected final JsonMapper json;
+    protected final java.util.function.Supplier<dev.airlock.sanitizer.SecretRedactor> redactor;
     private final AtomicLong ids = new AtomicLong();
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final Consumer<String> notifications;
     private volatile @Nullable String closed;
+    /** Log messages of the server logged so far; past {@link #MESSAGES_LOGGED} they are dropped. */
+    private final AtomicLong logged = new AtomicLong();
+
+    static final int MESSAGES_LOGGED = 1000;
 
     /**
      * @param name          {@code <tenant>/<server>}, for logs
      * @param notifications told the method of every notification the server sends outside a request
      */
-    McpChannel(String name, JsonMapper json, Consumer<String> notifications) {
+    McpChannel(
+            String name,
+            JsonMapper json,
+            Consumer<String> notifications,
+            java.util.function.Supplier<dev.airlock.sanitizer.SecretRedactor> redactor) {
         this.name = name;
+        this.redactor = redactor;
         this.json = json;
         this.notifications = notifications;
     }
@@ -243,6 +253,11 @@ abstract class McpChannel implements AutoCloseable {
             closed = why;
         }
         pending.values().forEach(p -> p.answer().completeExceptionally(new McpFailure(termination, why)));
+    }
+
+    /** Untrusted text as it may appear in a log line: sanitized, bounded, the server's secret values redacted. */
+    protected String loggable(String text) {
+        return redactor.get().redact(printable(text));
     }
 
     /** Untrusted text as it may appear in a log line: sanitized, bounded. */

@@ -41,10 +41,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every tenant's upstream MCP servers on this replica (docs/mcp-upstreams.md). Their settings are
- * checked when the gateway is made; each server is started and initialized, and its first listing
- * read, before the gateway takes requests: a server that cannot be started stops the start,
- * naming its key. Later, a server that dies is connected again with backoff and its tools are
- * unavailable meanwhile (its health shows why).
+ * checked when the gateway is made (a setting that cannot be honoured stops the start, naming its
+ * key); each server is started and initialized, and its first listing read, before the gateway
+ * takes requests. A server that cannot be started, or dies later, is down: its tools are
+ * unavailable, its health says why, and it is connected again with backoff.
  */
 @Component
 public class McpServers implements SmartLifecycle {
@@ -134,7 +134,16 @@ public class McpServers implements SmartLifecycle {
                         key + ".auth", "a stdio server gets credentials through secrets");
             }
             ToolCompiler.checkEnvironment(server.env(), server.secrets(), key);
-            ToolCompiler.sandboxOf(server.sandbox(), key + ".sandbox");
+            SandboxPolicy sandbox = ToolCompiler.sandboxOf(server.sandbox(), key + ".sandbox");
+            // The server's mounts keep the rules every tool's keep: no writable path over another's
+            // mount, the work area, the data directory or a secret file.
+            String mountProblem = catalog.mounts()
+                    .problem(
+                            dev.airlock.gateway.capture.MountRules.mountsOf(key, sandbox, null),
+                            dev.airlock.gateway.capture.MountRules.secretFilesOf(key, server.secrets()));
+            if (mountProblem != null) {
+                throw new InvalidConfigurationException(key + ".sandbox", mountProblem);
+            }
             Map<String, String> values = new TreeMap<>();
             server.secrets().forEach((variable, source) -> {
                 try {
@@ -144,7 +153,8 @@ public class McpServers implements SmartLifecycle {
                             key + ".secrets." + variable, "cannot be read: " + e.getMessage());
                 }
             });
-            return new ServerSettings(tenant, name, key, server, SecretRedactor.of(values));
+            SecretRedactor redactor = SecretRedactor.of(values);
+            return new ServerSettings(tenant, name, key, server, () -> redactor);
         }
         if (!server.env().isEmpty() || !server.secrets().isEmpty()) {
             throw new InvalidConfigurationException(
@@ -154,7 +164,40 @@ public class McpServers implements SmartLifecycle {
         if (!server.sandbox().equals(defaults.sandbox())) {
             throw new InvalidConfigurationException(key + ".sandbox", "a URL server runs no process here");
         }
-        return new ServerSettings(tenant, name, key, server, SecretRedactor.none());
+        return new ServerSettings(tenant, name, key, server, () -> credentialRedactor(server, name, key, secrets));
+    }
+
+    /** What redacts a URL server's credential, its values read now; nothing when it has none (or it cannot be read). */
+    private static SecretRedactor credentialRedactor(
+            AgentSettings.McpServer server, String name, String key, SecretSource secrets) {
+        if (server.auth() == null || server.url() == null) {
+            return SecretRedactor.none();
+        }
+        Map<String, String> values = new TreeMap<>();
+        try {
+            HttpUpstream.Auth auth =
+                    ToolCompiler.upstream(name, asUpstream(server), key).auth();
+            if (auth != null) {
+                UpstreamCredentials.header(auth, secrets, values);
+            }
+        } catch (IllegalArgumentException | SecretReference.SecretUnavailable | InvalidConfigurationException e) {
+            return SecretRedactor.none();
+        }
+        return SecretRedactor.of(values);
+    }
+
+    /** A URL server's client settings, as an upstream's. */
+    private static AgentSettings.Upstream asUpstream(AgentSettings.McpServer settings) {
+        return new AgentSettings.Upstream(
+                java.util.Objects.requireNonNull(settings.url(), "a URL server's url"),
+                settings.allowPrivateNetwork(),
+                settings.tls(),
+                settings.timeout(),
+                settings.maxResponseBytes(),
+                settings.circuitBreaker(),
+                new AgentSettings.Retry(1, Duration.ofMillis(200)),
+                settings.maxConcurrentCalls(),
+                settings.auth());
     }
 
     private static ServerHandle.Connector stdio(
@@ -201,6 +244,7 @@ public class McpServers implements SmartLifecycle {
                     server.label(),
                     json,
                     notifications,
+                    server.redactor(),
                     process,
                     server.settings().maxResponseBytes().toBytes());
         };
@@ -210,53 +254,55 @@ public class McpServers implements SmartLifecycle {
             ServerSettings server, Egress egress, SecretSource secrets, JsonMapper json) {
         AgentSettings.McpServer settings = server.settings();
         URI url = java.util.Objects.requireNonNull(settings.url(), "a URL server's url");
-        AgentSettings.Upstream asUpstream = new AgentSettings.Upstream(
-                url,
-                settings.allowPrivateNetwork(),
-                settings.tls(),
-                settings.timeout(),
-                settings.maxResponseBytes(),
-                settings.circuitBreaker(),
-                new AgentSettings.Retry(1, Duration.ofMillis(200)),
-                settings.maxConcurrentCalls(),
-                settings.auth());
+        AgentSettings.Upstream asUpstream = asUpstream(settings);
         HttpUpstream terms = ToolCompiler.upstream(server.name(), asUpstream, server.key());
         if (!terms.baseUrl().equals(url.toString()) && !terms.baseUrl().equals(stripSlash(url.toString()))) {
             throw new InvalidConfigurationException(server.key() + ".url", "must be a plain http(s) URL");
         }
         Upstream client = egress.upstream(
                 server.tenant() + "/mcp:" + server.name(), UpstreamClients.policy(asUpstream, server.key(), secrets));
-        return notifications -> new HttpChannel(server.label(), json, notifications, client, url, () -> {
-            HttpUpstream.Auth auth = terms.auth();
-            if (auth == null) {
-                return List.of();
-            }
-            List<EgressRequest.Header> headers = new ArrayList<>();
-            try {
-                headers.add(UpstreamCredentials.header(auth, secrets, new HashMap<>()));
-            } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
-                throw new IllegalStateException("the server's secret is not available (" + e.getMessage() + ")");
-            }
-            return headers;
-        });
+        return notifications ->
+                new HttpChannel(server.label(), json, notifications, server.redactor(), client, url, () -> {
+                    HttpUpstream.Auth auth = terms.auth();
+                    if (auth == null) {
+                        return List.of();
+                    }
+                    List<EgressRequest.Header> headers = new ArrayList<>();
+                    try {
+                        headers.add(UpstreamCredentials.header(auth, secrets, new HashMap<>()));
+                    } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
+                        throw new IllegalStateException(
+                                "the server's secret is not available (" + e.getMessage() + ")");
+                    }
+                    return headers;
+                });
     }
 
     private static String stripSlash(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    /** Starts every server, in order; the first that cannot be started stops the start. */
+    /**
+     * Starts every server, each on a thread of its own, and waits until each is up or could not be
+     * started (each within its {@code start-timeout}); one that could not is down and tried again
+     * in the background. No tenant's server keeps the gateway, or another tenant's tools, from
+     * starting.
+     */
     @Override
     public void start() {
-        List<ServerHandle> started = new ArrayList<>();
-        try {
-            for (ServerHandle handle : handles.values()) {
-                handle.start();
-                started.add(handle);
+        List<Thread> starting = new ArrayList<>();
+        for (ServerHandle handle : handles.values()) {
+            starting.add(Thread.ofVirtual()
+                    .name("mcp-start-" + handle.server().label())
+                    .start(handle::start));
+        }
+        for (Thread thread : starting) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
             }
-        } catch (RuntimeException e) {
-            started.forEach(ServerHandle::stop);
-            throw e;
         }
         running = true;
     }

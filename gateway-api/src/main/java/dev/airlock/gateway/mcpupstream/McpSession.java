@@ -80,12 +80,20 @@ final class McpSession implements AutoCloseable {
     List<JsonNode> listTools() throws McpFailure {
         List<JsonNode> tools = new ArrayList<>();
         String cursor = null;
+        // The whole listing, every page, within one request's time.
+        long deadline = System.nanoTime() + requestTimeout.toNanos();
         for (int page = 0; page < MAX_PAGES; page++) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new McpFailure(
+                        Termination.TIMED_OUT,
+                        "the tool listing took longer than " + requestTimeout.toMillis() + " ms");
+            }
             Map<String, Object> params = new LinkedHashMap<>();
             if (cursor != null) {
                 params.put("cursor", cursor);
             }
-            McpChannel.Reply reply = channel.request("tools/list", params, requestTimeout, null, cancel -> {});
+            McpChannel.Reply reply = channel.request("tools/list", params, Duration.ofNanos(left), null, cancel -> {});
             if (reply.error() != null) {
                 throw new McpFailure(Termination.UPSTREAM_ERROR, "tools/list was refused: " + errorText(reply.error()));
             }

@@ -34,6 +34,8 @@ final class ServerHandle {
     private static final Logger log = LoggerFactory.getLogger(ServerHandle.class);
     private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
     private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+    /** The least time between two listings a server's notifications ask for. */
+    private static final Duration MIN_RELISTING = Duration.ofSeconds(2);
 
     /** Makes a new connection to the server (a started process, or an HTTP client). */
     @FunctionalInterface
@@ -55,6 +57,7 @@ final class ServerHandle {
     private volatile Map<String, Tool> offered = Map.of();
     private volatile List<String> held = List.of();
     private volatile boolean running;
+    private volatile long lastListing = System.nanoTime();
     private volatile @Nullable Thread watcher;
 
     ServerHandle(
@@ -81,7 +84,7 @@ final class ServerHandle {
 
     /** What redacts the server's secret values from what it answers. */
     SecretRedactor redactor() {
-        return server.redactor();
+        return server.redactor().get();
     }
 
     /** Why the server is unavailable, or null while it is up. */
@@ -102,18 +105,19 @@ final class ServerHandle {
 
     /**
      * Connects, initializes and reads the first listing, then keeps the server up in the
-     * background.
-     *
-     * @throws InvalidConfigurationException naming the server's key when it cannot be started or does not answer
+     * background. A server that cannot be started now is down (its tools unavailable, its health
+     * DOWN with the reason) and is tried again with backoff.
      */
     void start() {
         running = true;
         try {
             connect();
-        } catch (McpFailure e) {
-            running = false;
-            throw new InvalidConfigurationException(
-                    server.key(), "the MCP server could not be started and initialized: " + e.getMessage());
+        } catch (McpFailure | InvalidConfigurationException e) {
+            down = e.getMessage();
+            log.warn(
+                    "MCP server {} could not be started and initialized: {}; its tools are unavailable until it is",
+                    server.label(),
+                    e.getMessage());
         }
         Thread thread = Thread.ofVirtual().name("mcp-watch-" + server.label()).start(this::watch);
         watcher = thread;
@@ -172,6 +176,7 @@ final class ServerHandle {
     /** Keeps the server up and its listing current until stopped. */
     private void watch() {
         Duration backoff = FIRST_BACKOFF;
+        boolean listChanged = false;
         long nextRefresh =
                 System.nanoTime() + server.settings().refreshInterval().toNanos();
         while (running) {
@@ -201,7 +206,11 @@ final class ServerHandle {
                     }
                     continue;
                 }
-                if (woken || System.nanoTime() - nextRefresh >= 0) {
+                listChanged |= woken;
+                boolean due = System.nanoTime() - nextRefresh >= 0;
+                // A server that says its tools changed is listed again, but at most every MIN_RELISTING.
+                if (due || listChanged && System.nanoTime() - lastListing >= MIN_RELISTING.toNanos()) {
+                    listChanged = false;
                     nextRefresh = System.nanoTime()
                             + server.settings().refreshInterval().toNanos();
                     refresh(current);
@@ -233,6 +242,7 @@ final class ServerHandle {
      * first listing ever, held otherwise.
      */
     private synchronized void refresh(McpSession current) throws McpFailure {
+        lastListing = System.nanoTime();
         List<JsonNode> tools = current.listTools();
         Map<String, UpstreamTools.Listed> listed = new LinkedHashMap<>();
         for (JsonNode tool : tools) {
@@ -249,6 +259,10 @@ final class ServerHandle {
         List<String> holding = new ArrayList<>();
         try (var scope = scopes.agent(server.tenant()).open()) {
             boolean first = !definitions.known(server.tenant(), server.name());
+            if (first) {
+                // From now on every definition not seen before is held, even if this listing offers nothing.
+                definitions.markListed(server.tenant(), server.name(), clock.instant());
+            }
             Map<String, Map<String, McpToolDefinitions.Status>> statuses =
                     definitions.statuses(server.tenant(), server.name());
             for (UpstreamTools.Listed one : listed.values()) {

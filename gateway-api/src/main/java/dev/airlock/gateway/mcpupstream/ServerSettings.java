@@ -10,10 +10,15 @@ import dev.airlock.sanitizer.SecretRedactor;
  * @param name     the server's name in {@code mcp-servers}
  * @param key      its settings' key, {@code airlock.tenants.<tenant>.mcp-servers.<name>}
  * @param settings its settings
- * @param redactor what redacts its secret values from what it answers
+ * @param redactor what redacts its secret values (a stdio server's secrets, a URL server's credential, read
+ *                 now) from what it answers and logs
  */
 record ServerSettings(
-        String tenant, String name, String key, AgentSettings.McpServer settings, SecretRedactor redactor) {
+        String tenant,
+        String name,
+        String key,
+        AgentSettings.McpServer settings,
+        java.util.function.Supplier<SecretRedactor> redactor) {
 
     /** {@code <tenant>/<server>}, for logs and metrics. */
     String label() {

@@ -26,13 +26,22 @@ final class StdioChannel extends McpChannel {
     /** Lines of standard error logged per server before the rest is only counted. */
     private static final int STDERR_LINES_LOGGED = 200;
 
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("mcp-write-watchdog").daemon().factory());
+
     private final ServerProcess process;
     private final long maxMessageBytes;
     private final Object writing = new Object();
 
     StdioChannel(
-            String name, JsonMapper json, Consumer<String> notifications, ServerProcess process, long maxMessageBytes) {
-        super(name, json, notifications);
+            String name,
+            JsonMapper json,
+            Consumer<String> notifications,
+            java.util.function.Supplier<dev.airlock.sanitizer.SecretRedactor> redactor,
+            ServerProcess process,
+            long maxMessageBytes) {
+        super(name, json, notifications, redactor);
         this.process = process;
         this.maxMessageBytes = maxMessageBytes;
         // Platform threads: a blocking pipe read would hold a virtual thread's carrier.
@@ -47,6 +56,16 @@ final class StdioChannel extends McpChannel {
             throw new McpFailure(Termination.SERVER_DOWN, why);
         }
         synchronized (writing) {
+            // A server that stops reading fills the pipe and would block this write for ever: past the
+            // timeout it is stopped, which ends the write.
+            var watchdog = WATCHDOG.schedule(
+                    () -> {
+                        log.warn("MCP server {} stopped reading its input; stopping it", name);
+                        fail(Termination.SERVER_DOWN, "the server stopped reading its input");
+                        process.stop();
+                    },
+                    timeout.toNanos(),
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
             try {
                 OutputStream in = process.stdin();
                 in.write(message);
@@ -55,6 +74,8 @@ final class StdioChannel extends McpChannel {
             } catch (IOException e) {
                 fail(Termination.SERVER_DOWN, "the server stopped reading its input");
                 throw new McpFailure(Termination.SERVER_DOWN, "the server stopped reading its input");
+            } finally {
+                watchdog.cancel(false);
             }
         }
     }
@@ -105,7 +126,7 @@ final class StdioChannel extends McpChannel {
             while ((b = err.read()) >= 0) {
                 if (b == '\n') {
                     if (logged < STDERR_LINES_LOGGED) {
-                        log.info("MCP server {} stderr: {}", name, printable(line.toString(StandardCharsets.UTF_8)));
+                        log.info("MCP server {} stderr: {}", name, loggable(line.toString(StandardCharsets.UTF_8)));
                         logged++;
                     } else {
                         dropped++;

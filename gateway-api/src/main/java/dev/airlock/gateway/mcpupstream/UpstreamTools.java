@@ -167,7 +167,8 @@ final class UpstreamTools {
                         listed.sha256(),
                         inputSchema,
                         outputSchema,
-                        text(node.get("title"), MAX_TITLE)));
+                        text(node.get("title"), MAX_TITLE),
+                        dev.airlock.gateway.tool.ArgumentSchema.compile(inputSchema)));
     }
 
     /** What rules may ask about: the schema's top-level string, integer and boolean properties. */

@@ -170,8 +170,8 @@ public class RunExecutor implements SmartLifecycle {
                 recorder.record(execution, call.tool(), result.withAction(call.action()));
             }
             case RunLaunch.McpCall call -> {
-                CaptureResult result =
-                        mcpCalls.call(execution.tenant(), call.definition(), call.call(), cancellation::onCancel);
+                CaptureResult result = mcpCalls.call(
+                        execution.runId(), execution.tenant(), call.definition(), call.call(), cancellation::onCancel);
                 permit.close();
                 recorder.record(execution, call.tool(), result.withAction(call.action()));
             }

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param inputSchema      the server's JSON Schema of the arguments
  * @param outputSchema     the server's JSON Schema of its structured result, or null
  * @param title            its title, sanitized, or null
+ * @param compiled         {@code inputSchema}, compiled
  */
 public record McpTarget(
         String server,
@@ -21,7 +22,8 @@ public record McpTarget(
         String definitionSha256,
         Map<String, Object> inputSchema,
         @Nullable Map<String, Object> outputSchema,
-        @Nullable String title) {
+        @Nullable String title,
+        ArgumentSchema compiled) {
 
     /** What runs record of it (the schemas included: arguments were checked against this one). */
     public Map<String, Object> definition() {

@@ -13,8 +13,9 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Arguments checked against a JSON Schema an upstream MCP server gave (by the MCP SDK's validator,
- * networknt's JSON Schema implementation), and made canonical: object keys sorted, whole numbers as
+ * Arguments checked against a JSON Schema an upstream MCP server gave (networknt's JSON Schema
+ * implementation: the schema checked against its meta-schema through the MCP SDK's validator, then
+ * compiled per tool as an {@link ArgumentSchema}), and made canonical: object keys sorted, whole numbers as
  * longs, so that the same call always renders, digests and approves the same. A schema that could
  * make the validator fetch anything ({@code $ref} outside the document, a meta-schema that is not a
  * published draft) is refused before it is ever used.
@@ -45,7 +46,15 @@ public final class SchemaArguments {
             return reference;
         }
         JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validateSchema(schema);
-        return valid.valid() ? null : "the input schema is not a valid JSON Schema";
+        if (!valid.valid()) {
+            return "the input schema is not a valid JSON Schema";
+        }
+        try {
+            ArgumentSchema.compile(schema);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     private static @Nullable String externalReference(Object node, int depth) {
@@ -55,6 +64,9 @@ public final class SchemaArguments {
         if (node instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
                 String key = String.valueOf(entry.getKey());
+                if (key.equals("$id") || key.equals("id") && entry.getValue() instanceof String && depth == 0) {
+                    return "the input schema declares an identifier ($id), which Airlock does not accept";
+                }
                 if (REFERENCES.contains(key) && !(entry.getValue() instanceof String ref && ref.startsWith("#"))) {
                     return "the input schema refers outside itself (" + key + ")";
                 }
@@ -89,11 +101,14 @@ public final class SchemaArguments {
         if (!errors.isEmpty()) {
             throw InvalidRequest.arguments(tool.name(), errors);
         }
-        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(target.inputSchema(), canonical);
-        if (!valid.valid()) {
-            String message = valid.errorMessage() == null ? "does not conform" : valid.errorMessage();
+        List<String> problems = target.compiled().problems(canonical);
+        if (!problems.isEmpty()) {
             throw InvalidRequest.arguments(
-                    tool.name(), List.of("arguments: do not conform to the tool's input schema: " + message));
+                    tool.name(),
+                    problems.stream()
+                            .limit(10)
+                            .map(p -> "arguments: do not conform to the tool's input schema: " + p)
+                            .toList());
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> values = (Map<String, Object>) canonical;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.JavaSdkMcpServer;
 import dev.airlock.gateway.support.McpClients;
 import dev.airlock.gateway.support.MovableClock;
 import dev.airlock.gateway.support.TestDatabaseConfiguration;
@@ -74,6 +75,17 @@ import tools.jackson.databind.JsonNode;
             "airlock.tenants.mcpt.mcp-servers.rugpull.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
             "airlock.tenants.mcpt.mcp-servers.rugpull.approval=auto",
             "airlock.tenants.mcpt.mcp-servers.rugpull.refresh-interval=PT1S",
+            "airlock.tenants.mcpt.mcp-servers.patient.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.patient.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.patient.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.patient.approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.mortal.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.mortal.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.mortal.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.mortal.approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.broken.command[0]=/nonexistent/mcp-server",
+            "airlock.tenants.mcpt.mcp-servers.javasdk.allow-private-network=true",
+            "airlock.tenants.mcpt.mcp-servers.javasdk.approval=auto",
         })
 class McpUpstreamIntegrationTests {
 
@@ -89,7 +101,35 @@ class McpUpstreamIntegrationTests {
     @Autowired
     org.springframework.context.ApplicationContext context;
 
+    @Autowired
+    McpServers servers;
+
     AgentApi api;
+
+    /** Where the mortal server's stop file is: the one directory its sandbox may write. */
+    static final Path STOP = writableByTheSandbox(dev.airlock.gateway.support.ToolInputs.directory("mcp-mortal"));
+
+    private static Path writableByTheSandbox(Path directory) {
+        try {
+            Files.deleteIfExists(directory.resolve("stop"));
+            Files.setPosixFilePermissions(
+                    directory, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            return directory;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @org.springframework.test.context.DynamicPropertySource
+    static void servers(org.springframework.test.context.DynamicPropertyRegistry registry) {
+        registry.add(
+                "airlock.tenants.mcpt.mcp-servers.javasdk.url",
+                () -> JavaSdkMcpServer.shared().url());
+        registry.add("airlock.tenants.mcpt.mcp-servers.mortal.sandbox.writable-paths[0]", STOP::toString);
+        registry.add(
+                "airlock.tenants.mcpt.mcp-servers.mortal.env.STOP_FILE",
+                () -> STOP.resolve("stop").toString());
+    }
 
     @BeforeAll
     static void requireServerEverything() {
@@ -159,6 +199,9 @@ class McpUpstreamIntegrationTests {
         assertThat(api.run(KEY, "everything.get-env", "{}").status())
                 .as("an excluded tool is unknown")
                 .isEqualTo(400);
+        AgentApi.Response backtracking = api.run(KEY, "hostile.redos", "{\"s\":\"" + "a".repeat(26) + "ab!\"}");
+        assertThat(backtracking.status()).isEqualTo(400);
+        assertThat(backtracking.body().toString()).contains("took too long");
     }
 
     @Test
@@ -329,5 +372,119 @@ class McpUpstreamIntegrationTests {
                     .reduce("", String::concat);
             assertThat(text).contains("Echo: via mcp").contains("MCP server everything");
         }
+    }
+
+    @Test
+    void aStreamableHttpServerWrittenWithTheJavaSdkIsCalledThroughTheGuardedClient() {
+        assertThat(toolNames()).contains("javasdk.greet", "javasdk.slow");
+        JsonNode run = run("javasdk.greet", "{\"name\":\"Ada\"}");
+        assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(run.path("mcp").path("termination").asString()).isEqualTo("RESPONDED");
+        assertThat(run.path("stdout").path("text").asString())
+                .startsWith("Hello, Ada!\n")
+                .contains("structuredContent:")
+                .contains("\"greeted\" : \"Ada\"");
+        assertThat(api.run(KEY, "javasdk.greet", "{\"name\":\"" + "x".repeat(41) + "\"}")
+                        .status())
+                .as("the upstream's maxLength is checked before anything is sent")
+                .isEqualTo(400);
+    }
+
+    @Test
+    void theUpstreamsProgressReachesTheAgentAsAirlocksProgress() {
+        List<McpSchema.ProgressNotification> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (var client = McpClients.client("http://127.0.0.1:" + port, KEY, null, progress::add)) {
+            client.initialize();
+            McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder()
+                    .name("javasdk.slow")
+                    .arguments(Map.of())
+                    .progressToken("p-up")
+                    .build());
+            assertThat(result.isError()).isFalse();
+        }
+        assertThat(progress)
+                .extracting(McpSchema.ProgressNotification::message)
+                .contains("running; MCP server javasdk reports 1 of 2: step 1 of two")
+                .allSatisfy(m -> assertThat(m).doesNotContain(String.valueOf(ESC)));
+    }
+
+    @Test
+    void cancellingARunTellsTheServerTheCallIsCancelled() {
+        AgentApi.Response started = api.post(KEY, "/api/v1/runs", "{\"tool\":\"patient.hang\",\"arguments\":{}}");
+        assertThat(started.status()).as(started.body().toString()).isEqualTo(201);
+        String runId = started.text("runId");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "RUNNING"
+                        .equals(api.get(KEY, "/api/v1/runs/" + runId)
+                                .body()
+                                .path("state")
+                                .asString()));
+        AgentApi.Response cancelled = api.post(KEY, "/api/v1/runs/" + runId + "/cancel", "");
+        assertThat(cancelled.status()).as(cancelled.body().toString()).isIn(200, 202);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            JsonNode now = api.get(KEY, "/api/v1/runs/" + runId).body();
+            assertThat(now.path("state").asString()).isEqualTo("CANCELLED");
+            assertThat(now.path("mcp").path("termination").asString()).isEqualTo("CANCELLED");
+        });
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(run("patient.cancelled", "{}")
+                                .path("stdout")
+                                .path("text")
+                                .asString())
+                        .matches("(?s)cancelled: \\[\\d+\\]\\n"));
+    }
+
+    @Test
+    void aServerThatCannotStartIsDownWithoutKeepingTheGatewayOrOtherServersFromStarting() {
+        assertThat(servers.health().get("mcpt/broken")).isNotNull().contains("cannot start the server");
+        assertThat(servers.health().get("mcpt/hostile")).isNull();
+        assertThat(toolNames()).noneMatch(name -> name.startsWith("broken."));
+    }
+
+    @Test
+    void aServerThatStaysDownShowsInHealthAndItsToolsAreUnavailableUntilItIsBack() throws Exception {
+        assertThat(toolNames()).contains("mortal.echo");
+        run("mortal.stop", "{}");
+        McpServersHealth health = context.getBean(McpServersHealth.class);
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(servers.health().get("mcpt/mortal")).isNotNull();
+            assertThat(health.health().getStatus().getCode()).isEqualTo("DOWN");
+            assertThat(toolNames()).doesNotContain("mortal.echo");
+        });
+        assertThat(api.run(KEY, "mortal.echo", "{\"text\":\"x\"}").status()).isEqualTo(400);
+        Files.delete(STOP.resolve("stop"));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(toolNames()).contains("mortal.echo");
+            assertThat(servers.health().get("mcpt/mortal")).isNull();
+        });
+    }
+
+    @Test
+    void theTypeScriptClientCallsAnUpstreamToolThroughAirlock() throws Exception {
+        Path script = Path.of("src/test/mcp-client/upstream.mjs");
+        String node = System.getenv().getOrDefault("AIRLOCK_NODE", "node");
+        Process process = new ProcessBuilder(
+                        node,
+                        script.toString(),
+                        "http://127.0.0.1:" + port + "/mcp",
+                        KEY,
+                        "everything.echo",
+                        "{\"message\":\"from typescript\"}")
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        JsonNode printed =
+                tools.jackson.databind.json.JsonMapper.builder().build().readTree(output.strip());
+        assertThat(printed.path("tool").path("name").asString()).isEqualTo("everything.echo");
+        assertThat(printed.path("result").path("isError").asBoolean()).isFalse();
+        assertThat(printed.path("result")
+                        .path("structuredContent")
+                        .path("mcp")
+                        .path("server")
+                        .asString())
+                .isEqualTo("everything");
+        assertThat(printed.path("result").path("content").toString()).contains("Echo: from typescript");
     }
 }

@@ -74,6 +74,28 @@ public class McpToolDefinitions {
                 .single();
     }
 
+    /** The name a server's listing marker is recorded under: no tool has it (MCP tool names are not empty). */
+    static final String LISTED = "";
+
+    /**
+     * Records that {@code tenant}'s server {@code server} was listed: from then on, every definition not seen
+     * before is held, even if its first listing offered nothing.
+     */
+    @Transactional
+    public void markListed(String tenant, String server, Instant now) {
+        jdbc.sql("""
+                INSERT INTO airlock.mcp_tool_definitions
+                    (tenant, server, tool, sha256, definition, status, first_seen, decided_by, decided_at)
+                VALUES (:tenant, :server, '', :sha256, '{}', 'APPROVED', :now, 'airlock', :now)
+                ON CONFLICT (tenant, server, tool, sha256) DO NOTHING
+                """)
+                .param("tenant", tenant)
+                .param("server", server)
+                .param("sha256", dev.airlock.kernel.digest.Sha256.hex(""))
+                .param("now", Timestamp.from(now))
+                .update();
+    }
+
     /** The status of each recorded definition of the server's tools, by tool, then by SHA-256. */
     @Transactional(readOnly = true)
     public Map<String, Map<String, Status>> statuses(String tenant, String server) {
@@ -107,6 +129,11 @@ public class McpToolDefinitions {
             boolean firstListing,
             Instant now) {
         Status status = firstListing ? Status.APPROVED : Status.PENDING;
+        if (!firstListing && pendingOf(tenant, server, tool)) {
+            // One held definition per tool: a server that keeps changing a tool cannot fill the table
+            // (or the console); the next is recorded once people decided on this one.
+            return Status.PENDING;
+        }
         int inserted = jdbc.sql("""
                 INSERT INTO airlock.mcp_tool_definitions
                     (tenant, server, tool, sha256, definition, status, first_seen, decided_by, decided_at)
@@ -136,6 +163,18 @@ public class McpToolDefinitions {
         return find(tenant, server, tool, sha256).map(Definition::status).orElse(Status.PENDING);
     }
 
+    private boolean pendingOf(String tenant, String server, String tool) {
+        return jdbc.sql("""
+                SELECT count(*) > 0 FROM airlock.mcp_tool_definitions
+                WHERE tenant = :tenant AND server = :server AND tool = :tool AND status = 'PENDING'
+                """)
+                .param("tenant", tenant)
+                .param("server", server)
+                .param("tool", tool)
+                .query(Boolean.class)
+                .single();
+    }
+
     /** One recorded definition. */
     @Transactional(readOnly = true)
     public Optional<Definition> find(String tenant, String server, String tool, String sha256) {
@@ -151,7 +190,10 @@ public class McpToolDefinitions {
                 .optional();
     }
 
-    /** The definitions of {@code tenants} waiting for a decision, oldest first. */
+    /** The most held definitions one page shows. */
+    public static final int PAGE = 200;
+
+    /** The definitions of {@code tenants} waiting for a decision, oldest first, at most {@link #PAGE}. */
     @Transactional(readOnly = true)
     public List<Definition> pending(Collection<String> tenants) {
         if (tenants.isEmpty()) {
@@ -160,7 +202,9 @@ public class McpToolDefinitions {
         return jdbc.sql("""
                 SELECT * FROM airlock.mcp_tool_definitions
                 WHERE status = 'PENDING' AND tenant IN (:tenants) ORDER BY first_seen, tenant, server, tool
+                LIMIT :page
                 """)
+                .param("page", PAGE)
                 .param("tenants", tenants)
                 .query(McpToolDefinitions::definition)
                 .list();

@@ -1,0 +1,115 @@
+package dev.airlock.gateway.tool;
+
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.regex.RegularExpression;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One upstream tool's input schema, compiled once by networknt's JSON Schema validator in a
+ * registry of its own (so no other schema, of this tenant or another, can stand in for it through
+ * a shared cache or a shared {@code $id}), with every {@code pattern} run against a deadline: a
+ * pattern that backtracks for longer than {@link #PATTERN_BUDGET_NANOS} fails the argument instead
+ * of holding a thread.
+ */
+public final class ArgumentSchema {
+
+    /** The longest one pattern may take to match one value. */
+    static final long PATTERN_BUDGET_NANOS = 100_000_000L;
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final Schema schema;
+
+    private ArgumentSchema(Schema schema) {
+        this.schema = schema;
+    }
+
+    /**
+     * Compiles {@code schema}.
+     *
+     * @throws IllegalArgumentException when networknt cannot compile it
+     */
+    public static ArgumentSchema compile(Map<String, Object> schema) {
+        try {
+            SchemaRegistry registry = SchemaRegistry.withDefaultDialect(
+                    Dialects.getDraft202012(),
+                    builder -> builder.schemaRegistryConfig(SchemaRegistryConfig.builder()
+                            .regularExpressionFactory(ArgumentSchema::boundedPattern)
+                            .build()));
+            Schema compiled = registry.getSchema(JSON.valueToTree(schema));
+            compiled.initializeValidators();
+            return new ArgumentSchema(compiled);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "the input schema cannot be compiled: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** What in {@code arguments} does not conform, one message per problem; empty when they conform. */
+    List<String> problems(Object arguments) {
+        JsonNode instance = JSON.valueToTree(arguments);
+        try {
+            return schema.validate(instance).stream()
+                    .map(error -> error.getInstanceLocation() + ": " + error.getMessage())
+                    .toList();
+        } catch (PatternTimeout e) {
+            return List.of("a pattern of the tool's input schema took too long to match; refused");
+        }
+    }
+
+    private static RegularExpression boundedPattern(String regex) {
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(regex);
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("not a regular expression: " + regex);
+        }
+        return value -> pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
+                .find();
+    }
+
+    /** A pattern ran out of time. */
+    static final class PatternTimeout extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        PatternTimeout() {
+            super("pattern timed out", null, false, false);
+        }
+    }
+
+    /** The value a pattern matches, read through a clock: past its deadline, reading it throws. */
+    private record Deadline(CharSequence value, long deadline) implements CharSequence {
+
+        @Override
+        public int length() {
+            return value.length();
+        }
+
+        @Override
+        public char charAt(int index) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new PatternTimeout();
+            }
+            return value.charAt(index);
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return new Deadline(value.subSequence(start, end), deadline);
+        }
+
+        @Override
+        public String toString() {
+            return value.toString();
+        }
+    }
+}
