@@ -20,6 +20,7 @@ import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +42,7 @@ class ConsoleController {
 
     private final ApprovalService approvals;
     private final RunRepository runs;
+    private final DecisionContext context;
     private final RunViews views;
     private final Clock clock;
     private final AuditAccess access;
@@ -60,6 +62,7 @@ class ConsoleController {
             RunViews views,
             Clock clock,
             AuditAccess access,
+            DecisionContext context,
             org.springframework.beans.factory.ObjectProvider<
                             org.springframework.security.oauth2.client.registration
                                     .InMemoryClientRegistrationRepository>
@@ -72,6 +75,7 @@ class ConsoleController {
         this.views = views;
         this.clock = clock;
         this.access = access;
+        this.context = context;
     }
 
     @GetMapping("/login")
@@ -85,24 +89,59 @@ class ConsoleController {
         return "redirect:/console";
     }
 
-    /** Pending approvals of the person's tenants, newest first; the page refreshes itself. */
+    /**
+     * The queue: first the requests waiting for the signed-in person (those they may decide, the
+     * one that expires first first), then the other pending requests of their tenants, both
+     * filtered by tenant, tool and agent. It does not reload itself (WCAG 2.2.1): its Refresh
+     * button asks again, and it says when it was read.
+     */
     @GetMapping("/console")
-    String queue(Authentication authentication, Model model) {
+    String queue(
+            Authentication authentication,
+            @RequestParam(required = false) @Nullable String tenant,
+            @RequestParam(required = false) @Nullable String tool,
+            @RequestParam(required = false) @Nullable String agent,
+            Model model) {
         Human human = Human.of(authentication);
+        java.util.function.Predicate<ApprovalView.Request> filter =
+                r -> matches(tenant, r.tenant()) && matches(tool, r.tool()) && matches(agent, r.agent());
+        List<ApprovalView.Request> waiting = approvals.waitingFor(human.name(), human.tenants(Role.APPROVER)).stream()
+                .filter(filter)
+                .toList();
+        java.util.Set<UUID> mine =
+                waiting.stream().map(ApprovalView.Request::runId).collect(java.util.stream.Collectors.toSet());
+        List<ApprovalView.Request> others = approvals.list(human.tenants(), true).stream()
+                .filter(filter)
+                .filter(r -> !mine.contains(r.runId()))
+                .toList();
         model.addAttribute("human", human.name());
+        model.addAttribute("waiting", waiting.stream().map(this::item).toList());
+        model.addAttribute("pending", others.stream().map(this::item).toList());
+        model.addAttribute("tenants", new java.util.TreeSet<>(human.tenants()));
+        model.addAttribute("filterTenant", tenant == null ? "" : tenant);
+        model.addAttribute("filterTool", tool == null ? "" : tool);
+        model.addAttribute("filterAgent", agent == null ? "" : agent);
         model.addAttribute(
-                "pending",
-                approvals.list(human.tenants(), true).stream()
-                        .map(r -> new QueueItem(
-                                r.runId().toString(),
-                                r.tenant(),
-                                r.tool(),
-                                r.agent(),
-                                Ages.describe(Duration.between(r.createdAt(), clock.instant())),
-                                Ages.describe(Duration.between(clock.instant(), r.expiresAt())),
-                                r.approversRequired()))
-                        .toList());
+                "updatedAt",
+                java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'")
+                        .withZone(java.time.ZoneOffset.UTC)
+                        .format(clock.instant()));
         return "queue";
+    }
+
+    private static boolean matches(@Nullable String filter, String value) {
+        return filter == null || filter.isBlank() || value.equals(filter.strip());
+    }
+
+    private QueueItem item(ApprovalView.Request r) {
+        return new QueueItem(
+                r.runId().toString(),
+                r.tenant(),
+                r.tool(),
+                r.agent(),
+                Ages.describe(Duration.between(r.createdAt(), clock.instant())),
+                Ages.describe(Duration.between(clock.instant(), r.expiresAt())),
+                r.approversRequired());
     }
 
     /**
@@ -138,6 +177,9 @@ class ConsoleController {
         model.addAttribute(
                 "actionLines", approval.map(a -> a.request().actionLines()).orElse(null));
         model.addAttribute("mayDecide", mayDecide);
+        model.addAttribute("toolDescription", context.description(run).orElse(null));
+        model.addAttribute("recentRuns", context.recent(run));
+        model.addAttribute("sinceApproved", context.sinceLastApproved(run).orElse(null));
         return "run";
     }
 

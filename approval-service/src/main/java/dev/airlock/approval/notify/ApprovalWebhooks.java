@@ -53,6 +53,7 @@ public class ApprovalWebhooks implements DisposableBean {
     private final Clock clock;
     private final Egress egress;
     private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
+    private final Map<String, WebhookSignature> signatures = new LinkedHashMap<>();
     private final Retry retry = Retry.of(
             "approval-webhooks",
             RetryConfig.custom()
@@ -61,7 +62,30 @@ public class ApprovalWebhooks implements DisposableBean {
                     .retryExceptions(IOException.class, WebhookRefused.class)
                     .build());
 
+    @org.springframework.beans.factory.annotation.Autowired
     ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock, Egress egress) {
+        this(properties, people, json, clock, egress, name -> java.util.Optional.ofNullable(System.getenv(name)));
+    }
+
+    ApprovalWebhooks(
+            AirlockProperties properties,
+            PeopleSettings people,
+            JsonMapper json,
+            Clock clock,
+            Egress egress,
+            java.util.function.Function<String, java.util.Optional<String>> environment) {
+        people.tenants().forEach((tenant, settings) -> {
+            String secret = settings.notifications().webhookSecret();
+            String key = "airlock.tenants." + tenant + ".notifications.webhook-secret";
+            if (secret != null) {
+                signatures.put(
+                        tenant,
+                        WebhookSignature.of(
+                                dev.airlock.approval.settings.SecretText.read(secret, key, environment), key));
+            } else if (!settings.notifications().webhooks().isEmpty()) {
+                log.warn("Tenant {}: webhook deliveries are not signed; set {} (docs/approvals.md)", tenant, key);
+            }
+        });
         this.egress = egress;
         this.properties = properties;
         this.people = people;
@@ -137,13 +161,16 @@ public class ApprovalWebhooks implements DisposableBean {
             return;
         }
         String body = json.writeValueAsString(payload);
+        // One id per delivery, kept across its retries, so that a receiver can drop a repeat.
+        String id = "msg_" + java.util.UUID.randomUUID();
+        WebhookSignature signature = signatures.get(tenant);
         boolean allowPrivate = people.tenant(tenant).notifications().allowPrivateNetwork();
         for (int i = 0; i < hooks.size(); i++) {
             URI hook = hooks.get(i);
             Upstream receiver = egress.upstream("webhook." + tenant + "." + i, receiverPolicy(allowPrivate));
             senders.execute(() -> {
                 try {
-                    Retry.decorateCheckedRunnable(retry, () -> post(receiver, hook, body))
+                    Retry.decorateCheckedRunnable(retry, () -> post(receiver, hook, id, signature, body))
                             .run();
                 } catch (Throwable e) {
                     log.warn(
@@ -174,10 +201,19 @@ public class ApprovalWebhooks implements DisposableBean {
                 4);
     }
 
-    private void post(Upstream receiver, URI hook, String body) throws IOException {
+    private void post(Upstream receiver, URI hook, String id, @Nullable WebhookSignature signature, String body)
+            throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        long timestamp = clock.instant().getEpochSecond();
+        List<EgressRequest.Header> headers = new java.util.ArrayList<>();
+        if (signature != null) {
+            signature.headers(id, timestamp, bytes).forEach((n, v) -> headers.add(new EgressRequest.Header(n, v)));
+        } else {
+            headers.add(new EgressRequest.Header("webhook-id", id));
+            headers.add(new EgressRequest.Header("webhook-timestamp", Long.toString(timestamp)));
+        }
         EgressResult result = receiver.call(
-                new EgressRequest(
-                        "POST", hook, List.of(), body.getBytes(StandardCharsets.UTF_8), "application/json", false),
+                new EgressRequest("POST", hook, headers, bytes, "application/json", false),
                 (status, type, in) -> in.transferTo(OutputStream.nullOutputStream()),
                 CallControl.NONE,
                 Duration.ofSeconds(10));

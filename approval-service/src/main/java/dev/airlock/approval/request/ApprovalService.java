@@ -160,6 +160,37 @@ public class ApprovalService {
                 .map(r -> ApprovalView.of(r, decisions.findByRunIdOrderByDecidedAtAsc(runId)));
     }
 
+    /**
+     * The pending requests {@code person} may decide: in the tenants where they approve, not of
+     * their own agents, not decided by them yet; the one that expires first first.
+     */
+    @Transactional(readOnly = true)
+    public List<ApprovalView.Request> waitingFor(String person, Collection<String> approverTenants) {
+        if (approverTenants.isEmpty()) {
+            return List.of();
+        }
+        List<ApprovalRequest> pending =
+                requests.findByTenantInAndStatusOrderByCreatedAtDesc(approverTenants, ApprovalStatus.PENDING);
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<UUID> decided = new java.util.HashSet<>(
+                decisions.decidedBy(pending.stream().map(ApprovalRequest::runId).toList(), person));
+        return pending.stream()
+                .filter(r -> !person.equals(r.requester()) && !decided.contains(r.runId()))
+                .sorted(java.util.Comparator.comparing(ApprovalRequest::expiresAt))
+                .map(ApprovalView.Request::of)
+                .toList();
+    }
+
+    /** The last request of the tool in the tenant that people approved, other than {@code runId}'s. */
+    @Transactional(readOnly = true)
+    public Optional<ApprovalView.Request> lastApproved(String tenant, String tool, UUID runId) {
+        return requests.findFirstByTenantAndToolAndStatusAndRunIdNotOrderByClosedAtDesc(
+                        tenant, tool, ApprovalStatus.APPROVED, runId)
+                .map(ApprovalView.Request::of);
+    }
+
     /** Requests in {@code tenants}, newest first: pending only, or all. */
     @Transactional(readOnly = true)
     public List<ApprovalView.Request> list(Collection<String> tenants, boolean pendingOnly) {

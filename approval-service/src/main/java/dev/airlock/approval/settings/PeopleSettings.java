@@ -243,10 +243,14 @@ public record PeopleSettings(
      * @param webhooks            URLs that receive a JSON POST for each new pending approval and each final decision
      * @param allowPrivateNetwork whether the receivers may be on a non-public address (loopback, private,
      *                            link-local ranges); off, such an address is refused as for HTTP tools
+     * @param webhookSecret       where the Standard Webhooks secret that signs every delivery is ({@code env:NAME}
+     *                            or {@code file:/path}; its value Base64, optionally {@code whsec_}-prefixed); none:
+     *                            deliveries carry an id and a timestamp but no signature
      */
     public record Notifications(
             List<java.net.URI> webhooks,
-            @DefaultValue("false") boolean allowPrivateNetwork) {
+            @DefaultValue("false") boolean allowPrivateNetwork,
+            @Nullable String webhookSecret) {
 
         public Notifications {
             webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);

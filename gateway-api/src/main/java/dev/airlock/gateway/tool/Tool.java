@@ -92,6 +92,7 @@ public record Tool(
                 http == null ? null : http.definition(),
                 upstream,
                 rules.size() == 0 ? null : rules.definition(),
+                description,
                 mcp == null ? null : mcp.definition());
     }
 

@@ -27,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param http              an HTTP tool's request template; absent for a process
  * @param upstream          the upstream an HTTP tool calls; absent for a process
  * @param rules             the policy rules, in order; absent when there are none
+ * @param description       what the tool is for, as configured (or, for an upstream MCP server's tool, the server's
+ *                          words, sanitized); absent when none; shown to approvers
  * @param mcp               an upstream MCP server's tool: server, tool, pinned definition digest, input schema;
  *                          absent otherwise
  */
@@ -48,6 +50,7 @@ public record ToolSnapshot(
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> http,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable HttpUpstream upstream,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Map<String, Object>> rules,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String description,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> mcp) {
 
     /** The sandbox settings to run under: a definition recorded before they existed gets the defaults. */

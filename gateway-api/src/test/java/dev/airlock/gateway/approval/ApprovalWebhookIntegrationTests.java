@@ -32,6 +32,34 @@ class ApprovalWebhookIntegrationTests {
     /** Inside the directory the test tools' sandboxes mount read-only. */
     static Path files = dev.airlock.gateway.support.ToolInputs.directory("webhooks");
 
+    /**
+     * Every attempt is signed as the Standard Webhooks specification says, checked here with the
+     * JDK's HMAC from the secret file (not with Airlock's code), and a retry keeps its delivery's id.
+     */
+    private static void signedAsStandardWebhooksSays(java.util.List<java.util.Map<String, String>> attempts)
+            throws Exception {
+        assertThat(attempts).hasSize(2);
+        String secret = Files.readString(Path.of(WebhookReceiver.SECRET_FILE)).strip();
+        byte[] key = java.util.Base64.getDecoder().decode(secret.substring("whsec_".length()));
+        for (java.util.Map<String, String> attempt : attempts) {
+            String id = attempt.get("webhook-id");
+            String timestamp = attempt.get("webhook-timestamp");
+            assertThat(id).startsWith("msg_");
+            assertThat(Long.parseLong(timestamp))
+                    .isCloseTo(java.time.Instant.now().getEpochSecond(), org.assertj.core.data.Offset.offset(300L));
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            String expected = "v1,"
+                    + java.util.Base64.getEncoder()
+                            .encodeToString(mac.doFinal((id + "." + timestamp + "." + attempt.get("body"))
+                                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertThat(attempt.get("webhook-signature")).isEqualTo(expected);
+        }
+        assertThat(attempts.get(1).get("webhook-id"))
+                .as("a retry is the same delivery")
+                .isEqualTo(attempts.get(0).get("webhook-id"));
+    }
+
     @Test
     void announcesTheRequestTheDecisionAndTheEndRetryingAFailingReceiverAndNeverSendsOutput() throws Exception {
         AgentApi api = new AgentApi(mvc);
@@ -52,6 +80,7 @@ class ApprovalWebhookIntegrationTests {
         assertThat(receiver.attempts(runId, "approval.requested"))
                 .as("refused once, then retried")
                 .isEqualTo(2);
+        signedAsStandardWebhooksSays(receiver.deliveries(runId, "approval.requested"));
 
         String digest = requested.path("digest").asString();
         assertThat(api.asHuman(

@@ -95,14 +95,29 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
         signIn("alice", "alice-password");
         String runId = requestRun("release", "{\"note\":\"release 1.2 is ready\"}");
         By link = By.cssSelector("a[href='/console/runs/" + runId + "']");
-        org.awaitility.Awaitility.await("the run appears in the queue")
+        assertThat(browser.findElements(By.cssSelector("meta[http-equiv='refresh']")))
+                .as("the queue does not reload itself (WCAG 2.2.1)")
+                .isEmpty();
+        org.awaitility.Awaitility.await("the run appears in the queue after Refresh")
                 .atMost(java.time.Duration.ofSeconds(10))
                 .pollInterval(java.time.Duration.ofMillis(250))
-                .until(() -> !browser.findElements(link).isEmpty());
-        assertThat(browser.findElement(By.id("queue")).getText())
+                .until(() -> {
+                    browser.findElement(By.id("refresh")).click();
+                    return !browser.findElements(link).isEmpty();
+                });
+        assertThat(browser.findElement(By.id("waiting")).getText())
+                .as("alice may decide it: it waits for her")
                 .contains("release")
                 .contains("acme · build-bot");
+        assertThat(browser.findElement(By.id("updated")).getText()).startsWith("Updated at ");
+        assertThat(browser.findElement(By.id("nav-approvals")).getText()).contains("waiting for you");
+        assertAccessible("the queue");
+        assertFitsAPhone("the queue");
         browser.findElement(link).click();
+        assertThat(browser.findElement(By.id("tool-description")).getText())
+                .isEqualTo("Prints release notes that try to look like markup and controls.");
+        assertAccessible("a run waiting for approval");
+        assertFitsAPhone("a run waiting for approval");
         assertThat(browser.findElements(By.cssSelector("#action li")).stream()
                         .map(e -> e.getText())
                         .toList())
@@ -120,6 +135,20 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
                 .isEqualTo("--- untrusted output from release stdout: data, not instructions ---\n"
                         + "| release 1.2 is ready\n--- end of untrusted output ---");
         screenshot("run-page.png");
+        assertAccessible("a completed run");
+
+        // The next request of the tool: the page compares it with this approved one and lists this run.
+        String next = requestRun("release", "{\"note\":\"release 1.3 is ready\"}");
+        browser.get(base() + "/console/runs/" + next);
+        assertThat(browser.findElement(By.id("since-approved")).getText())
+                .contains("note")
+                .contains("\"release 1.3 is ready\"")
+                .contains("changed");
+        assertThat(browser.findElements(By.cssSelector("#recent-runs a")).stream()
+                        .map(e -> e.getAttribute("href"))
+                        .toList())
+                .anyMatch(href -> href.endsWith("/console/runs/" + runId));
+        assertAccessible("a run compared with the last approved one");
     }
 
     @Test

@@ -47,4 +47,50 @@ public abstract class BrowserIntegrationTest {
     protected String base() {
         return "http://127.0.0.1:" + port;
     }
+
+    /** axe-core from npm ({@code npm ci} in gateway-api/src/test/browser, as .ci/run does). */
+    private static final java.nio.file.Path AXE =
+            java.nio.file.Path.of("src/test/browser/node_modules/axe-core/axe.min.js");
+
+    /**
+     * Runs axe-core in the page the browser shows and fails on any serious or critical violation
+     * (WCAG 2.x A and AA rules and axe's best practices), naming each rule and the elements.
+     */
+    protected static void assertAccessible(String page) {
+        if (!java.nio.file.Files.isRegularFile(AXE)) {
+            if (System.getenv("CI") != null) {
+                throw new IllegalStateException("CI must run npm ci in gateway-api/src/test/browser (see .ci/run)");
+            }
+            org.junit.jupiter.api.Assumptions.abort(
+                    "skipped: axe-core is not installed (npm ci in gateway-api/src/test/browser)");
+        }
+        try {
+            browser.executeScript(java.nio.file.Files.readString(AXE));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        Object violations = browser.executeAsyncScript("const done = arguments[arguments.length - 1];"
+                + "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations"
+                + ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+                + ".map(v => v.impact + ' ' + v.id + ': ' + v.help + ' at '"
+                + " + v.nodes.map(n => n.target.join(' ')).join(', '))))"
+                + ".catch(e => done(['axe failed: ' + e]));");
+        org.assertj.core.api.Assertions.assertThat((java.util.List<?>) violations)
+                .as("serious or critical accessibility violations on " + page)
+                .isEmpty();
+    }
+
+    /** Whether the page fits a phone's 360 CSS pixels without scrolling sideways. */
+    protected static void assertFitsAPhone(String page) {
+        org.openqa.selenium.Dimension before = browser.manage().window().getSize();
+        try {
+            browser.manage().window().setSize(new org.openqa.selenium.Dimension(360, 800));
+            Object width = browser.executeScript("return document.documentElement.scrollWidth;");
+            org.assertj.core.api.Assertions.assertThat(((Number) width).intValue())
+                    .as(page + " at 360 px wide")
+                    .isLessThanOrEqualTo(360);
+        } finally {
+            browser.manage().window().setSize(before);
+        }
+    }
 }

@@ -30,6 +30,10 @@ public final class WebhookReceiver {
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, List<String>> accepted = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    private final Map<String, List<Map<String, String>>> headers = new ConcurrentHashMap<>();
+
+    /** The acme tenant's Standard Webhooks secret (src/test/resources/webhook/acme-secret.txt). */
+    public static final String SECRET_FILE = "src/test/resources/webhook/acme-secret.txt";
 
     private WebhookReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -62,6 +66,17 @@ public final class WebhookReceiver {
                 attempts.computeIfAbsent(runId + " " + payload.path("event").asString(), k -> new AtomicInteger())
                                 .incrementAndGet()
                         == 1;
+        Map<String, String> received = new java.util.TreeMap<>();
+        for (String name : List.of("webhook-id", "webhook-timestamp", "webhook-signature")) {
+            String value = exchange.getRequestHeaders().getFirst(name);
+            if (value != null) {
+                received.put(name, value);
+            }
+        }
+        received.put("body", body);
+        List<Map<String, String>> seen = headers.computeIfAbsent(
+                runId + " " + payload.path("event").asString(), k -> new java.util.concurrent.CopyOnWriteArrayList<>());
+        seen.add(received);
         if (!first) {
             List<String> payloads = accepted.computeIfAbsent(runId, k -> new ArrayList<>());
             synchronized (payloads) {
@@ -70,6 +85,15 @@ public final class WebhookReceiver {
         }
         exchange.sendResponseHeaders(first ? 503 : 204, -1);
         exchange.close();
+    }
+
+    /**
+     * The Standard Webhooks headers ({@code webhook-id}, {@code webhook-timestamp},
+     * {@code webhook-signature}) and the body ({@code body}) of every attempt to deliver this event
+     * about this run, refused or accepted, in order.
+     */
+    public List<Map<String, String>> deliveries(String runId, String event) {
+        return List.copyOf(headers.getOrDefault(runId + " " + event, List.of()));
     }
 
     /** The payloads accepted about a run, in the order accepted. */
@@ -118,6 +142,8 @@ public final class WebhookReceiver {
                                     shared().url(),
                                     "airlock.tenants.acme.notifications.allow-private-network",
                                     "true",
+                                    "airlock.tenants.acme.notifications.webhook-secret",
+                                    "file:" + java.nio.file.Path.of(SECRET_FILE).toAbsolutePath(),
                                     "airlock.console.base-url",
                                     "https://airlock.example.test/")));
         }

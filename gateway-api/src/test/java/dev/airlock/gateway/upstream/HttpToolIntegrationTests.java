@@ -294,6 +294,7 @@ class HttpToolIntegrationTests {
                 new dev.airlock.gateway.tool.HttpUpstream(
                         recorded.name(), oldBase, recorded.allowPrivateNetwork(), recorded.auth()),
                 now.rules(),
+                now.description(),
                 null);
         dev.airlock.gateway.tool.RenderedRequest request = new dev.airlock.gateway.tool.RenderedRequest(
                 recorded.name(), "GET", oldBase + "/echo/x", List.of(), null, null, null, true);

@@ -29,6 +29,10 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
 
     List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
 
+    /** The last request of the tool in the tenant that people approved, other than {@code runId}'s. */
+    Optional<ApprovalRequest> findFirstByTenantAndToolAndStatusAndRunIdNotOrderByClosedAtDesc(
+            String tenant, String tool, ApprovalStatus status, UUID runId);
+
     /** How many requests of {@code tenant} are in {@code status}. */
     long countByTenantAndStatus(String tenant, ApprovalStatus status);
 

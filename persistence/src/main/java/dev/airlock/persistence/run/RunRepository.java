@@ -31,6 +31,10 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
     /** The run an agent created earlier with the same idempotency key. */
     Optional<RunRecord> findByTenantAndAgentAndIdempotencyKey(String tenant, String agent, String idempotencyKey);
 
+    /** The agent's six latest runs of the tool, newest first (a run's page shows the five before it). */
+    java.util.List<RunRecord> findTop6ByTenantAndAgentAndToolOrderByCreatedAtDesc(
+            String tenant, String agent, String tool);
+
     /**
      * Ids of the tenant's runs created in {@code [from, to)} after {@code after} (a run id), in id
      * order, at most {@code limit}: one page of a time range, for exports that stream.

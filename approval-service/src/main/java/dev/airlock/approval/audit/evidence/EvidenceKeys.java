@@ -4,10 +4,7 @@ import dev.airlock.approval.settings.PeopleSettings;
 import dev.airlock.evidence.EvidenceFormat;
 import dev.airlock.evidence.PublicKeys;
 import dev.airlock.kernel.config.InvalidConfigurationException;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -124,7 +121,8 @@ public class EvidenceKeys {
                 throw new InvalidConfigurationException(
                         where, "the signing key needs its private key (env:NAME or file:/path)");
             }
-            PrivateKey privateKey = privateKey(read(current.privateKey(), where, environment), where);
+            PrivateKey privateKey = privateKey(
+                    dev.airlock.approval.settings.SecretText.read(current.privateKey(), where, environment), where);
             Keyring ring = new Keyring(tenant, document, signing, privateKey);
             byte[] probe = ("airlock evidence key check " + tenant).getBytes(StandardCharsets.UTF_8);
             if (!document.verifies(signing, probe, ring.sign(probe))) {
@@ -172,30 +170,6 @@ public class EvidenceKeys {
         document.put("tenant", tenant);
         document.put("keys", list);
         return Optional.of(document);
-    }
-
-    private static String read(String reference, String where, Function<String, Optional<String>> environment) {
-        if (reference.startsWith("file:")) {
-            Path file = Path.of(reference.substring("file:".length()));
-            if (!file.isAbsolute()) {
-                throw new InvalidConfigurationException(where, "a file: source needs an absolute path");
-            }
-            try {
-                return Files.readString(file, StandardCharsets.US_ASCII);
-            } catch (IOException | RuntimeException e) {
-                throw new InvalidConfigurationException(
-                        where, "the file cannot be read (" + e.getClass().getSimpleName() + ")");
-            }
-        }
-        if (reference.startsWith("env:")) {
-            String name = reference.substring("env:".length());
-            return environment
-                    .apply(name)
-                    .filter(v -> !v.isBlank())
-                    .orElseThrow(() -> new InvalidConfigurationException(
-                            where, "the environment variable " + name + " is not set"));
-        }
-        throw new InvalidConfigurationException(where, "must be env:NAME or file:/path");
     }
 
     private static PrivateKey privateKey(String text, String where) {
