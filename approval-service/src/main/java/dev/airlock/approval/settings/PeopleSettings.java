@@ -246,14 +246,72 @@ public record PeopleSettings(
      * @param webhookSecret       where the Standard Webhooks secret that signs every delivery is ({@code env:NAME}
      *                            or {@code file:/path}; its value Base64, optionally {@code whsec_}-prefixed); none:
      *                            deliveries carry an id and a timestamp but no signature
+     * @param channels            chat and e-mail channels by name (docs/approvals.md#channels)
+     * @param approverGroups      who is told of which tools' requests, on which channels; none: every channel hears
+     *                            of every request
+     * @param remindBefore        how long before a request expires its groups are reminded; none: no reminder
+     * @param escalateAfter       how long after a request was opened, with no decision yet, {@code escalateTo} is told;
+     *                            none: no escalation
+     * @param escalateTo          the group told on escalation
      */
     public record Notifications(
             List<java.net.URI> webhooks,
             @DefaultValue("false") boolean allowPrivateNetwork,
-            @Nullable String webhookSecret) {
+            @Nullable String webhookSecret,
+            Map<String, @Valid Channel> channels,
+            Map<String, @Valid ApproverGroup> approverGroups,
+
+            @Nullable @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration remindBefore,
+
+            @Nullable @DurationMin(millis = 1, message = "must be a positive duration")
+            Duration escalateAfter,
+
+            @Nullable String escalateTo) {
 
         public Notifications {
             webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
+            channels = channels == null ? Map.of() : Map.copyOf(channels);
+            approverGroups = approverGroups == null ? Map.of() : Map.copyOf(approverGroups);
+        }
+    }
+
+    /** What kind of channel a chat or e-mail channel is. */
+    public enum ChannelType {
+        /** A Slack incoming webhook: a Block Kit message. */
+        SLACK,
+        /** A Microsoft Teams workflow webhook: an Adaptive Card. */
+        TEAMS,
+        /** E-mail through the gateway's SMTP server ({@code spring.mail.*}): a text and an HTML part. */
+        EMAIL
+    }
+
+    /**
+     * One chat or e-mail channel.
+     *
+     * @param type what it is
+     * @param url  Slack or Teams: where its webhook URL is ({@code env:NAME} or {@code file:/path}: the URL holds a
+     *             credential); e-mail: none
+     * @param to   e-mail: the addresses; Slack or Teams: none
+     */
+    public record Channel(ChannelType type, @Nullable String url, List<String> to) {
+
+        public Channel {
+            to = to == null ? List.of() : List.copyOf(to);
+        }
+    }
+
+    /**
+     * Who is told of which requests.
+     *
+     * @param channels the channels the group is told on
+     * @param tools    names or globs ({@code deploy-*}) of the tools whose requests the group is told of; absent: all
+     */
+    public record ApproverGroup(List<String> channels, List<String> tools) {
+
+        public ApproverGroup {
+            channels = channels == null ? List.of() : List.copyOf(channels);
+            tools = tools == null ? List.of("*") : List.copyOf(tools);
         }
     }
 
