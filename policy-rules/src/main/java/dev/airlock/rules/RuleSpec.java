@@ -14,10 +14,23 @@ import org.jspecify.annotations.Nullable;
  * @param approvers       distinct approvals needed
  * @param reason          whether approving needs a reason
  * @param approvalTimeout how long the approval request waits
+ * @param notifyGroup     the approver group to tell of the request
  */
 public record RuleSpec(
         String when,
         @Nullable ApprovalMode approval,
         @Nullable Integer approvers,
         @Nullable ReasonPolicy reason,
-        @Nullable Duration approvalTimeout) {}
+        @Nullable Duration approvalTimeout,
+        @Nullable String notifyGroup) {
+
+    /** A rule that names no group to notify. */
+    public RuleSpec(
+            String when,
+            @Nullable ApprovalMode approval,
+            @Nullable Integer approvers,
+            @Nullable ReasonPolicy reason,
+            @Nullable Duration approvalTimeout) {
+        this(when, approval, approvers, reason, approvalTimeout, null);
+    }
+}

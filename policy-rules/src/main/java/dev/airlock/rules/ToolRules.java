@@ -126,7 +126,8 @@ public final class ToolRules {
                         spec.approvalTimeout() == null ? defaults.approvalTimeout() : spec.approvalTimeout(),
                         spec.reason() == null
                                 ? defaults.approveReasonRequired()
-                                : spec.reason() == ReasonPolicy.REQUIRED);
+                                : spec.reason() == ReasonPolicy.REQUIRED,
+                        spec.notifyGroup() == null ? defaults.notifyGroup() : spec.notifyGroup());
             } catch (IllegalArgumentException e) {
                 throw new InvalidConfigurationException(where, String.valueOf(e.getMessage()));
             }
@@ -177,6 +178,9 @@ public final class ToolRules {
                     rule.put("approvers", r.policy().approvers());
                     rule.put("approvalTimeout", r.policy().approvalTimeout().toString());
                     rule.put("approveReasonRequired", r.policy().approveReasonRequired());
+                    if (r.policy().notifyGroup() != null) {
+                        rule.put("notify", r.policy().notifyGroup());
+                    }
                     return rule;
                 })
                 .toList();
@@ -233,7 +237,12 @@ public final class ToolRules {
 
     private PolicyDecision denied(String why) {
         return new PolicyDecision(
-                new ToolPolicy(ApprovalMode.DENY, 1, defaults.approvalTimeout(), defaults.approveReasonRequired()),
+                new ToolPolicy(
+                        ApprovalMode.DENY,
+                        1,
+                        defaults.approvalTimeout(),
+                        defaults.approveReasonRequired(),
+                        defaults.notifyGroup()),
                 null,
                 null,
                 why);

@@ -237,8 +237,8 @@ public class ApprovalChannels implements DisposableBean {
                         .run(() -> requests.findByRunIdAndTenantIn(runId, List.of(tenant))
                                 .ifPresent(request -> {
                                     Set<String> channels = event.equals("approval.decided")
-                                            ? toldOf(runId, routed(settings, request.tool()))
-                                            : routed(settings, request.tool());
+                                            ? toldOf(runId, routed(settings, request))
+                                            : routed(settings, request);
                                     send(request, event, outcome, channels);
                                 }));
             } catch (RuntimeException e) {
@@ -262,7 +262,7 @@ public class ApprovalChannels implements DisposableBean {
                     requests.findByTenantInAndStatusOrderByCreatedAtDesc(List.of(tenant), ApprovalStatus.PENDING)) {
                 Duration remindBefore = settings.remindBefore();
                 if (remindBefore != null && !now.isBefore(request.expiresAt().minus(remindBefore))) {
-                    send(request, "approval.reminder", null, routed(settings, request.tool()));
+                    send(request, "approval.reminder", null, routed(settings, request));
                 }
                 Duration escalateAfter = settings.escalateAfter();
                 String escalateTo = settings.escalateTo();
@@ -277,6 +277,27 @@ public class ApprovalChannels implements DisposableBean {
                 }
             }
         });
+    }
+
+    /**
+     * The channels a request goes to: those of the group its tool or deciding rule names, if the
+     * tenant has that group; else those of the groups whose tools match its tool; every channel
+     * when the tenant has no groups.
+     */
+    static Set<String> routed(PeopleSettings.Notifications settings, ApprovalRequest request) {
+        String named = request.notifyGroup();
+        if (named != null) {
+            PeopleSettings.ApproverGroup group = settings.approverGroups().get(named);
+            if (group != null) {
+                return new LinkedHashSet<>(group.channels());
+            }
+            log.warn(
+                    "Run {}: its policy names approver group {}, which tenant {} does not have; routing by tool",
+                    request.runId(),
+                    named,
+                    request.tenant());
+        }
+        return routed(settings, request.tool());
     }
 
     /** The channels of the groups told of {@code tool}'s requests; every channel when the tenant has no groups. */

@@ -90,7 +90,8 @@ class ApprovalRequests {
                         policy.approveReasonRequired(),
                         now,
                         expiresAt)
-                .because(rule, agentReason));
+                .because(rule, agentReason)
+                .notifying(policy.notifyGroup()));
         events.publishEvent(new ApprovalOpened(runId, tenant, tool, agent, digest, expiresAt));
     }
 

@@ -339,6 +339,7 @@ public record AgentSettings(
      * @param approvers       distinct approvals needed
      * @param reason          required or optional: whether approving needs a reason
      * @param approvalTimeout how long the approval request waits
+     * @param notify          the approver group told of the request (docs/approvals.md#channels)
      */
     public record Rule(
             String when,
@@ -347,7 +348,9 @@ public record AgentSettings(
             ReasonPolicy reason,
 
             @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
-            Duration approvalTimeout) {}
+            Duration approvalTimeout,
+
+            @Name("notify") @Nullable String notifyGroup) {}
 
     /**
      * What makes a tool an HTTP tool: one request to one of the tenant's upstreams.
@@ -542,6 +545,8 @@ public record AgentSettings(
      * @param annotations       hints for MCP clients about what the tool does, or null for none
      * @param http              for an HTTP tool (instead of {@code argv}): the request it sends
      * @param rules             policy rules over the request, in order; the first that holds decides
+     * @param notify            the approver group told of its requests unless a rule names another
+     *                          (docs/approvals.md#channels); none: the people's configuration routes by tool
      */
     public record Tool(
             String description,
@@ -568,7 +573,8 @@ public record AgentSettings(
             @DefaultValue @Valid ToolSandbox sandbox,
             Annotations annotations,
             @Valid Http http,
-            List<@Valid Rule> rules) {
+            List<@Valid Rule> rules,
+            @Name("notify") @Nullable String notifyGroup) {
 
         public Tool {
             rules = rules == null ? List.of() : List.copyOf(rules);

@@ -220,7 +220,8 @@ public final class ToolCompiler {
                     config.approval(),
                     config.approvers(),
                     config.approvalTimeout(),
-                    config.reason() == dev.airlock.kernel.config.ReasonPolicy.REQUIRED);
+                    config.reason() == dev.airlock.kernel.config.ReasonPolicy.REQUIRED,
+                    config.notifyGroup());
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigurationException(key, String.valueOf(e.getMessage()));
         }
@@ -279,7 +280,7 @@ public final class ToolCompiler {
                 }));
         List<dev.airlock.rules.RuleSpec> specs = rules.stream()
                 .map(r -> new dev.airlock.rules.RuleSpec(
-                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout()))
+                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout(), r.notifyGroup()))
                 .toList();
         return dev.airlock.rules.ToolRules.compile(tool, types, specs, defaults, key);
     }
@@ -324,7 +325,7 @@ public final class ToolCompiler {
             String tool, Map<String, Class<?>> types, List<AgentSettings.Rule> rules, ToolPolicy defaults, String key) {
         List<dev.airlock.rules.RuleSpec> specs = rules.stream()
                 .map(r -> new dev.airlock.rules.RuleSpec(
-                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout()))
+                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout(), r.notifyGroup()))
                 .toList();
         return dev.airlock.rules.ToolRules.compile(tool, types, specs, defaults, key);
     }

@@ -260,4 +260,21 @@ class ApprovalChannelsIntegrationTests {
             clock.reset();
         }
     }
+
+    @Test
+    void aToolOrItsDecidingRuleNamesTheGroupToTell() {
+        AgentApi api = new AgentApi(mvc);
+        String ordinary = api.park(KEY, "rotate", "{\"key\":\"db\"}");
+        String root = api.park(KEY, "rotate", "{\"key\":\"root\"}");
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(received("/slack", ordinary))
+                        .as("rotate names the ops group, though ops' tools do not match it")
+                        .isNotEmpty());
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(received("/teams", root))
+                        .as("the rule for the root key names the leads")
+                        .isNotEmpty());
+        assertThat(received("/teams", ordinary)).isEmpty();
+        assertThat(received("/slack", root)).isEmpty();
+    }
 }

@@ -70,6 +70,18 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
         assertThat(browser.findElement(By.id("message")).getText()).isEqualTo("Your approval is recorded.");
     }
 
+    /** Presses Tab until the element with {@code id} has the focus, as a keyboard user would; returns it. */
+    private static org.openqa.selenium.WebElement tabTo(String id) {
+        for (int i = 0; i < 80; i++) {
+            org.openqa.selenium.WebElement focused = browser.switchTo().activeElement();
+            if (id.equals(focused.getAttribute("id"))) {
+                return focused;
+            }
+            focused.sendKeys(org.openqa.selenium.Keys.TAB);
+        }
+        throw new AssertionError("the keyboard never reaches #" + id);
+    }
+
     /** Saves what the browser shows, as a build artifact under {@code target/screenshots}. */
     private static void screenshot(String name) throws java.io.IOException {
         Path screenshots = Path.of("target", "screenshots");
@@ -122,8 +134,9 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
                         .map(e -> e.getText())
                         .toList())
                 .contains("argv[0]: printf", "argv[2]: release 1.2 is ready");
-        browser.findElement(By.id("reason")).sendKeys("notes reviewed");
-        browser.findElement(By.id("approve")).click();
+        // Decided with the keyboard alone: Tab to the reason, type it, Tab to Approve, Enter.
+        tabTo("reason").sendKeys("notes reviewed");
+        tabTo("approve").sendKeys(org.openqa.selenium.Keys.ENTER);
         new WebDriverWait(browser, java.time.Duration.ofSeconds(10))
                 .until(ExpectedConditions.presenceOfElementLocated(By.id("message")));
         assertThat(browser.findElement(By.id("message")).getText()).isEqualTo("Your approval is recorded.");
@@ -149,6 +162,30 @@ class ConsoleBrowserIntegrationTests extends BrowserIntegrationTest {
                         .toList())
                 .anyMatch(href -> href.endsWith("/console/runs/" + runId));
         assertAccessible("a run compared with the last approved one");
+    }
+
+    @Test
+    void everyConsolePageHasNoSeriousAccessibilityViolationAndFitsAPhone() throws Exception {
+        browser.manage().deleteAllCookies();
+        browser.get(base() + "/login");
+        assertAccessible("the sign-in page");
+        assertFitsAPhone("the sign-in page");
+        // frank audits and administers acme: every page of the console is his to see.
+        signIn("frank", "frank-password");
+        String runId = requestRun("release", "{\"note\":\"for the accessibility checks\"}");
+        for (String page : java.util.List.of(
+                "/console",
+                "/console/runs/" + runId,
+                "/console/audit",
+                "/console/audit?tenant=acme",
+                "/console/audit/runs/" + runId + "?tenant=acme",
+                "/console/audit/grants",
+                "/console/tokens",
+                "/console/tool-changes")) {
+            browser.get(base() + page);
+            assertAccessible(page);
+            assertFitsAPhone(page);
+        }
     }
 
     @Test

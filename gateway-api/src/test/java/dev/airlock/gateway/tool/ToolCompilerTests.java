@@ -198,7 +198,8 @@ class ToolCompilerTests {
                 bound.sandbox(),
                 bound.annotations(),
                 null,
-                List.of());
+                List.of(),
+                null);
         assertThatThrownBy(() -> ToolCompiler.compile("acme", "git-log", atRoot, "airlock.tenants.acme.tools.git-log"))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(

@@ -69,6 +69,9 @@ public class ApprovalRequest {
     @Column(name = "expires_at", nullable = false, updatable = false)
     private Instant expiresAt;
 
+    @Column(name = "notify_group")
+    private @Nullable String notifyGroup;
+
     @Column(name = "closed_at")
     private @Nullable Instant closedAt;
 
@@ -120,6 +123,20 @@ public class ApprovalRequest {
         this.policyRule = policyRule;
         this.agentReason = agentReason;
         return this;
+    }
+
+    /**
+     * Records, on a request not yet stored, the approver group its tool or deciding rule names to
+     * tell of it; null leaves the routing to the people's configuration.
+     */
+    public ApprovalRequest notifying(@Nullable String group) {
+        this.notifyGroup = group;
+        return this;
+    }
+
+    /** The approver group to tell of the request, or null. */
+    public @Nullable String notifyGroup() {
+        return notifyGroup;
     }
 
     /** The policy rule that asked for people's decision; null for requests opened before rules existed. */
