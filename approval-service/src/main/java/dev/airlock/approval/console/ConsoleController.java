@@ -178,7 +178,8 @@ class ConsoleController {
                 "actionLines", approval.map(a -> a.request().actionLines()).orElse(null));
         model.addAttribute("mayDecide", mayDecide);
         model.addAttribute("toolDescription", context.description(run).orElse(null));
-        model.addAttribute("recentRuns", context.recent(run));
+        model.addAttribute(
+                "recentRuns", context.recent(run, r -> access.maySeeRun(human, r.tenant(), r.approvalRequired())));
         model.addAttribute("sinceApproved", context.sinceLastApproved(run).orElse(null));
         return "run";
     }

@@ -72,10 +72,17 @@ class DecisionContext {
     /**
      * The difference to the last approved request of the tool.
      *
-     * @param runId   that request's run
-     * @param changes the arguments that differ; empty when all are the same
+     * @param runId       that request's run
+     * @param changes     the arguments that differ; empty when all are the same
+     * @param toolChanged whether the tool's recorded definition differs from then (same arguments may then mean
+     *                    another action)
+     * @param ruleThen    the rule that decided then, when another rule decided now; else null
      */
-    record ArgumentDiff(String runId, List<ArgumentChange> changes) {}
+    record ArgumentDiff(
+            String runId,
+            List<ArgumentChange> changes,
+            boolean toolChanged,
+            @Nullable String ruleThen) {}
 
     /** The tool's description as recorded with the run's definition, if it has one. */
     Optional<String> description(RunRecord run) {
@@ -86,10 +93,11 @@ class DecisionContext {
                 .map(JsonNode::asString);
     }
 
-    /** The agent's last runs of the tool before this one, newest first, at most five. */
-    List<RecentRun> recent(RunRecord run) {
+    /** The agent's last runs of the tool before this one that the viewer may see, newest first, at most five. */
+    List<RecentRun> recent(RunRecord run, java.util.function.Predicate<RunRecord> visible) {
         return runs.findTop6ByTenantAndAgentAndToolOrderByCreatedAtDesc(run.tenant(), run.agent(), run.tool()).stream()
                 .filter(r -> !r.id().equals(run.id()))
+                .filter(visible)
                 .limit(RECENT)
                 .map(r -> new RecentRun(
                         r.id().toString(), r.createdAt(), r.state().name(), outcome(r)))
@@ -101,8 +109,11 @@ class DecisionContext {
         return approvals
                 .lastApproved(run.tenant(), run.tool(), run.id())
                 .flatMap(last -> runs.findByIdAndTenant(last.runId(), run.tenant()))
-                .map(last ->
-                        new ArgumentDiff(last.id().toString(), changes(last.argumentsJson(), run.argumentsJson())));
+                .map(last -> new ArgumentDiff(
+                        last.id().toString(),
+                        changes(last.argumentsJson(), run.argumentsJson()),
+                        last.toolSnapshotId() != run.toolSnapshotId(),
+                        java.util.Objects.equals(last.policyRule(), run.policyRule()) ? null : last.policyRule()));
     }
 
     private List<ArgumentChange> changes(String beforeJson, String nowJson) {

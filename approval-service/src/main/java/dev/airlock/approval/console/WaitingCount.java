@@ -33,13 +33,13 @@ class WaitingCount {
 
     @ModelAttribute("waitingCount")
     @Nullable
-    Integer waitingCount(@Nullable Authentication authentication) {
+    Long waitingCount(@Nullable Authentication authentication) {
         if (authentication == null
                 || authentication instanceof AnonymousAuthenticationToken
                 || !authentication.isAuthenticated()) {
             return null;
         }
         Human human = Human.of(authentication);
-        return approvals.waitingFor(human.name(), human.tenants(Role.APPROVER)).size();
+        return approvals.countWaitingFor(human.name(), human.tenants(Role.APPROVER));
     }
 }

@@ -67,6 +67,13 @@ public class ApprovalChannels implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ApprovalChannels.class);
     static final int MAX_ATTEMPTS = 5;
+    /** A message claimed this long ago and never recorded sent or failed was lost with its replica. */
+    static final Duration STALE = Duration.ofMinutes(5);
+
+    private static final java.util.regex.Pattern CHANNEL_NAME =
+            java.util.regex.Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
+    /** Unknown groups named by policy, each logged once. */
+    private static final Set<String> UNKNOWN_GROUPS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final AirlockProperties properties;
     private final PeopleSettings people;
@@ -127,6 +134,16 @@ public class ApprovalChannels implements DisposableBean {
         this.clock = clock;
         this.egress = egress;
         this.mail = mail;
+        if (mail instanceof org.springframework.mail.javamail.JavaMailSenderImpl smtp) {
+            // A stalled SMTP server must not hold a delivery for ever, and the password and the message
+            // go encrypted when the server offers STARTTLS; spring.mail.properties.* overrides either.
+            java.util.Properties props = smtp.getJavaMailProperties();
+            for (String timeout :
+                    List.of("mail.smtp.connectiontimeout", "mail.smtp.timeout", "mail.smtp.writetimeout")) {
+                props.putIfAbsent(timeout, "10000");
+            }
+            props.putIfAbsent("mail.smtp.starttls.enable", "true");
+        }
         this.retry = Retry.of(
                 "approval-channels",
                 RetryConfig.custom()
@@ -143,6 +160,9 @@ public class ApprovalChannels implements DisposableBean {
         String key = "airlock.tenants." + tenant + ".notifications";
         settings.channels().forEach((name, channel) -> {
             String channelKey = key + ".channels." + name;
+            if (!CHANNEL_NAME.matcher(name).matches()) {
+                throw new InvalidConfigurationException(channelKey, "channel names use a-z, 0-9, '_' and '-'");
+            }
             if (channel.type() == null) {
                 throw new InvalidConfigurationException(channelKey + ".type", "must be slack, teams or email");
             }
@@ -160,9 +180,16 @@ public class ApprovalChannels implements DisposableBean {
                     } catch (IllegalArgumentException e) {
                         throw new InvalidConfigurationException(channelKey + ".url", "does not hold a URL");
                     }
-                    if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null) {
-                        throw new InvalidConfigurationException(channelKey + ".url", "does not hold an http(s) URL");
+                    // The URL is a credential: only https carries it, except to a receiver on a private
+                    // network the tenant allows (a local relay, tests).
+                    boolean https = "https".equals(uri.getScheme());
+                    boolean plainAllowed = "http".equals(uri.getScheme()) && settings.allowPrivateNetwork();
+                    if (!(https || plainAllowed) || uri.getHost() == null) {
+                        throw new InvalidConfigurationException(
+                                channelKey + ".url",
+                                "does not hold an https URL (http only with allow-private-network)");
                     }
+
                     if (!channel.to().isEmpty()) {
                         throw new InvalidConfigurationException(
                                 channelKey + ".to", "only an e-mail channel has addresses");
@@ -255,28 +282,60 @@ public class ApprovalChannels implements DisposableBean {
         Instant now = clock.instant();
         people.tenants().forEach((tenant, tenantSettings) -> {
             PeopleSettings.Notifications settings = tenantSettings.notifications();
-            if (settings.channels().isEmpty() || settings.remindBefore() == null && settings.escalateAfter() == null) {
+            if (settings.channels().isEmpty()) {
                 return;
             }
-            for (ApprovalRequest request :
-                    requests.findByTenantInAndStatusOrderByCreatedAtDesc(List.of(tenant), ApprovalStatus.PENDING)) {
-                Duration remindBefore = settings.remindBefore();
-                if (remindBefore != null && !now.isBefore(request.expiresAt().minus(remindBefore))) {
-                    send(request, "approval.reminder", null, routed(settings, request));
+            Duration remindBefore = settings.remindBefore();
+            if (remindBefore != null) {
+                for (UUID runId : deliveries.remindersDue(tenant, now.plus(remindBefore))) {
+                    requests.findByRunIdAndTenantIn(runId, List.of(tenant))
+                            .ifPresent(r -> send(r, "approval.reminder", null, routed(settings, r)));
                 }
-                Duration escalateAfter = settings.escalateAfter();
-                String escalateTo = settings.escalateTo();
-                if (escalateAfter != null
-                        && escalateTo != null
-                        && !now.isBefore(request.createdAt().plus(escalateAfter))) {
-                    PeopleSettings.ApproverGroup group =
-                            settings.approverGroups().get(escalateTo);
-                    if (group != null) {
-                        send(request, "approval.escalated", null, new LinkedHashSet<>(group.channels()));
-                    }
+            }
+            Duration escalateAfter = settings.escalateAfter();
+            PeopleSettings.ApproverGroup group = settings.escalateTo() == null
+                    ? null
+                    : settings.approverGroups().get(settings.escalateTo());
+            if (escalateAfter != null && group != null) {
+                for (UUID runId : deliveries.escalationsDue(tenant, now.minus(escalateAfter))) {
+                    requests.findByRunIdAndTenantIn(runId, List.of(tenant))
+                            .ifPresent(r -> send(r, "approval.escalated", null, new LinkedHashSet<>(group.channels())));
                 }
             }
         });
+        resendStale(now);
+    }
+
+    /** Messages a stopped replica claimed but never sent: claimed again and sent from here. */
+    private void resendStale(Instant now) {
+        for (NotificationDeliveries.Delivery stale :
+                deliveries.reclaimStale(people.tenants().keySet(), now.minus(STALE), now)) {
+            PeopleSettings.Notifications settings =
+                    people.tenant(stale.tenant()).notifications();
+            PeopleSettings.Channel channel = settings.channels().get(stale.channel());
+            if (channel == null) {
+                continue;
+            }
+            requests.findByRunIdAndTenantIn(stale.runId(), List.of(stale.tenant()))
+                    .ifPresent(request -> {
+                        ApprovalMessage message = message(
+                                request,
+                                stale.event(),
+                                request.status() == ApprovalStatus.PENDING ? null : request.status());
+                        log.info(
+                                "Sending again the {} of run {} on channel {}: its sender stopped",
+                                stale.event(),
+                                stale.runId(),
+                                stale.channel());
+                        senders.execute(() -> deliver(
+                                stale.tenant(),
+                                stale.id(),
+                                stale.channel(),
+                                channel,
+                                message,
+                                settings.allowPrivateNetwork()));
+                    });
+        }
     }
 
     /**
@@ -291,11 +350,12 @@ public class ApprovalChannels implements DisposableBean {
             if (group != null) {
                 return new LinkedHashSet<>(group.channels());
             }
-            log.warn(
-                    "Run {}: its policy names approver group {}, which tenant {} does not have; routing by tool",
-                    request.runId(),
-                    named,
-                    request.tenant());
+            if (UNKNOWN_GROUPS.add(request.tenant() + "/" + named)) {
+                log.warn(
+                        "Policy names approver group {}, which tenant {} does not have; its requests are routed by tool",
+                        named,
+                        request.tenant());
+            }
         }
         return routed(settings, request.tool());
     }
@@ -413,7 +473,7 @@ public class ApprovalChannels implements DisposableBean {
             throw new IOException("channel " + name + " has no URL");
         }
         Upstream receiver =
-                egress.upstream("channel." + tenant + "." + name, ApprovalWebhooks.receiverPolicy(allowPrivate));
+                egress.upstream("channel/" + tenant + "/" + name, ApprovalWebhooks.receiverPolicy(allowPrivate));
         EgressResult result = receiver.call(
                 new EgressRequest(
                         "POST", url, List.of(), body.getBytes(StandardCharsets.UTF_8), "application/json", false),

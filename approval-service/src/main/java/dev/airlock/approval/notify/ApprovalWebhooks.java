@@ -167,6 +167,7 @@ public class ApprovalWebhooks implements DisposableBean {
         boolean allowPrivate = people.tenant(tenant).notifications().allowPrivateNetwork();
         for (int i = 0; i < hooks.size(); i++) {
             URI hook = hooks.get(i);
+            int hookIndex = i;
             Upstream receiver = egress.upstream("webhook." + tenant + "." + i, receiverPolicy(allowPrivate));
             senders.execute(() -> {
                 try {
@@ -174,8 +175,10 @@ public class ApprovalWebhooks implements DisposableBean {
                             .run();
                 } catch (Throwable e) {
                     log.warn(
-                            "Webhook {} did not accept {} for run {} after retries: {}",
-                            hook,
+                            "Webhook {} of tenant {} (host {}) did not accept {} for run {} after retries: {}",
+                            hookIndex,
+                            tenant,
+                            hook.getHost(),
                             payload.get("event"),
                             payload.get("runId"),
                             e.getMessage());

@@ -124,17 +124,44 @@ final class ChannelFormats {
 
     private static List<String> actionLines(ApprovalMessage message) {
         List<String> lines = new ArrayList<>();
-        lines.add("The action (characters that are not printable ASCII as \\xNN):");
+        lines.add("The action (characters that are not printable ASCII as \\xNN; links defanged):");
+        boolean cutLine = false;
+        int budget = ACTION_BUDGET;
+        int shown = 0;
         for (String line : message.action()) {
-            lines.add(
-                    line.length() > ApprovalMessage.MAX_LINE
-                            ? line.substring(0, ApprovalMessage.MAX_LINE) + " …"
-                            : line);
+            String written = defang(line);
+            if (written.length() > ApprovalMessage.MAX_LINE) {
+                written = written.substring(0, ApprovalMessage.MAX_LINE) + " …";
+                cutLine = true;
+            }
+            if (written.length() + 1 > budget) {
+                break;
+            }
+            budget -= written.length() + 1;
+            lines.add(written);
+            shown++;
         }
-        if (message.cut() > 0) {
-            lines.add("… and " + message.cut() + " more line(s): see the console");
+        int more = message.cut() + message.action().size() - shown;
+        if (more > 0 || cutLine) {
+            lines.add("NOT THE WHOLE ACTION: " + (more > 0 ? more + " more line(s)" : "long lines")
+                    + " cut here. Read the whole action in the console before deciding.");
         }
         return lines;
+    }
+
+    /** Characters of the action a chat message holds at most (Slack's section limit is 3000). */
+    static final int ACTION_BUDGET = 2400;
+
+    private static final java.util.regex.Pattern SCHEME =
+            java.util.regex.Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*)://");
+    private static final java.util.regex.Pattern WWW = java.util.regex.Pattern.compile("(?i)\\bwww\\.");
+
+    /**
+     * An argument as a chat or mail client cannot turn into a link: {@code https://} becomes
+     * {@code https[:]//} and {@code www.} becomes {@code www[.]}; the console shows it as it is.
+     */
+    static String defang(String text) {
+        return WWW.matcher(SCHEME.matcher(text).replaceAll("$1[:]//")).replaceAll("www[.]");
     }
 
     private static Map<String, Object> plain(String text, int limit) {

@@ -169,18 +169,20 @@ public class ApprovalService {
         if (approverTenants.isEmpty()) {
             return List.of();
         }
-        List<ApprovalRequest> pending =
-                requests.findByTenantInAndStatusOrderByCreatedAtDesc(approverTenants, ApprovalStatus.PENDING);
-        if (pending.isEmpty()) {
-            return List.of();
-        }
-        java.util.Set<UUID> decided = new java.util.HashSet<>(
-                decisions.decidedBy(pending.stream().map(ApprovalRequest::runId).toList(), person));
-        return pending.stream()
-                .filter(r -> !person.equals(r.requester()) && !decided.contains(r.runId()))
-                .sorted(java.util.Comparator.comparing(ApprovalRequest::expiresAt))
+        return requests
+                .waitingFor(approverTenants, person, org.springframework.data.domain.Limit.of(WAITING_PAGE))
+                .stream()
                 .map(ApprovalView.Request::of)
                 .toList();
+    }
+
+    /** The most requests "Waiting for you" lists; the count says how many there are. */
+    public static final int WAITING_PAGE = 200;
+
+    /** How many pending requests {@code person} may decide: one count, however many there are. */
+    @Transactional(readOnly = true)
+    public long countWaitingFor(String person, Collection<String> approverTenants) {
+        return approverTenants.isEmpty() ? 0 : requests.countWaitingFor(approverTenants, person);
     }
 
     /** The last request of the tool in the tenant that people approved, other than {@code runId}'s. */

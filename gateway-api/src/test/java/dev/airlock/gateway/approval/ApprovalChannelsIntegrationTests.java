@@ -174,6 +174,9 @@ class ApprovalChannelsIntegrationTests {
                 .contains("&lt;b&gt;x&lt;/b&gt;")
                 .doesNotContain("<!channel>")
                 .doesNotContain("<@U123>")
+                .as("links are defanged")
+                .contains("http[:]//evil.example")
+                .doesNotContain("http://evil.example")
                 .contains("&amp;amp;");
         slack.path("blocks")
                 .forEach(block -> block.findValues("type").stream()
@@ -197,7 +200,8 @@ class ApprovalChannelsIntegrationTests {
                 .as("the HTML part escapes every markup character")
                 .contains("&lt;b&gt;x&lt;/b&gt;")
                 .contains("&lt;!channel&gt;")
-                .doesNotContain("<b>x</b>");
+                .doesNotContain("<b>x</b>")
+                .doesNotContain("http://evil.example");
         assertThat(whole.substring(0, whole.indexOf("Content-Type: text/html")))
                 .as("the text part is the words themselves")
                 .contains("Content-Type: text/plain")
@@ -276,5 +280,26 @@ class ApprovalChannelsIntegrationTests {
                         .isNotEmpty());
         assertThat(received("/teams", ordinary)).isEmpty();
         assertThat(received("/slack", root)).isEmpty();
+    }
+
+    @Test
+    void aMessageWhoseSenderStoppedIsSentAgain() {
+        AgentApi api = new AgentApi(mvc);
+        String runId = api.park(KEY, "deploy", "{\"target\":\"lost\"}");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !received("/slack", runId).isEmpty());
+        // As a replica that stopped after claiming it would leave it: claimed long ago, never sent.
+        java.time.Instant longAgo = clock.instant().minus(Duration.ofMinutes(10));
+        scopes.consoleJobs()
+                .run(() -> deliveries.claim(
+                        "alerts", UUID.fromString(runId), "leads-teams", "approval.reminder", longAgo));
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(received("/teams", runId))
+                    .anyMatch(m -> m.toString().contains("Reminder: deploy in alerts still waits for approval"));
+            assertThat(deliveries(runId))
+                    .filteredOn(d -> d.channel().equals("leads-teams"))
+                    .singleElement()
+                    .satisfies(d -> assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.SENT));
+        });
     }
 }

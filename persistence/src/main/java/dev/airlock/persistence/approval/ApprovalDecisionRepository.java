@@ -11,11 +11,4 @@ import org.springframework.data.jpa.repository.JpaRepository;
 public interface ApprovalDecisionRepository extends JpaRepository<ApprovalDecision, Long> {
 
     List<ApprovalDecision> findByRunIdOrderByDecidedAtAsc(UUID runId);
-
-    /** The runs among {@code runIds} that {@code approver} has decided on. */
-    @org.springframework.data.jpa.repository.Query(
-            "select distinct d.runId from ApprovalDecision d where d.runId in :runIds and d.approver = :approver")
-    List<UUID> decidedBy(
-            @org.springframework.data.repository.query.Param("runIds") java.util.Collection<UUID> runIds,
-            @org.springframework.data.repository.query.Param("approver") String approver);
 }

@@ -29,6 +29,22 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
 
     List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
 
+    /** The JPQL condition of a pending request {@code person} may decide: not their agent's, not decided by them. */
+    String WAITING_FOR = "r.status = dev.airlock.persistence.approval.ApprovalStatus.PENDING and r.tenant in :tenants"
+            + " and (r.requester is null or r.requester <> :person) and not exists (select 1 from ApprovalDecision d"
+            + " where d.runId = r.runId and d.approver = :person)";
+
+    /** The pending requests {@code person} may decide in {@code tenants}, the one that expires first first. */
+    @Query("select r from ApprovalRequest r where " + WAITING_FOR + " order by r.expiresAt")
+    List<ApprovalRequest> waitingFor(
+            @Param("tenants") Collection<String> tenants,
+            @Param("person") String person,
+            org.springframework.data.domain.Limit limit);
+
+    /** How many pending requests {@code person} may decide in {@code tenants}. */
+    @Query("select count(r) from ApprovalRequest r where " + WAITING_FOR)
+    long countWaitingFor(@Param("tenants") Collection<String> tenants, @Param("person") String person);
+
     /** The last request of the tool in the tenant that people approved, other than {@code runId}'s. */
     Optional<ApprovalRequest> findFirstByTenantAndToolAndStatusAndRunIdNotOrderByClosedAtDesc(
             String tenant, String tool, ApprovalStatus status, UUID runId);

@@ -93,21 +93,83 @@ public class NotificationDeliveries {
                 .update();
     }
 
+    /** Most requests one pass reminds or escalates; the rest wait for the next pass. */
+    public static final int BATCH = 100;
+
+    /**
+     * Pending requests of {@code tenant} that expire at or before {@code remindFrom} and were not
+     * reminded yet: only these are read, however many requests are pending.
+     */
+    @Transactional(readOnly = true)
+    public List<UUID> remindersDue(String tenant, Instant remindFrom) {
+        return due(tenant, "expires_at", remindFrom, "approval.reminder");
+    }
+
+    /** Pending requests of {@code tenant} opened at or before {@code openedBy} and not escalated yet. */
+    @Transactional(readOnly = true)
+    public List<UUID> escalationsDue(String tenant, Instant openedBy) {
+        return due(tenant, "created_at", openedBy, "approval.escalated");
+    }
+
+    private List<UUID> due(String tenant, String column, Instant cutoff, String event) {
+        // column is one of two fixed names above, never input.
+        return jdbc.sql(
+                        "SELECT r.run_id FROM airlock.approval_requests r WHERE r.tenant = :tenant AND r.status = 'PENDING'"
+                                + " AND r." + column
+                                + " <= :cutoff AND NOT EXISTS (SELECT 1 FROM airlock.notification_deliveries n"
+                                + " WHERE n.run_id = r.run_id AND n.event = :event) ORDER BY r." + column
+                                + " LIMIT :batch")
+                .param("tenant", tenant)
+                .param("cutoff", Timestamp.from(cutoff))
+                .param("event", event)
+                .param("batch", BATCH)
+                .query((rs, n) -> rs.getObject("run_id", UUID.class))
+                .list();
+    }
+
+    /**
+     * Messages claimed more than {@code staleAfter} ago and never recorded as sent or failed (the
+     * replica sending them stopped): claimed again now, to be sent again.
+     */
+    @Transactional
+    public List<Delivery> reclaimStale(java.util.Collection<String> tenants, Instant staleBefore, Instant now) {
+        if (tenants.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.sql("""
+                UPDATE airlock.notification_deliveries SET updated_at = :now
+                WHERE id IN (SELECT id FROM airlock.notification_deliveries
+                             WHERE status = 'SENDING' AND updated_at < :stale AND tenant IN (:tenants)
+                             ORDER BY id LIMIT :batch FOR UPDATE SKIP LOCKED)
+                RETURNING *
+                """)
+                .param("now", Timestamp.from(now))
+                .param("stale", Timestamp.from(staleBefore))
+                .param("tenants", tenants)
+                .param("batch", BATCH)
+                .query((rs, n) -> delivery(rs))
+                .list();
+    }
+
+    private static Delivery delivery(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new Delivery(
+                rs.getLong("id"),
+                rs.getString("tenant"),
+                rs.getObject("run_id", UUID.class),
+                rs.getString("channel"),
+                rs.getString("event"),
+                Status.valueOf(rs.getString("status")),
+                rs.getInt("attempts"),
+                rs.getString("last_error"),
+                rs.getTimestamp("created_at").toInstant());
+    }
+
     /** The messages about one run, oldest first. */
     @Transactional(readOnly = true)
     public List<Delivery> of(UUID runId) {
         return jdbc.sql("SELECT * FROM airlock.notification_deliveries WHERE run_id = :run ORDER BY id")
                 .param("run", runId)
-                .query((rs, n) -> new Delivery(
-                        rs.getLong("id"),
-                        rs.getString("tenant"),
-                        rs.getObject("run_id", UUID.class),
-                        rs.getString("channel"),
-                        rs.getString("event"),
-                        Status.valueOf(rs.getString("status")),
-                        rs.getInt("attempts"),
-                        rs.getString("last_error"),
-                        rs.getTimestamp("created_at").toInstant()))
+                .query((rs, n) -> delivery(rs))
                 .list();
     }
 }

@@ -1,0 +1,60 @@
+package dev.airlock.approval.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What the channel formats write of an action an agent padded or filled with links. */
+class ChannelFormatsTests {
+
+    private static ApprovalMessage message(List<String> action, int cut) {
+        return new ApprovalMessage(
+                "approval.requested",
+                "run-1",
+                "acme",
+                "deploy",
+                "bot",
+                action,
+                cut,
+                null,
+                Instant.EPOCH,
+                null,
+                "https://airlock.example.test/console/runs/run-1");
+    }
+
+    @Test
+    void linksAreDefangedInEveryFormat() {
+        ApprovalMessage message = message(List.of("argv[1]: see https://evil.example/x and www.evil.example"), 0);
+        String slack = ChannelFormats.slack(message).toString();
+        assertThat(slack).contains("https[:]//evil.example/x").contains("www[.]evil.example");
+        assertThat(ChannelFormats.text(message))
+                .contains("https[:]//evil.example/x")
+                .doesNotContain("https://evil.example");
+        assertThat(ChannelFormats.teams(message).toString()).doesNotContain("https://evil.example");
+        assertThat(ChannelFormats.defang("FTP://host and ssh://x")).isEqualTo("FTP[:]//host and ssh[:]//x");
+    }
+
+    @Test
+    void aPaddedActionSaysItIsCutAndStaysWithinSlacksLimits() {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            lines.add("argv[" + i + "]: " + "x".repeat(400));
+        }
+        Map<String, Object> slack = ChannelFormats.slack(message(lines, 5));
+        String text = slack.toString();
+        assertThat(text).contains("NOT THE WHOLE ACTION").contains("Read the whole action in the console");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> blocks = (List<Map<String, Object>>) slack.get("blocks");
+        blocks.stream()
+                .filter(b -> b.get("text") instanceof Map<?, ?>)
+                .map(b -> String.valueOf(((Map<?, ?>) b.get("text")).get("text")))
+                .forEach(t -> assertThat(t.length()).isLessThanOrEqualTo(3000));
+        assertThat(ChannelFormats.text(message(List.of("argv[0]: " + "y".repeat(500)), 0)))
+                .as("one long line cut is said too")
+                .contains("NOT THE WHOLE ACTION");
+    }
+}
