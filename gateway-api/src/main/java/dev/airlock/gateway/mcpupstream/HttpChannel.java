@@ -60,7 +60,8 @@ final class HttpChannel extends McpChannel {
     }
 
     @Override
-    protected void transmit(byte[] message, Duration timeout) throws McpFailure {
+    protected void transmit(byte[] message, Duration timeout, dev.airlock.egress.CallControl control)
+            throws McpFailure {
         JsonNode sent = json.readTree(message);
         JsonNode id = sent.get("method") != null ? sent.get("id") : null;
         List<EgressRequest.Header> headers;
@@ -103,7 +104,7 @@ final class HttpChannel extends McpChannel {
                         body.readNBytes(4096);
                     }
                 },
-                runnable -> {},
+                control,
                 timeout);
         String given = result.headers().get("mcp-session-id");
         if (given != null && session == null) {

@@ -81,7 +81,17 @@ abstract class McpChannel implements AutoCloseable {
             CompletableFuture<Reply> answer, @Nullable Consumer<JsonNode> progress) {}
 
     /** Sends one message; the answer, if any, arrives through {@link #deliver}. */
-    protected abstract void transmit(byte[] message, Duration timeout) throws McpFailure;
+    protected void transmit(byte[] message, Duration timeout) throws McpFailure {
+        transmit(message, timeout, dev.airlock.egress.CallControl.NONE);
+    }
+
+    /**
+     * Sends one message; the answer, if any, arrives through {@link #deliver}.
+     *
+     * @param control lets a cancellation of the request cut what carries it (an HTTP answer being read)
+     */
+    protected abstract void transmit(byte[] message, Duration timeout, dev.airlock.egress.CallControl control)
+            throws McpFailure;
 
     /** Ends the connection; every request waiting ends with SERVER_DOWN. */
     @Override
@@ -129,15 +139,21 @@ abstract class McpChannel implements AutoCloseable {
         message.put("params", sent);
         Pending waiting = new Pending(new CompletableFuture<>(), progress);
         pending.put(id, waiting);
+        java.util.concurrent.atomic.AtomicReference<@Nullable Runnable> abort =
+                new java.util.concurrent.atomic.AtomicReference<>();
         onCancel.accept(() -> {
             if (waiting.answer()
                     .completeExceptionally(new McpFailure(Termination.CANCELLED, "the run was cancelled"))) {
+                Runnable cut = abort.get();
+                if (cut != null) {
+                    cut.run();
+                }
                 notifyQuietly("notifications/cancelled", Map.of("requestId", id, "reason", "cancelled by Airlock"));
             }
         });
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            transmit(json.writeValueAsBytes(message), timeout);
+            transmit(json.writeValueAsBytes(message), timeout, abort::set);
             long left = deadline - System.nanoTime();
             return waiting.answer().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

@@ -50,7 +50,8 @@ final class StdioChannel extends McpChannel {
     }
 
     @Override
-    protected void transmit(byte[] message, Duration timeout) throws McpFailure {
+    protected void transmit(byte[] message, Duration timeout, dev.airlock.egress.CallControl control)
+            throws McpFailure {
         String why = closedReason();
         if (why != null) {
             throw new McpFailure(Termination.SERVER_DOWN, why);

@@ -487,4 +487,25 @@ class McpUpstreamIntegrationTests {
                 .isEqualTo("everything");
         assertThat(printed.path("result").path("content").toString()).contains("Echo: from typescript");
     }
+
+    @Test
+    void cancellingACallToAStreamableHttpServerCutsItsAnswer() {
+        AgentApi.Response started = api.post(KEY, "/api/v1/runs", "{\"tool\":\"javasdk.hang\",\"arguments\":{}}");
+        assertThat(started.status()).as(started.body().toString()).isEqualTo(201);
+        String runId = started.text("runId");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> "RUNNING"
+                        .equals(api.get(KEY, "/api/v1/runs/" + runId)
+                                .body()
+                                .path("state")
+                                .asString()));
+        assertThat(api.post(KEY, "/api/v1/runs/" + runId + "/cancel", "").status())
+                .isIn(200, 202);
+        // The server answers only after a minute and the call's time limit is 30 s: only a cut ends it sooner.
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            JsonNode now = api.get(KEY, "/api/v1/runs/" + runId).body();
+            assertThat(now.path("state").asString()).isEqualTo("CANCELLED");
+            assertThat(now.path("mcp").path("termination").asString()).isEqualTo("CANCELLED");
+        });
+    }
 }

@@ -79,6 +79,19 @@ public final class JavaSdkMcpServer {
                                             .addTextContent("done")
                                             .build();
                                 })
+                                .build(),
+                        McpServerFeatures.SyncToolSpecification.builder()
+                                .tool(McpSchema.Tool.builder()
+                                        .name("hang")
+                                        .description("Answers after a minute")
+                                        .inputSchema(Map.of("type", "object"))
+                                        .build())
+                                .callHandler((exchange, request) -> {
+                                    sleep(60_000);
+                                    return McpSchema.CallToolResult.builder()
+                                            .addTextContent("late")
+                                            .build();
+                                })
                                 .build())
                 .build();
         tomcat = new Tomcat();
