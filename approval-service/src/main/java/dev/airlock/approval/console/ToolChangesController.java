@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Controller
 class ToolChangesController {
 
-    /** Pretty-printed, every character that is not ASCII written as {@code \\uXXXX}: nothing hides. */
+    /** Pretty-printed, every character that is not ASCII written as a JSON escape: nothing hides. */
     private static final JsonMapper PRETTY = JsonMapper.builder()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .enable(tools.jackson.core.json.JsonWriteFeature.ESCAPE_NON_ASCII)

@@ -45,7 +45,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.mail.javamail.MimeMessageHelper;
 import org.springframework.stereotype.Component;
@@ -67,6 +66,8 @@ public class ApprovalChannels implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(ApprovalChannels.class);
     static final int MAX_ATTEMPTS = 5;
+    /** The wait before a message's second attempt; each later one doubles. */
+    static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
     /** A message claimed this long ago and never recorded sent or failed was lost with its replica. */
     static final Duration STALE = Duration.ofMinutes(5);
 
@@ -88,7 +89,6 @@ public class ApprovalChannels implements DisposableBean {
     private final ExecutorService senders = Executors.newVirtualThreadPerTaskExecutor();
     private final Retry retry;
 
-    @Autowired
     ApprovalChannels(
             AirlockProperties properties,
             PeopleSettings people,
@@ -98,33 +98,9 @@ public class ApprovalChannels implements DisposableBean {
             JsonMapper json,
             Clock clock,
             Egress egress,
-            ObjectProvider<JavaMailSender> mail) {
-        this(
-                properties,
-                people,
-                requests,
-                deliveries,
-                scopes,
-                json,
-                clock,
-                egress,
-                mail.getIfAvailable(),
-                name -> Optional.ofNullable(System.getenv(name)),
-                Duration.ofMillis(200));
-    }
-
-    ApprovalChannels(
-            AirlockProperties properties,
-            PeopleSettings people,
-            ApprovalRequestRepository requests,
-            NotificationDeliveries deliveries,
-            Scopes scopes,
-            JsonMapper json,
-            Clock clock,
-            Egress egress,
-            @Nullable JavaMailSender mail,
-            Function<String, Optional<String>> environment,
-            Duration firstBackoff) {
+            ObjectProvider<JavaMailSender> mailSenders) {
+        JavaMailSender mail = mailSenders.getIfAvailable();
+        Function<String, Optional<String>> environment = name -> Optional.ofNullable(System.getenv(name));
         this.properties = properties;
         this.people = people;
         this.requests = requests;
@@ -148,7 +124,7 @@ public class ApprovalChannels implements DisposableBean {
                 "approval-channels",
                 RetryConfig.custom()
                         .maxAttempts(MAX_ATTEMPTS)
-                        .intervalFunction(IntervalFunction.ofExponentialBackoff(firstBackoff, 2.0))
+                        .intervalFunction(IntervalFunction.ofExponentialBackoff(FIRST_BACKOFF, 2.0))
                         .retryExceptions(IOException.class, RuntimeException.class)
                         .build());
         people.tenants().forEach((tenant, settings) -> check(tenant, settings.notifications(), environment));
@@ -367,7 +343,7 @@ public class ApprovalChannels implements DisposableBean {
         }
         Set<String> channels = new LinkedHashSet<>();
         settings.approverGroups().forEach((name, group) -> {
-            if (group.tools().stream().anyMatch(glob -> glob(glob, tool))) {
+            if (group.tools().stream().anyMatch(glob -> dev.airlock.kernel.config.Globs.matches(glob, tool))) {
                 channels.addAll(group.channels());
             }
         });
@@ -381,19 +357,6 @@ public class ApprovalChannels implements DisposableBean {
                 .filter(d -> !d.event().equals("approval.decided"))
                 .forEach(d -> told.add(d.channel()));
         return told.isEmpty() ? channels : told;
-    }
-
-    static boolean glob(String glob, String name) {
-        StringBuilder regex = new StringBuilder();
-        for (char c : glob.toCharArray()) {
-            regex.append(
-                    switch (c) {
-                        case '*' -> ".*";
-                        case '?' -> ".";
-                        default -> java.util.regex.Pattern.quote(String.valueOf(c));
-                    });
-        }
-        return name.matches(regex.toString());
     }
 
     private void send(ApprovalRequest request, String event, @Nullable ApprovalStatus outcome, Set<String> channels) {

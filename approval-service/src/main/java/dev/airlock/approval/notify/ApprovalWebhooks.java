@@ -62,18 +62,9 @@ public class ApprovalWebhooks implements DisposableBean {
                     .retryExceptions(IOException.class, WebhookRefused.class)
                     .build());
 
-    @org.springframework.beans.factory.annotation.Autowired
     ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock, Egress egress) {
-        this(properties, people, json, clock, egress, name -> java.util.Optional.ofNullable(System.getenv(name)));
-    }
-
-    ApprovalWebhooks(
-            AirlockProperties properties,
-            PeopleSettings people,
-            JsonMapper json,
-            Clock clock,
-            Egress egress,
-            java.util.function.Function<String, java.util.Optional<String>> environment) {
+        java.util.function.Function<String, java.util.Optional<String>> environment =
+                name -> java.util.Optional.ofNullable(System.getenv(name));
         people.tenants().forEach((tenant, settings) -> {
             String secret = settings.notifications().webhookSecret();
             String key = "airlock.tenants." + tenant + ".notifications.webhook-secret";

@@ -112,9 +112,10 @@ final class ChannelFormats {
     /** The e-mail's HTML part: the same, every character that is markup escaped. */
     static String html(ApprovalMessage message) {
         return "<!DOCTYPE html><html lang=\"en\"><body><pre style=\"white-space:pre-wrap\">"
-                + htmlEscape(text(message)
+                + org.springframework.web.util.HtmlUtils.htmlEscape(text(message)
                         .replace("\nDecide in the console (sign-in required): " + message.console() + "\n", "\n"))
-                + "</pre><p><a href=\"" + htmlEscape(message.console()) + "\">Open the request in the console</a>"
+                + "</pre><p><a href=\"" + org.springframework.web.util.HtmlUtils.htmlEscape(message.console())
+                + "\">Open the request in the console</a>"
                 + " (sign-in required)</p></body></html>";
     }
 
@@ -192,20 +193,5 @@ final class ChannelFormats {
         block.put("type", "RichTextBlock");
         block.put("inlines", inlines);
         return block;
-    }
-
-    static String htmlEscape(String text) {
-        StringBuilder escaped = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '&' -> escaped.append("&amp;");
-                case '<' -> escaped.append("&lt;");
-                case '>' -> escaped.append("&gt;");
-                case '"' -> escaped.append("&quot;");
-                case '\'' -> escaped.append("&#39;");
-                default -> escaped.append(c);
-            }
-        }
-        return escaped.toString();
     }
 }

@@ -164,23 +164,21 @@ public class McpServers implements SmartLifecycle {
         if (!server.sandbox().equals(defaults.sandbox())) {
             throw new InvalidConfigurationException(key + ".sandbox", "a URL server runs no process here");
         }
-        return new ServerSettings(tenant, name, key, server, () -> credentialRedactor(server, name, key, secrets));
+        // The credential's terms are read once; its values at each use, as the client reads them.
+        HttpUpstream.Auth auth =
+                ToolCompiler.upstream(name, asUpstream(server), key).auth();
+        return new ServerSettings(tenant, name, key, server, () -> credentialRedactor(auth, secrets));
     }
 
     /** What redacts a URL server's credential, its values read now; nothing when it has none (or it cannot be read). */
-    private static SecretRedactor credentialRedactor(
-            AgentSettings.McpServer server, String name, String key, SecretSource secrets) {
-        if (server.auth() == null || server.url() == null) {
+    private static SecretRedactor credentialRedactor(HttpUpstream.@Nullable Auth auth, SecretSource secrets) {
+        if (auth == null) {
             return SecretRedactor.none();
         }
         Map<String, String> values = new TreeMap<>();
         try {
-            HttpUpstream.Auth auth =
-                    ToolCompiler.upstream(name, asUpstream(server), key).auth();
-            if (auth != null) {
-                UpstreamCredentials.header(auth, secrets, values);
-            }
-        } catch (IllegalArgumentException | SecretReference.SecretUnavailable | InvalidConfigurationException e) {
+            UpstreamCredentials.header(auth, secrets, values);
+        } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
             return SecretRedactor.none();
         }
         return SecretRedactor.of(values);

@@ -76,21 +76,8 @@ final class UpstreamTools {
 
     /** Whether the server's {@code tools.include} and {@code tools.exclude} offer {@code name}. */
     static boolean included(AgentSettings.McpTools tools, String name) {
-        return tools.include().stream().anyMatch(g -> glob(g, name))
-                && tools.exclude().stream().noneMatch(g -> glob(g, name));
-    }
-
-    /** Whether {@code name} matches {@code glob} ({@code *} any run of characters, {@code ?} one). */
-    static boolean glob(String glob, String name) {
-        StringBuilder regex = new StringBuilder();
-        for (char c : glob.toCharArray()) {
-            switch (c) {
-                case '*' -> regex.append(".*");
-                case '?' -> regex.append('.');
-                default -> regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return name.matches(regex.toString());
+        return tools.include().stream().anyMatch(g -> dev.airlock.kernel.config.Globs.matches(g, name))
+                && tools.exclude().stream().noneMatch(g -> dev.airlock.kernel.config.Globs.matches(g, name));
     }
 
     /**
@@ -120,7 +107,8 @@ final class UpstreamTools {
                 ? null
                 : CANONICAL.treeToValue(output, new TypeReference<Map<String, Object>>() {});
         AgentSettings.McpToolOverride override = settings.tools().overrides().stream()
-                .filter(o -> o.match().stream().anyMatch(g -> glob(g, listed.name())))
+                .filter(o ->
+                        o.match().stream().anyMatch(g -> dev.airlock.kernel.config.Globs.matches(g, listed.name())))
                 .findFirst()
                 .orElse(null);
         String overrideKey = override == null

@@ -2,7 +2,6 @@ package dev.airlock.gateway.tenant;
 
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,23 +35,11 @@ public record AgentIdentity(
             return true;
         }
         for (String pattern : tools) {
-            if (glob(pattern).matcher(tool).matches()) {
+            if (dev.airlock.kernel.config.Globs.matches(pattern, tool)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static Pattern glob(String pattern) {
-        StringBuilder regex = new StringBuilder();
-        for (char c : pattern.toCharArray()) {
-            switch (c) {
-                case '*' -> regex.append(".*");
-                case '?' -> regex.append('.');
-                default -> regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString());
     }
 
     /** Equal when tenant and agent are: one agent is one identity, whatever its settings. */

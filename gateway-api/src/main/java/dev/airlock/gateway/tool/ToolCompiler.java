@@ -278,11 +278,7 @@ public final class ToolCompiler {
                     case BOOLEAN -> Boolean.class;
                     default -> String.class;
                 }));
-        List<dev.airlock.rules.RuleSpec> specs = rules.stream()
-                .map(r -> new dev.airlock.rules.RuleSpec(
-                        r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout(), r.notifyGroup()))
-                .toList();
-        return dev.airlock.rules.ToolRules.compile(tool, types, specs, defaults, key);
+        return rulesOf(tool, types, rules, defaults, key);
     }
 
     /**
