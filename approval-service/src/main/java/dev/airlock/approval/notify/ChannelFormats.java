@@ -112,9 +112,9 @@ final class ChannelFormats {
     /** The e-mail's HTML part: the same, every character that is markup escaped. */
     static String html(ApprovalMessage message) {
         return "<!DOCTYPE html><html lang=\"en\"><body><pre style=\"white-space:pre-wrap\">"
-                + org.springframework.web.util.HtmlUtils.htmlEscape(text(message)
+                + htmlEscape(text(message)
                         .replace("\nDecide in the console (sign-in required): " + message.console() + "\n", "\n"))
-                + "</pre><p><a href=\"" + org.springframework.web.util.HtmlUtils.htmlEscape(message.console())
+                + "</pre><p><a href=\"" + htmlEscape(message.console())
                 + "\">Open the request in the console</a>"
                 + " (sign-in required)</p></body></html>";
     }
@@ -193,5 +193,24 @@ final class ChannelFormats {
         block.put("type", "RichTextBlock");
         block.put("inlines", inlines);
         return block;
+    }
+
+    /**
+     * Text as HTML character data and attribute values: the five characters that are markup,
+     * escaped. (Spring's HtmlUtils is a web type, which the notification rules may not use.)
+     */
+    static String htmlEscape(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '&' -> escaped.append("&amp;");
+                case '<' -> escaped.append("&lt;");
+                case '>' -> escaped.append("&gt;");
+                case '"' -> escaped.append("&quot;");
+                case '\'' -> escaped.append("&#39;");
+                default -> escaped.append(c);
+            }
+        }
+        return escaped.toString();
     }
 }
