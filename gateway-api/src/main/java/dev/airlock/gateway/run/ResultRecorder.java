@@ -3,6 +3,7 @@ package dev.airlock.gateway.run;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.config.Side;
+import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.run.IllegalRunTransition;
 import dev.airlock.persistence.scope.Scopes;
 import io.github.resilience4j.core.IntervalFunction;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -63,17 +65,25 @@ class ResultRecorder implements SmartInitializingSingleton {
         this.agentSide = properties.roles().contains(Side.AGENT_API);
     }
 
-    /** Records the result of the run's process (in the calling thread's scope), or spools it. */
-    void record(Execution execution, String tool, CaptureResult result) {
+    /**
+     * Records the result of the run's process (in the calling thread's scope), or spools it.
+     *
+     * @return the run's envelope as written ({@link RunResults#record}), or null when it was spooled
+     *         or its envelope must be read
+     */
+    @Nullable
+    Envelope record(Execution execution, String tool, CaptureResult result) {
         UUID runId = execution.runId();
         metrics.ended(execution.tenant(), tool, result);
         recording.add(runId);
         try {
-            Retry.decorateRunnable(retry, () -> results.record(runId, result)).run();
+            return Retry.decorateSupplier(retry, () -> results.record(runId, result))
+                    .get();
         } catch (DataAccessException | TransactionException e) {
             // Never only in memory: the result waits on disk, and this replica keeps its lease.
             log.error("Run {}: could not record its result yet ({}); keeping it in the spool", runId, e.getMessage());
             spool.keep(runId, result);
+            return null;
         } finally {
             recording.remove(runId);
         }

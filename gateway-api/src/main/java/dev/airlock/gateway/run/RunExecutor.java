@@ -7,6 +7,7 @@ import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.AirlockProperties;
 import dev.airlock.kernel.log.RunLog;
+import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunState;
 import dev.airlock.persistence.run.SandboxKind;
@@ -22,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
@@ -147,33 +149,35 @@ public class RunExecutor implements SmartLifecycle {
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
         threads.execute(() -> {
+            Envelope ended = null;
             try (permit;
                     var context = RunLog.of(runId, execution.tenant());
                     var scope = scopes.agent(execution.tenant()).open()) {
-                execute(execution, cancellation, permit);
+                ended = execute(execution, cancellation, permit);
             } catch (RuntimeException e) {
                 log.error("Run {} could not be executed", runId, e);
             } finally {
                 running.remove(runId);
-                completions.completed(runId);
+                completions.completed(runId, ended);
             }
         });
     }
 
-    private void execute(Execution execution, Cancellation cancellation, TenantLimits.Permit permit) {
-        switch (launch.plan(execution)) {
+    /** Executes the run and records its result; returns its envelope as written, or null ({@link ResultRecorder#record}). */
+    private @Nullable Envelope execute(Execution execution, Cancellation cancellation, TenantLimits.Permit permit) {
+        return switch (launch.plan(execution)) {
             case RunLaunch.Refuse refuse -> recorder.record(execution, refuse.tool(), refuse.result());
             case RunLaunch.Call call -> {
                 CaptureResult result =
                         calls.call(execution.tenant(), call.definition(), call.request(), cancellation::onCancel);
                 permit.close();
-                recorder.record(execution, call.tool(), result.withAction(call.action()));
+                yield recorder.record(execution, call.tool(), result.withAction(call.action()));
             }
             case RunLaunch.McpCall call -> {
                 CaptureResult result = mcpCalls.call(
                         execution.runId(), execution.tenant(), call.definition(), call.call(), cancellation::onCancel);
                 permit.close();
-                recorder.record(execution, call.tool(), result.withAction(call.action()));
+                yield recorder.record(execution, call.tool(), result.withAction(call.action()));
             }
             case RunLaunch.Start start -> {
                 log.debug(
@@ -192,9 +196,9 @@ public class RunExecutor implements SmartLifecycle {
                         result.exitCode(),
                         result.stdout().observedBytes(),
                         result.stderr().observedBytes());
-                recorder.record(execution, start.tool(), result.withAction(start.action()));
+                yield recorder.record(execution, start.tool(), result.withAction(start.action()));
             }
-        }
+        };
     }
 
     private static ExecutorService newThreads() {

@@ -8,6 +8,8 @@ import dev.airlock.persistence.artifact.RawArtifactDigest;
 import dev.airlock.persistence.artifact.RawArtifactStore;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.envelope.Envelope;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.event.ApprovedRunFinished;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
@@ -18,9 +20,11 @@ import dev.airlock.persistence.run.StreamRecordRepository;
 import dev.airlock.persistence.run.Transcript;
 import dev.airlock.persistence.run.TranscriptRepository;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -65,29 +69,32 @@ class RunResults {
         this.clock = clock;
     }
 
+    /**
+     * Writes the result; returns the run's envelope as written, for the requests waiting on this
+     * replica (null for a run whose envelope shows approvals, which are read with it).
+     */
     @Transactional
-    public void record(UUID runId, CaptureResult result) {
+    public @Nullable Envelope record(UUID runId, CaptureResult result) {
         RunRecord run = runs.findById(runId).orElseThrow(() -> new IllegalStateException("run " + runId + " vanished"));
         var now = clock.instant();
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");
             run.failToStart(failure, now);
             runs.save(run);
-            audit.append(run.tenant(), AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", failure), now);
+            appendLast(
+                    run,
+                    List.of(new AuditLog.NewEvent(
+                            AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", failure), now)));
             announceIfApproved(run);
-            return;
+            return RunViews.ended(run, List.of(), Map.of(), null);
         }
         String artifact =
                 RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
         dev.airlock.gateway.capture.CallObservation call = result.call();
+        List<AuditLog.NewEvent> auditEvents = new java.util.ArrayList<>(2);
         if (result.sandbox() != null) {
-            audit.append(
-                    run.tenant(),
-                    AuditEventType.RUN_STARTED,
-                    runId,
-                    "airlock",
-                    started(run, result),
-                    result.startedAt());
+            auditEvents.add(new AuditLog.NewEvent(
+                    AuditEventType.RUN_STARTED, runId, "airlock", started(run, result), result.startedAt()));
         }
         Map<String, String> finished = new java.util.TreeMap<>(Map.of(
                 "termination", result.termination().name(),
@@ -129,7 +136,8 @@ class RunResults {
                 finished.put("reason", mcp.reason());
             }
         }
-        audit.append(run.tenant(), AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt());
+        auditEvents.add(
+                new AuditLog.NewEvent(AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt()));
         if (call != null) {
             run.finishCall(
                     result.termination(), json.writeValueAsString(call), result.startedAt(), result.endedAt(), now);
@@ -143,8 +151,9 @@ class RunResults {
                     now);
         }
         runs.save(run);
-        save(runId, StreamName.STDOUT, result.stdout(), now);
-        save(runId, StreamName.STDERR, result.stderr(), now);
+        List<StreamRecord> facts = List.of(
+                save(runId, StreamName.STDOUT, result.stdout(), now),
+                save(runId, StreamName.STDERR, result.stderr(), now));
         artifacts.store(
                 runId,
                 run.tenant(),
@@ -153,7 +162,27 @@ class RunResults {
                 result.stderr().raw(),
                 result.stdout().rawRedactions() + result.stderr().rawRedactions(),
                 now);
+        appendLast(run, auditEvents);
         announceIfApproved(run);
+        return RunViews.ended(
+                run,
+                facts,
+                Map.of(
+                        StreamName.STDOUT,
+                        result.stdout().text(),
+                        StreamName.STDERR,
+                        result.stderr().text()),
+                artifact);
+    }
+
+    /**
+     * Writes everything else first, then appends the audit events as the transaction's last
+     * statements: the tenant's audit lock, which serializes its appends until commit, is held for
+     * the append and the commit only.
+     */
+    private void appendLast(RunRecord run, List<AuditLog.NewEvent> auditEvents) {
+        runs.flush();
+        audit.appendAll(run.tenant(), auditEvents);
     }
 
     private void announceIfApproved(RunRecord run) {
@@ -172,9 +201,9 @@ class RunResults {
         }
     }
 
-    private void save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {
+    private StreamRecord save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {
         StreamKey key = new StreamKey(runId, name);
-        streams.save(new StreamRecord(
+        StreamRecord facts = streams.save(new StreamRecord(
                 key,
                 stream.observedBytes(),
                 stream.retainedBytes(),
@@ -184,6 +213,7 @@ class RunResults {
                 json.writeValueAsString(Removals.counts(stream.removed())),
                 stream.redactions()));
         transcripts.save(new Transcript(key, stream.text(), now));
+        return facts;
     }
 
     /** The details of a run.started event: the tool, the sandbox and the approved action's digest, if any. */

@@ -17,6 +17,8 @@ import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.envelope.Envelope;
+import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.run.RunIds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
@@ -65,6 +67,7 @@ public class RunService {
     private final JsonMapper json;
     private final Clock clock;
     private final RunMetrics metrics;
+    private final RunViews views;
 
     RunService(
             ToolCatalog tools,
@@ -80,8 +83,10 @@ public class RunService {
             TransactionTemplate transactions,
             JsonMapper json,
             Clock clock,
-            RunMetrics metrics) {
+            RunMetrics metrics,
+            RunViews views) {
         this.metrics = metrics;
+        this.views = views;
         this.tools = tools;
         this.snapshots = snapshots;
         this.approvals = approvals;
@@ -102,8 +107,17 @@ public class RunService {
      *
      * @param run     the run
      * @param created false when an idempotent retry returned an earlier run
+     * @param ending  for a run started here for a caller that will wait: its end, watched from before it
+     *                started ({@link #envelopeAfter}); else null
      */
-    public record Submission(RunRecord run, boolean created) {}
+    public record Submission(
+            RunRecord run, boolean created, @Nullable CompletableFuture<@Nullable Envelope> ending) {
+
+        /** A submission nobody watches the end of. */
+        public Submission(RunRecord run, boolean created) {
+            this(run, created, null);
+        }
+    }
 
     /**
      * Validates the request, applies the tool's policy and records the run; an approved run
@@ -130,6 +144,21 @@ public class RunService {
             @Nullable Map<String, Object> arguments,
             @Nullable String idempotencyKey,
             @Nullable String reason) {
+        return submit(agent, toolName, arguments, idempotencyKey, reason, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #submit(AgentIdentity, String, Map, String, String)}, for a caller that will wait up to
+     * {@code wait} for the run's end ({@link #envelopeAfter}): a run that starts here is watched from
+     * before it starts, so that its end needs no read of the database to be seen.
+     */
+    public Submission submit(
+            AgentIdentity agent,
+            @Nullable String toolName,
+            @Nullable Map<String, Object> arguments,
+            @Nullable String idempotencyKey,
+            @Nullable String reason,
+            Duration wait) {
         if (toolName == null || toolName.isBlank()) {
             throw InvalidRequest.because("Field 'tool' is required.");
         }
@@ -252,10 +281,79 @@ public class RunService {
         if (run.state() == RunState.DENIED) {
             throw Refused.byPolicy(tool.name(), run.id(), decision.rule());
         }
-        if (permit != null) {
-            executor.startNew(run, permit);
+        if (permit == null) {
+            return new Submission(run, true);
         }
-        return new Submission(run, true);
+        CompletableFuture<@Nullable Envelope> ending = wait.isZero() ? null : completions.watch(run.id());
+        try {
+            executor.startNew(run, permit);
+        } catch (RuntimeException e) {
+            if (ending != null) {
+                completions.unwatch(run.id(), ending);
+            }
+            throw e;
+        }
+        return new Submission(run, true, ending);
+    }
+
+    /**
+     * The envelope of a submitted run once it has ended, or as it is when {@code wait} has passed
+     * (as {@link #await}). A run this replica started and watched ({@link Submission#ending}) is
+     * answered with the envelope its result was written as, without reading it back.
+     */
+    public Envelope envelopeAfter(AgentIdentity agent, Submission submission, Duration wait) {
+        UUID runId = submission.run().id();
+        CompletableFuture<@Nullable Envelope> ending = submission.ending();
+        if (ending == null) {
+            return awaitEnvelope(agent, runId, wait);
+        }
+        try {
+            var place = placeToWait(agent);
+            if (place.isPresent()) {
+                try (var held = place.get()) {
+                    Envelope ended = ending.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+                    if (ended != null) {
+                        return ended;
+                    }
+                } catch (TimeoutException e) {
+                    // Not ended within the wait: answered as it is now.
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return views.envelope(find(agent, runId));
+        } finally {
+            completions.unwatch(runId, ending);
+        }
+    }
+
+    /**
+     * As {@link #await}, as the run's envelope: a run that ends on this replica while the request
+     * waits is answered with the envelope its result was written as, without reading it back.
+     */
+    public Envelope awaitEnvelope(AgentIdentity agent, UUID runId, Duration wait) {
+        if (wait == null || wait.isZero()) {
+            return views.envelope(find(agent, runId));
+        }
+        CompletableFuture<@Nullable Envelope> done = completions.watch(runId);
+        try {
+            RunRecord run = find(agent, runId);
+            if (run.state().isTerminal()) {
+                return views.envelope(run);
+            }
+            var place = placeToWait(agent);
+            if (place.isEmpty()) {
+                return views.envelope(run);
+            }
+            try (var held = place.get()) {
+                Envelope ended = waitWatching(agent, runId, wait, done);
+                return ended != null ? ended : views.envelope(find(agent, runId));
+            }
+        } finally {
+            completions.unwatch(runId, done);
+        }
     }
 
     /** The request a call records (an HTTP tool's, or an upstream MCP tool's), or null for a process. */
@@ -318,7 +416,7 @@ public class RunService {
             return find(agent, runId);
         }
         // Watched before it is read: an end after the read wakes this request, with no second read of its state.
-        CompletableFuture<Void> done = completions.watch(runId);
+        CompletableFuture<@Nullable Envelope> done = completions.watch(runId);
         try {
             RunRecord run = find(agent, runId);
             if (run.state().isTerminal()) {
@@ -329,7 +427,8 @@ public class RunService {
                 return run;
             }
             try (var held = place.get()) {
-                return waitWatching(agent, runId, wait, done);
+                waitWatching(agent, runId, wait, done);
+                return find(agent, runId);
             }
         } finally {
             completions.unwatch(runId, done);
@@ -364,9 +463,12 @@ public class RunService {
 
     /** Waits for a run found not yet ended: watches for its end, then reads its state, so an end in between is not missed. */
     private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
-        CompletableFuture<Void> done = completions.watch(runId);
+        CompletableFuture<@Nullable Envelope> done = completions.watch(runId);
         try {
-            return ended(agent, runId) ? find(agent, runId) : waitWatching(agent, runId, wait, done);
+            if (!ended(agent, runId)) {
+                waitWatching(agent, runId, wait, done);
+            }
+            return find(agent, runId);
         } finally {
             completions.unwatch(runId, done);
         }
@@ -381,27 +483,29 @@ public class RunService {
 
     /**
      * Waits until {@code done} (this replica finished the run) or the time is up, reading the run's
-     * state every {@link #POLL_MILLIS} in between (another replica may be executing it); then reads the run.
+     * state every {@link #POLL_MILLIS} in between (another replica may be executing it).
+     *
+     * @return the run's envelope as this replica wrote its result, or null when the caller must read the run
      */
-    private RunRecord waitWatching(AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<Void> done) {
+    private @Nullable Envelope waitWatching(
+            AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<@Nullable Envelope> done) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                return find(agent, runId);
+                return null;
             }
             try {
-                done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
-                return find(agent, runId);
+                return done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 if (ended(agent, runId)) {
-                    return find(agent, runId);
+                    return null;
                 }
             } catch (ExecutionException e) {
                 throw new IllegalStateException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return find(agent, runId);
+                return null;
             }
         }
     }

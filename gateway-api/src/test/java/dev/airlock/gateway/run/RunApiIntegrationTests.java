@@ -122,6 +122,7 @@ class RunApiIntegrationTests {
         assertThat(stdout.path("retainedBytes").asLong()).isEqualTo(64 * 1024);
         assertThat(stdout.path("truncated").asBoolean()).isTrue();
         assertThat(stdout.path("text").asString()).startsWith("flood\nflood\n").doesNotContain("truncated");
+        assertReadBackTheSame(run);
     }
 
     /** Starts a run without waiting and returns, once its process shows on the host, the run id and its processes. */
@@ -137,6 +138,16 @@ class RunApiIntegrationTests {
 
     private record Started(String id, List<HostProcess> processes) {}
 
+    /**
+     * The envelope a waiting request got (built by the replica that wrote the run's result, from
+     * what it wrote) is exactly the envelope read back from the database.
+     */
+    private void assertReadBackTheSame(JsonNode run) {
+        assertThat(api.get(ACME, "/api/v1/runs/" + run.path("runId").asString()).body())
+                .as("the run read back")
+                .isEqualTo(run);
+    }
+
     @Test
     void killsARunThatOutlivesItsTimeout() throws Exception {
         Started started = startAndSee("sleep", "{\"seconds\":20}", HostProcesses.sleeping("20"));
@@ -148,6 +159,7 @@ class RunApiIntegrationTests {
         assertThat(run.path("state").asString()).isEqualTo("TIMED_OUT");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("TIMEOUT");
         assertThat(run.path("process").path("exitCode").isNull()).isTrue();
+        assertReadBackTheSame(run);
     }
 
     @Test
@@ -171,6 +183,7 @@ class RunApiIntegrationTests {
         assertThat(run.path("process").path("termination").asString()).isEqualTo("SPAWN_FAILED");
         assertThat(run.path("process").path("exitCode").isNull()).isTrue();
         assertThat(run.path("process").path("failure").asString()).contains("cannot start '/nonexistent/airlock-tool'");
+        assertReadBackTheSame(run);
     }
 
     @Test
@@ -180,6 +193,7 @@ class RunApiIntegrationTests {
         assertThat(run.path("process").path("exitCode").asInt()).isEqualTo(3);
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("out\n");
         assertThat(run.path("stderr").path("text").asString()).isEqualTo("err\n");
+        assertReadBackTheSame(run);
     }
 
     @Test
@@ -210,6 +224,7 @@ class RunApiIntegrationTests {
         assertThat(run.toString()).doesNotContain(TestSecrets.API_TOKEN);
         assertThat(run.path("stdout").path("sha256").asString())
                 .isEqualTo(Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
+        assertReadBackTheSame(run);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.airlock.persistence.audit;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -8,6 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
@@ -29,9 +33,11 @@ public class AuditLog {
     public static final String GENESIS = AuditChain.GENESIS;
 
     private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
 
-    AuditLog(JdbcClient jdbc) {
+    AuditLog(JdbcClient jdbc, JdbcTemplate jdbcTemplate) {
         this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
     }
 
     /**
@@ -47,12 +53,32 @@ public class AuditLog {
             String actor,
             Map<String, String> details,
             Instant occurredAt) {
-        String type = eventType.key();
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
-                .param("key", "airlock-audit:" + tenant)
-                .query(Object.class)
-                .optional();
-        Optional<Head> last = newest(tenant);
+        return appendAll(tenant, List.of(new NewEvent(eventType, runId, actor, details, occurredAt)))
+                .getFirst();
+    }
+
+    /**
+     * An event to append.
+     *
+     * @param type       what happened
+     * @param runId      the run it is about, or null
+     * @param actor      who did it
+     * @param details    flat string details, stored as a JSON object with sorted keys; never output or secrets
+     * @param occurredAt when
+     */
+    public record NewEvent(
+            AuditEventType type, @Nullable UUID runId, String actor, Map<String, String> details, Instant occurredAt) {}
+
+    /**
+     * Appends events, in this order, in the caller's transaction: two round trips however many
+     * there are (the tenant's lock taken and its chain head read in one, the events written in one).
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public List<AuditEvent> appendAll(String tenant, List<NewEvent> events) {
+        if (events.isEmpty()) {
+            return List.of();
+        }
+        Optional<Head> last = lockedHead(tenant);
         long seq;
         String prev;
         if (last.isPresent()) {
@@ -63,25 +89,59 @@ public class AuditLog {
             seq = start.firstSeq();
             prev = start.prevHash();
         }
-        Instant at = occurredAt.truncatedTo(ChronoUnit.MICROS);
-        String json = AuditChain.json(details);
-        String hash = AuditChain.hash(prev, tenant, seq, type, runId, actor, json, at);
-        jdbc.sql("""
+        List<AuditEvent> appended = new java.util.ArrayList<>(events.size());
+        for (NewEvent event : events) {
+            Instant at = event.occurredAt().truncatedTo(ChronoUnit.MICROS);
+            String json = AuditChain.json(event.details());
+            String type = event.type().key();
+            String hash = AuditChain.hash(prev, tenant, seq, type, event.runId(), event.actor(), json, at);
+            appended.add(new AuditEvent(tenant, seq, type, event.runId(), event.actor(), json, at, prev, hash));
+            prev = hash;
+            seq++;
+        }
+        jdbcTemplate.batchUpdate("""
                 INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor, details, occurred_at, prev_hash, hash)
-                VALUES (:tenant, :seq, :type, :run, :actor, :details, :at, :prev, :hash)
-                """)
-                .param("tenant", tenant)
-                .param("seq", seq)
-                .param("type", type)
-                .param("run", runId)
-                .param("actor", actor)
-                .param("details", json)
-                .param("at", Timestamp.from(at))
-                .param("prev", prev)
-                .param("hash", hash)
-                .update();
-        return new AuditEvent(tenant, seq, type, runId, actor, json, at, prev, hash);
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, appended, appended.size(), (statement, event) -> {
+            statement.setString(1, event.tenant());
+            statement.setLong(2, event.seq());
+            statement.setString(3, event.type());
+            statement.setObject(4, event.runId());
+            statement.setString(5, event.actor());
+            statement.setString(6, event.details());
+            statement.setTimestamp(7, Timestamp.from(event.occurredAt()));
+            statement.setString(8, event.prevHash());
+            statement.setString(9, event.hash());
+        });
+        return appended;
     }
+
+    /**
+     * Takes the tenant's append lock (transaction-scoped) and then reads its newest event, in one
+     * round trip: two statements sent together, the second begun (with its own snapshot) only once
+     * the first holds the lock, so it sees every append committed before.
+     */
+    private Optional<Head> lockedHead(String tenant) {
+        return java.util.Objects.requireNonNull(jdbcTemplate.execute((ConnectionCallback<Optional<Head>>)
+                connection -> {
+                    try (PreparedStatement statement = connection.prepareStatement(LOCK_THEN_HEAD)) {
+                        statement.setString(1, "airlock-audit:" + tenant);
+                        statement.setString(2, tenant);
+                        statement.execute();
+                        if (!statement.getMoreResults()) {
+                            throw new IllegalStateException("the chain head was not read after the lock");
+                        }
+                        try (ResultSet head = statement.getResultSet()) {
+                            return head.next()
+                                    ? Optional.of(new Head(head.getLong(1), head.getString(2)))
+                                    : Optional.empty();
+                        }
+                    }
+                }));
+    }
+
+    private static final String LOCK_THEN_HEAD = "SELECT pg_advisory_xact_lock(hashtext(?));"
+            + " SELECT seq, hash FROM airlock.audit_events WHERE tenant = ? ORDER BY seq DESC LIMIT 1";
 
     /** The tenant's events about one run, in order. */
     @Transactional(readOnly = true)

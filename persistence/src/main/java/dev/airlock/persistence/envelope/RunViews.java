@@ -55,6 +55,39 @@ public class RunViews {
                 .digest(run.id())
                 .map(d -> RawArtifactDigest.REFERENCE_PREFIX + d)
                 .orElse(null);
+        return envelope(run, approval(run), views, artifact);
+    }
+
+    /**
+     * The envelope of a run that has just ended, built from the records its result was written as
+     * (the same fields {@link #envelope(RunRecord)} reads back, without reading them): for the
+     * replica that recorded the result, to answer the requests waiting for it. Only for a run
+     * without approval (whose envelope has no decisions to read); null for any other.
+     *
+     * @param run            the run as written, ended
+     * @param streams        its streams' facts as written
+     * @param texts          its transcripts as written, by stream
+     * @param artifactSha256 the raw artifact's digest as written, or null when none was
+     */
+    public static @Nullable Envelope ended(
+            RunRecord run, List<StreamRecord> streams, Map<StreamName, String> texts, @Nullable String artifactSha256) {
+        if (run.approvalRequired() || !run.state().isTerminal()) {
+            return null;
+        }
+        Map<StreamName, Envelope.StreamView> views = new EnumMap<>(StreamName.class);
+        streams.forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), true)));
+        return envelope(
+                run,
+                new Envelope.Approval(false, status(run), List.of(), run.policyRule()),
+                views,
+                artifactSha256 == null ? null : RawArtifactDigest.REFERENCE_PREFIX + artifactSha256);
+    }
+
+    private static Envelope envelope(
+            RunRecord run,
+            Envelope.Approval approval,
+            Map<StreamName, Envelope.StreamView> views,
+            @Nullable String artifact) {
         return new Envelope(
                 run.id().toString(),
                 run.tenant(),
@@ -62,7 +95,7 @@ public class RunViews {
                 run.tool(),
                 run.state().name(),
                 run.createdAt(),
-                approval(run),
+                approval,
                 run.kind() == ActionKind.PROCESS ? process(run) : null,
                 run.kind() == ActionKind.HTTP ? http(run) : null,
                 run.kind() == ActionKind.MCP ? mcp(run) : null,
@@ -177,7 +210,7 @@ public class RunViews {
                 .orElse(null);
     }
 
-    private Envelope.StreamView view(RunRecord run, StreamRecord f, @Nullable String text, boolean fence) {
+    private static Envelope.StreamView view(RunRecord run, StreamRecord f, @Nullable String text, boolean fence) {
         String fenced = text == null || !fence ? null : Fence.wrap(label(run, f.key().stream()), text);
         Map<String, Long> removed =
                 JSON.readValue(f.removedJson(), new TypeReference<LinkedHashMap<String, Long>>() {});
@@ -200,18 +233,7 @@ public class RunViews {
     }
 
     private Envelope.Approval approval(RunRecord run) {
-        String status;
-        if (!run.approvalRequired()) {
-            status = run.state() == RunState.DENIED ? "DENIED" : "NOT_REQUIRED";
-        } else {
-            status = switch (run.state()) {
-                case PENDING_APPROVAL, REQUESTED -> "PENDING";
-                case DENIED -> "DENIED";
-                case EXPIRED -> "EXPIRED";
-                case CANCELLED -> run.startedAt() == null ? "CANCELLED" : "APPROVED";
-                default -> "APPROVED";
-            };
-        }
+        String status = status(run);
         List<Envelope.Decision> given = run.approvalRequired()
                 ? decisions.findByRunIdOrderByDecidedAtAsc(run.id()).stream()
                         .map(d ->
@@ -219,5 +241,19 @@ public class RunViews {
                         .toList()
                 : List.of();
         return new Envelope.Approval(run.approvalRequired(), status, given, run.policyRule());
+    }
+
+    /** The approval status the envelope shows for the run's state. */
+    private static String status(RunRecord run) {
+        if (!run.approvalRequired()) {
+            return run.state() == RunState.DENIED ? "DENIED" : "NOT_REQUIRED";
+        }
+        return switch (run.state()) {
+            case PENDING_APPROVAL, REQUESTED -> "PENDING";
+            case DENIED -> "DENIED";
+            case EXPIRED -> "EXPIRED";
+            case CANCELLED -> run.startedAt() == null ? "CANCELLED" : "APPROVED";
+            default -> "APPROVED";
+        };
     }
 }

@@ -11,7 +11,6 @@ import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
-import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.StreamName;
 import java.net.URI;
 import java.time.Duration;
@@ -55,11 +54,11 @@ class RunController {
             @RequestParam(name = "wait", required = false) String wait) {
         Duration waitFor = parseWait(wait);
         RunService.Submission submission =
-                runs.submit(agent, request.tool(), request.arguments(), idempotencyKey, request.reason());
-        RunRecord run = runs.await(agent, submission.run().id(), waitFor);
-        Envelope envelope = views.envelope(run);
+                runs.submit(agent, request.tool(), request.arguments(), idempotencyKey, request.reason(), waitFor);
+        Envelope envelope = runs.envelopeAfter(agent, submission, waitFor);
         return submission.created()
-                ? ResponseEntity.created(URI.create("/api/v1/runs/" + run.id())).body(envelope)
+                ? ResponseEntity.created(URI.create("/api/v1/runs/" + envelope.runId()))
+                        .body(envelope)
                 : ResponseEntity.ok(envelope);
     }
 
@@ -68,7 +67,7 @@ class RunController {
             @AuthenticationPrincipal AgentIdentity agent,
             @PathVariable String runId,
             @RequestParam(name = "wait", required = false) String wait) {
-        return views.envelope(runs.await(agent, parseId(runId), parseWait(wait)));
+        return runs.awaitEnvelope(agent, parseId(runId), parseWait(wait));
     }
 
     @GetMapping("/{runId}/output/{stream}")
