@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param policyRule       the policy rule that decided the run, as stored; null for runs requested before rules
  * @param decidedHere      whether policy let the run start at once in this process just now (its record never left
  *                         this process's hands, so it can have no approval request to check against)
+ * @param run              the executor's own copy of the run as it started it ({@link RunRecord#copy}), to which
+ *                         its end is applied when it is recorded
  */
 record Execution(
         UUID runId,
@@ -28,7 +30,8 @@ record Execution(
         ActionKind kind,
         @Nullable String requestJson,
         @Nullable String policyRule,
-        boolean decidedHere) {
+        boolean decidedHere,
+        RunRecord run) {
 
     /** What executing {@code run}, a run policy let start at once in this process just now, needs. */
     static Execution decidedHere(RunRecord run) {
@@ -50,6 +53,7 @@ record Execution(
                 run.kind(),
                 run.requestJson(),
                 run.policyRule(),
-                decidedHere);
+                decidedHere,
+                run.copy());
     }
 }

@@ -77,7 +77,7 @@ class ResultRecorder implements SmartInitializingSingleton {
         metrics.ended(execution.tenant(), tool, result);
         recording.add(runId);
         try {
-            return Retry.decorateSupplier(retry, () -> results.record(runId, result))
+            return Retry.decorateSupplier(retry, () -> results.record(runId, execution.run(), result))
                     .get();
         } catch (DataAccessException | TransactionException e) {
             // Never only in memory: the result waits on disk, and this replica keeps its lease.
@@ -115,7 +115,7 @@ class ResultRecorder implements SmartInitializingSingleton {
             }
             spool.read(runId).ifPresent(result -> {
                 try {
-                    results.record(runId, result);
+                    results.record(runId, null, result);
                     spool.remove(runId);
                     completions.completed(runId);
                     log.info("Run {}: result recorded from the spool", runId);

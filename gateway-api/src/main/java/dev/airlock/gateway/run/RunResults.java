@@ -11,14 +11,13 @@ import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.event.ApprovedRunFinished;
+import dev.airlock.persistence.run.RunEnds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.StreamKey;
 import dev.airlock.persistence.run.StreamName;
 import dev.airlock.persistence.run.StreamRecord;
-import dev.airlock.persistence.run.StreamRecordRepository;
 import dev.airlock.persistence.run.Transcript;
-import dev.airlock.persistence.run.TranscriptRepository;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +39,7 @@ class RunResults {
 
     private final RunRepository runs;
     private final ApprovalRequests approvals;
-    private final StreamRecordRepository streams;
-    private final TranscriptRepository transcripts;
+    private final RunEnds ends;
     private final RawArtifactStore artifacts;
     private final AuditLog audit;
     private final ApplicationEventPublisher events;
@@ -50,8 +48,7 @@ class RunResults {
 
     RunResults(
             RunRepository runs,
-            StreamRecordRepository streams,
-            TranscriptRepository transcripts,
+            RunEnds ends,
             RawArtifactStore artifacts,
             AuditLog audit,
             ApplicationEventPublisher events,
@@ -60,8 +57,7 @@ class RunResults {
             ApprovalRequests approvals) {
         this.approvals = approvals;
         this.runs = runs;
-        this.streams = streams;
-        this.transcripts = transcripts;
+        this.ends = ends;
         this.artifacts = artifacts;
         this.audit = audit;
         this.events = events;
@@ -74,13 +70,19 @@ class RunResults {
      * replica (null for a run whose envelope shows approvals, which are read with it).
      */
     @Transactional
-    public @Nullable Envelope record(UUID runId, CaptureResult result) {
-        RunRecord run = runs.findById(runId).orElseThrow(() -> new IllegalStateException("run " + runId + " vanished"));
+    public @Nullable Envelope record(UUID runId, @Nullable RunRecord held, CaptureResult result) {
+        // The executor's own copy of the run as it started it, or (for a result from the spool) a copy of it as stored:
+        // the end is applied to the copy and written by one statement, never through the entity model.
+        RunRecord run = held != null
+                ? held.copy()
+                : runs.findById(runId)
+                        .map(RunRecord::copy)
+                        .orElseThrow(() -> new IllegalStateException("run " + runId + " vanished"));
         var now = clock.instant();
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");
             run.failToStart(failure, now);
-            runs.save(run);
+            ends.write(run, List.of(), List.of());
             appendLast(
                     run,
                     List.of(new AuditLog.NewEvent(
@@ -150,10 +152,20 @@ class RunResults {
                     result.endedAt(),
                     now);
         }
-        runs.save(run);
         List<StreamRecord> facts = List.of(
-                save(runId, StreamName.STDOUT, result.stdout(), now),
-                save(runId, StreamName.STDERR, result.stderr(), now));
+                facts(runId, StreamName.STDOUT, result.stdout()), facts(runId, StreamName.STDERR, result.stderr()));
+        ends.write(
+                run,
+                facts,
+                List.of(
+                        new Transcript(
+                                new StreamKey(runId, StreamName.STDOUT),
+                                result.stdout().text(),
+                                now),
+                        new Transcript(
+                                new StreamKey(runId, StreamName.STDERR),
+                                result.stderr().text(),
+                                now)));
         artifacts.store(
                 runId,
                 run.tenant(),
@@ -176,12 +188,11 @@ class RunResults {
     }
 
     /**
-     * Writes everything else first, then appends the audit events as the transaction's last
-     * statements: the tenant's audit lock, which serializes its appends until commit, is held for
-     * the append and the commit only.
+     * Appends the audit events as the transaction's last statements, after everything else is
+     * written: the tenant's audit lock, which serializes its appends until commit, is held for the
+     * append and the commit only.
      */
     private void appendLast(RunRecord run, List<AuditLog.NewEvent> auditEvents) {
-        runs.flush();
         audit.appendAll(run.tenant(), auditEvents);
     }
 
@@ -201,19 +212,16 @@ class RunResults {
         }
     }
 
-    private StreamRecord save(UUID runId, StreamName name, StreamResult stream, java.time.Instant now) {
-        StreamKey key = new StreamKey(runId, name);
-        StreamRecord facts = streams.save(new StreamRecord(
-                key,
+    private StreamRecord facts(UUID runId, StreamName name, StreamResult stream) {
+        return new StreamRecord(
+                new StreamKey(runId, name),
                 stream.observedBytes(),
                 stream.retainedBytes(),
                 stream.truncated(),
                 stream.eof(),
                 stream.sha256(),
                 json.writeValueAsString(Removals.counts(stream.removed())),
-                stream.redactions()));
-        transcripts.save(new Transcript(key, stream.text(), now));
-        return facts;
+                stream.redactions());
     }
 
     /** The details of a run.started event: the tool, the sandbox and the approved action's digest, if any. */

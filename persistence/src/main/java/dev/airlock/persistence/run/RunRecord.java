@@ -108,6 +108,45 @@ public class RunRecord extends StoredOnce<UUID> {
 
     protected RunRecord() {}
 
+    /**
+     * A copy of this record as it is now, which no persistence context manages: what an executor
+     * holds while it runs the run, to apply the run's end to ({@link #finish}, {@link #finishCall},
+     * {@link #failToStart}) and have {@link RunEnds} write it, without reading the run back.
+     */
+    public RunRecord copy() {
+        RunRecord copy = new RunRecord();
+        copy.id = id;
+        copy.tenant = tenant;
+        copy.agent = agent;
+        copy.tool = tool;
+        copy.toolSnapshotId = toolSnapshotId;
+        copy.arguments = arguments;
+        copy.argv = argv;
+        copy.kind = kind;
+        copy.request = request;
+        copy.call = call;
+        copy.policyRule = policyRule;
+        copy.agentReason = agentReason;
+        copy.requestSha256 = requestSha256;
+        copy.idempotencyKey = idempotencyKey;
+        copy.state = state;
+        copy.approvalRequired = approvalRequired;
+        copy.cancelRequested = cancelRequested;
+        copy.claimedBy = claimedBy;
+        copy.leaseUntil = leaseUntil;
+        copy.exitCode = exitCode;
+        copy.termination = termination;
+        copy.failure = failure;
+        copy.sandbox = sandbox;
+        copy.createdAt = createdAt;
+        copy.updatedAt = updatedAt;
+        copy.startedAt = startedAt;
+        copy.endedAt = endedAt;
+        copy.version = version;
+        copy.stored();
+        return copy;
+    }
+
     private RunRecord(NewRun request, Instant now) {
         this.id = Objects.requireNonNull(request.id());
         this.tenant = request.tenant();
@@ -124,8 +163,8 @@ public class RunRecord extends StoredOnce<UUID> {
         this.requestSha256 = request.requestSha256();
         this.idempotencyKey = request.idempotencyKey();
         this.state = RunState.REQUESTED;
-        this.createdAt = now;
-        this.updatedAt = now;
+        this.createdAt = micros(now);
+        this.updatedAt = micros(now);
     }
 
     /** A new run in state {@link RunState#REQUESTED}. */
@@ -230,10 +269,10 @@ public class RunRecord extends StoredOnce<UUID> {
             throw new IllegalArgumentException("a lease must end after it starts");
         }
         claimedBy = node;
-        this.leaseUntil = leaseUntil;
+        this.leaseUntil = micros(leaseUntil);
         // A call to an upstream runs in no sandbox; the run records the sandbox only of a process.
         this.sandbox = kind == ActionKind.PROCESS ? java.util.Objects.requireNonNull(sandbox, "sandbox") : null;
-        startedAt = now;
+        startedAt = micros(now);
         moveTo(RunState.RUNNING, now);
     }
 
@@ -247,7 +286,7 @@ public class RunRecord extends StoredOnce<UUID> {
     /** Policy refuses the tool. (People deny a parked run through its approval request, which the database settles.) */
     public void deny(Instant now) {
         require(RunState.REQUESTED);
-        endedAt = now;
+        endedAt = micros(now);
         moveTo(RunState.DENIED, now);
     }
 
@@ -262,7 +301,7 @@ public class RunRecord extends StoredOnce<UUID> {
         failure =
                 "the replica " + claimedBy + " executing the run stopped renewing its lease; what the process did and "
                         + "printed was not recorded";
-        endedAt = leaseRanOut;
+        endedAt = micros(leaseRanOut);
         moveTo(RunState.INTERRUPTED, now);
     }
 
@@ -274,7 +313,7 @@ public class RunRecord extends StoredOnce<UUID> {
         require(RunState.RUNNING, RunState.INTERRUPTED);
         termination = Termination.SPAWN_FAILED;
         failure = reason;
-        endedAt = now;
+        endedAt = micros(now);
         moveTo(RunState.FAILED, now);
     }
 
@@ -310,8 +349,8 @@ public class RunRecord extends StoredOnce<UUID> {
             throw new IllegalArgumentException("a process that ran names its sandbox");
         }
         this.sandbox = sandbox;
-        this.startedAt = startedAt;
-        this.endedAt = endedAt;
+        this.startedAt = micros(startedAt);
+        this.endedAt = micros(endedAt);
         moveTo(
                 switch (termination) {
                     case TIMEOUT -> RunState.TIMED_OUT;
@@ -338,15 +377,15 @@ public class RunRecord extends StoredOnce<UUID> {
         this.exitCode = null;
         this.termination = termination;
         this.call = callJson;
-        this.startedAt = startedAt;
-        this.endedAt = endedAt;
+        this.startedAt = micros(startedAt);
+        this.endedAt = micros(endedAt);
         moveTo(next, now);
     }
 
     /** Someone cancelled the run before it started. */
     public void cancelBeforeStart(Instant now) {
         require(RunState.REQUESTED, RunState.PENDING_APPROVAL, RunState.APPROVED);
-        endedAt = now;
+        endedAt = micros(now);
         moveTo(RunState.CANCELLED, now);
     }
 
@@ -354,7 +393,7 @@ public class RunRecord extends StoredOnce<UUID> {
     public void requestCancel(Instant now) {
         require(RunState.RUNNING);
         cancelRequested = true;
-        updatedAt = now;
+        updatedAt = micros(now);
     }
 
     private void require(RunState... allowed) {
@@ -368,7 +407,7 @@ public class RunRecord extends StoredOnce<UUID> {
 
     private void moveTo(RunState next, Instant now) {
         state = next;
-        updatedAt = now;
+        updatedAt = micros(now);
     }
 
     public UUID id() {
@@ -479,5 +518,13 @@ public class RunRecord extends StoredOnce<UUID> {
 
     public @Nullable Instant endedAt() {
         return endedAt;
+    }
+
+    /**
+     * The instant as PostgreSQL stores it (microseconds, cut rather than rounded here), so that a
+     * record read back equals the record written, and an envelope built from either is the same.
+     */
+    private static Instant micros(Instant instant) {
+        return instant.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 }

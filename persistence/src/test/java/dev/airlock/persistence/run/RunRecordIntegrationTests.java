@@ -42,6 +42,9 @@ class RunRecordIntegrationTests {
     JdbcClient jdbc;
 
     @Autowired
+    RunEnds ends;
+
+    @Autowired
     PlatformTransactionManager transactions;
 
     Fixtures fixtures;
@@ -215,6 +218,61 @@ class RunRecordIntegrationTests {
         assertThat(settle(id, request)).isEqualTo(to == null ? null : to.name());
         assertThat(fixtures.state(id)).isEqualTo(to == null ? from.name() : to.name());
         assertThat(fixtures.version(id)).isEqualTo(to == null ? version : version + 1);
+    }
+
+    /** An end as {@link RunEnds} writes it: onto the executor's copy of a run it started. */
+    private void writeEnd(RunRecord executorsCopy, Termination termination, String text) {
+        RunRecord ended = executorsCopy.copy();
+        ended.finish(termination == Termination.EXITED ? 0 : null, termination, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW);
+        List<StreamRecord> streams = new ArrayList<>();
+        List<Transcript> transcripts = new ArrayList<>();
+        for (StreamName stream : StreamName.values()) {
+            StreamKey key = new StreamKey(ended.id(), stream);
+            streams.add(new StreamRecord(key, 3, 3, false, true, "a".repeat(64), "{}", 0));
+            transcripts.add(new Transcript(key, text, NOW));
+        }
+        new TransactionTemplate(transactions).executeWithoutResult(status -> ends.write(ended, streams, transcripts));
+    }
+
+    @Test
+    void anEndIsWrittenInOneStatementOnlyOverARunStillExecuting() {
+        UUID id = stored(RunState.RUNNING);
+        RunRecord executorsCopy = runs.findById(id).orElseThrow().copy();
+        long version = fixtures.version(id);
+        writeEnd(executorsCopy, Termination.EXITED, "ok\n");
+        RunRecord written = runs.findById(id).orElseThrow();
+        assertThat(written.state()).isEqualTo(RunState.COMPLETED);
+        assertThat(written.exitCode()).isZero();
+        assertThat(written.termination()).isEqualTo(Termination.EXITED);
+        assertThat(written.endedAt()).isEqualTo(NOW);
+        assertThat(fixtures.version(id)).isEqualTo(version + 1);
+        assertThat(fixtures.count("airlock.run_streams", id)).isEqualTo(2);
+        assertThat(fixtures.count("airlock.transcripts", id)).isEqualTo(2);
+
+        // The same end again (a second copy of the run as it started): refused, nothing more written.
+        assertThatThrownBy(() -> writeEnd(executorsCopy, Termination.TIMEOUT, "again\n"))
+                .isInstanceOfSatisfying(
+                        IllegalRunTransition.class,
+                        refused -> assertThat(refused.current()).isEqualTo(RunState.COMPLETED));
+        assertThat(fixtures.state(id)).isEqualTo("COMPLETED");
+        assertThat(fixtures.version(id)).isEqualTo(version + 1);
+        assertThat(jdbc.sql("SELECT text FROM airlock.transcripts WHERE run_id = :id")
+                        .param("id", id)
+                        .query(String.class)
+                        .list())
+                .containsOnly("ok\n");
+
+        // A run another replica marked INTERRUPTED (its lease ran out) takes the result observed late.
+        UUID lost = stored(RunState.RUNNING);
+        RunRecord lostCopy = runs.findById(lost).orElseThrow().copy();
+        new TransactionTemplate(transactions).executeWithoutResult(status -> {
+            RunRecord run = runs.findById(lost).orElseThrow();
+            run.interrupt(NOW, NOW);
+            runs.save(run);
+        });
+        writeEnd(lostCopy, Termination.TIMEOUT, "late\n");
+        assertThat(fixtures.state(lost)).isEqualTo("TIMED_OUT");
+        assertThat(fixtures.count("airlock.transcripts", lost)).isEqualTo(2);
     }
 
     @Test

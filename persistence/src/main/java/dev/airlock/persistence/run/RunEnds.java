@@ -1,0 +1,126 @@
+package dev.airlock.persistence.run;
+
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Writes a run's end in one statement: the run's end columns, its streams' facts and its
+ * transcripts, as plain SQL (one data-modifying statement with the inserts drawn from the
+ * update's row), so that recording a result makes one round trip instead of a read, an update
+ * and four inserts through the entity model. The update is conditional on the run still
+ * executing (RUNNING, or INTERRUPTED when its replica lost its lease): a run that has already
+ * ended is refused with {@link IllegalRunTransition} and nothing is written.
+ */
+@Component
+public class RunEnds {
+
+    private final JdbcClient jdbc;
+
+    RunEnds(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Writes {@code ended} (a {@link RunRecord#copy copy} the run's end was applied to) with its
+     * streams' facts and transcripts, in the caller's transaction.
+     *
+     * @throws IllegalRunTransition when the run is not executing any more (its end was written already)
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void write(RunRecord ended, List<StreamRecord> streams, List<Transcript> transcripts) {
+        if (!ended.state().isTerminal()) {
+            throw new IllegalArgumentException("run " + ended.id() + " has not ended: " + ended.state());
+        }
+        StringBuilder sql = new StringBuilder("""
+                WITH ended AS (
+                    UPDATE airlock.runs
+                       SET state = :state, exit_code = :exitCode, termination = :termination, failure = :failure,
+                           sandbox = :sandbox, call = :call, started_at = :startedAt, ended_at = :endedAt,
+                           updated_at = :updatedAt, version = version + 1
+                     WHERE id = :id AND state IN ('RUNNING', 'INTERRUPTED')
+                    RETURNING id)
+                """);
+        Map<String, @Nullable Object> params = new java.util.HashMap<>();
+        params.put("id", ended.id());
+        params.put("state", ended.state().name());
+        params.put("exitCode", ended.exitCode());
+        params.put(
+                "termination",
+                ended.termination() == null ? null : ended.termination().name());
+        params.put("failure", ended.failure());
+        params.put("sandbox", ended.sandbox() == null ? null : ended.sandbox().name());
+        params.put("call", ended.callJson());
+        params.put("startedAt", timestamp(ended.startedAt()));
+        params.put("endedAt", timestamp(ended.endedAt()));
+        params.put("updatedAt", timestamp(ended.updatedAt()));
+        if (!streams.isEmpty()) {
+            List<String> rows = new ArrayList<>();
+            for (int i = 0; i < streams.size(); i++) {
+                StreamRecord stream = streams.get(i);
+                requireRun(ended, stream.key());
+                rows.add("(:stream" + i + "::text, :observed" + i + "::bigint, :retained" + i + "::bigint, :truncated"
+                        + i
+                        + "::boolean, :eof" + i + "::boolean, :sha" + i + "::text, :removed" + i + "::text, :redactions"
+                        + i
+                        + "::bigint)");
+                params.put("stream" + i, stream.key().stream().key());
+                params.put("observed" + i, stream.observedBytes());
+                params.put("retained" + i, stream.retainedBytes());
+                params.put("truncated" + i, stream.truncated());
+                params.put("eof" + i, stream.eof());
+                params.put("sha" + i, stream.sha256());
+                params.put("removed" + i, stream.removedJson());
+                params.put("redactions" + i, stream.redactions());
+            }
+            sql.append(", streams AS (INSERT INTO airlock.run_streams (run_id, stream, observed_bytes, retained_bytes,"
+                            + " truncated, eof, sha256, removed, redactions)"
+                            + " SELECT ended.id, s.* FROM ended, (VALUES ")
+                    .append(String.join(", ", rows))
+                    .append(") AS s)\n");
+        }
+        if (!transcripts.isEmpty()) {
+            List<String> rows = new ArrayList<>();
+            for (int i = 0; i < transcripts.size(); i++) {
+                Transcript transcript = transcripts.get(i);
+                requireRun(ended, transcript.key());
+                rows.add("(:textStream" + i + "::text, :text" + i + "::text, :textAt" + i + "::timestamptz)");
+                params.put("textStream" + i, transcript.key().stream().key());
+                params.put("text" + i, transcript.text());
+                params.put("textAt" + i, timestamp(transcript.createdAt()));
+            }
+            sql.append(", texts AS (INSERT INTO airlock.transcripts (run_id, stream, text, created_at)"
+                            + " SELECT ended.id, t.* FROM ended, (VALUES ")
+                    .append(String.join(", ", rows))
+                    .append(") AS t)\n");
+        }
+        sql.append("SELECT count(*) FROM ended");
+        long written = jdbc.sql(sql.toString()).params(params).query(Long.class).single();
+        if (written != 1) {
+            RunState now = jdbc.sql("SELECT state FROM airlock.runs WHERE id = :id")
+                    .param("id", ended.id())
+                    .query((rs, n) -> RunState.valueOf(rs.getString(1)))
+                    .optional()
+                    .orElseThrow(() -> new IllegalStateException("run " + ended.id() + " vanished"));
+            throw new IllegalRunTransition(ended.id(), now, RunState.RUNNING, RunState.INTERRUPTED);
+        }
+    }
+
+    private static void requireRun(RunRecord run, StreamKey key) {
+        if (!key.runId().equals(run.id())) {
+            throw new IllegalArgumentException("a stream of run " + key.runId() + " is not run " + run.id() + "'s");
+        }
+    }
+
+    private static @Nullable Timestamp timestamp(@Nullable Instant instant) {
+        return instant == null ? null : Timestamp.from(instant.truncatedTo(ChronoUnit.MICROS));
+    }
+}
