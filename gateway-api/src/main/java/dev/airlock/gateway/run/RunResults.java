@@ -11,9 +11,9 @@ import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.event.ApprovedRunFinished;
-import dev.airlock.persistence.run.RunEnds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
+import dev.airlock.persistence.run.RunWrites;
 import dev.airlock.persistence.run.StreamKey;
 import dev.airlock.persistence.run.StreamName;
 import dev.airlock.persistence.run.StreamRecord;
@@ -39,7 +39,7 @@ class RunResults {
 
     private final RunRepository runs;
     private final ApprovalRequests approvals;
-    private final RunEnds ends;
+    private final RunWrites writes;
     private final RawArtifactStore artifacts;
     private final AuditLog audit;
     private final ApplicationEventPublisher events;
@@ -48,7 +48,7 @@ class RunResults {
 
     RunResults(
             RunRepository runs,
-            RunEnds ends,
+            RunWrites writes,
             RawArtifactStore artifacts,
             AuditLog audit,
             ApplicationEventPublisher events,
@@ -57,7 +57,7 @@ class RunResults {
             ApprovalRequests approvals) {
         this.approvals = approvals;
         this.runs = runs;
-        this.ends = ends;
+        this.writes = writes;
         this.artifacts = artifacts;
         this.audit = audit;
         this.events = events;
@@ -82,7 +82,7 @@ class RunResults {
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");
             run.failToStart(failure, now);
-            ends.write(run, List.of(), List.of());
+            writes.end(run, List.of(), List.of());
             appendLast(
                     run,
                     List.of(new AuditLog.NewEvent(
@@ -154,7 +154,7 @@ class RunResults {
         }
         List<StreamRecord> facts = List.of(
                 facts(runId, StreamName.STDOUT, result.stdout()), facts(runId, StreamName.STDERR, result.stderr()));
-        ends.write(
+        writes.end(
                 run,
                 facts,
                 List.of(

@@ -23,6 +23,7 @@ import dev.airlock.persistence.run.RunIds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
 import dev.airlock.persistence.run.RunState;
+import dev.airlock.persistence.run.RunWrites;
 import dev.airlock.rules.PolicyDecision;
 import dev.airlock.rules.RuleInput;
 import java.time.Clock;
@@ -68,6 +69,7 @@ public class RunService {
     private final Clock clock;
     private final RunMetrics metrics;
     private final RunViews views;
+    private final RunWrites writes;
 
     RunService(
             ToolCatalog tools,
@@ -84,7 +86,9 @@ public class RunService {
             JsonMapper json,
             Clock clock,
             RunMetrics metrics,
-            RunViews views) {
+            RunViews views,
+            RunWrites writes) {
+        this.writes = writes;
         this.metrics = metrics;
         this.views = views;
         this.tools = tools;
@@ -217,7 +221,8 @@ public class RunService {
         RunRecord run;
         try {
             run = transactions.execute(status -> {
-                RunRecord saved = runs.saveAndFlush(requested);
+                writes.insert(requested);
+                RunRecord saved = requested;
                 audit.append(
                         agent.tenant(),
                         AuditEventType.RUN_REQUESTED,

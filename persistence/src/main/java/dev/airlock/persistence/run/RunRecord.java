@@ -111,7 +111,7 @@ public class RunRecord extends StoredOnce<UUID> {
     /**
      * A copy of this record as it is now, which no persistence context manages: what an executor
      * holds while it runs the run, to apply the run's end to ({@link #finish}, {@link #finishCall},
-     * {@link #failToStart}) and have {@link RunEnds} write it, without reading the run back.
+     * {@link #failToStart}) and have {@link RunWrites} write it, without reading the run back.
      */
     public RunRecord copy() {
         RunRecord copy = new RunRecord();

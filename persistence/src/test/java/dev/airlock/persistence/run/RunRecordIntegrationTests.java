@@ -42,7 +42,7 @@ class RunRecordIntegrationTests {
     JdbcClient jdbc;
 
     @Autowired
-    RunEnds ends;
+    RunWrites writes;
 
     @Autowired
     PlatformTransactionManager transactions;
@@ -220,7 +220,7 @@ class RunRecordIntegrationTests {
         assertThat(fixtures.version(id)).isEqualTo(to == null ? version : version + 1);
     }
 
-    /** An end as {@link RunEnds} writes it: onto the executor's copy of a run it started. */
+    /** An end as {@link RunWrites} writes it: onto the executor's copy of a run it started. */
     private void writeEnd(RunRecord executorsCopy, Termination termination, String text) {
         RunRecord ended = executorsCopy.copy();
         ended.finish(termination == Termination.EXITED ? 0 : null, termination, SandboxKind.BUBBLEWRAP, NOW, NOW, NOW);
@@ -231,7 +231,7 @@ class RunRecordIntegrationTests {
             streams.add(new StreamRecord(key, 3, 3, false, true, "a".repeat(64), "{}", 0));
             transcripts.add(new Transcript(key, text, NOW));
         }
-        new TransactionTemplate(transactions).executeWithoutResult(status -> ends.write(ended, streams, transcripts));
+        new TransactionTemplate(transactions).executeWithoutResult(status -> writes.end(ended, streams, transcripts));
     }
 
     @Test

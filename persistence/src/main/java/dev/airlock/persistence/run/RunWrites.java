@@ -13,20 +13,77 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Writes a run's end in one statement: the run's end columns, its streams' facts and its
- * transcripts, as plain SQL (one data-modifying statement with the inserts drawn from the
- * update's row), so that recording a result makes one round trip instead of a read, an update
- * and four inserts through the entity model. The update is conditional on the run still
- * executing (RUNNING, or INTERRUPTED when its replica lost its lease): a run that has already
- * ended is refused with {@link IllegalRunTransition} and nothing is written.
+ * The run's writes on its hot path as plain SQL, one statement each, instead of through the
+ * entity model: a new run's row ({@link #insert}), and its end ({@link #end}: the run's end
+ * columns, its streams' facts and its transcripts in one data-modifying statement, the inserts
+ * drawn from the update's row). The end is conditional on the run still executing (RUNNING, or
+ * INTERRUPTED when its replica lost its lease): a run that has already ended is refused with
+ * {@link IllegalRunTransition} and nothing is written. The rules of the run's life cycle stay
+ * {@link RunRecord}'s: these statements write what its transitions decided.
  */
 @Component
-public class RunEnds {
+public class RunWrites {
 
     private final JdbcClient jdbc;
 
-    RunEnds(JdbcClient jdbc) {
+    RunWrites(JdbcClient jdbc) {
         this.jdbc = jdbc;
+    }
+
+    /**
+     * Inserts a new run (one {@link RunRecord#request requested} and decided in this process, not yet
+     * stored), in the caller's transaction; it counts as stored from then on.
+     *
+     * @throws org.springframework.dao.DataIntegrityViolationException when its idempotency key was used already
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void insert(RunRecord run) {
+        if (!run.isNew()) {
+            throw new IllegalStateException("run " + run.id() + " is stored already");
+        }
+        Map<String, @Nullable Object> params = new java.util.HashMap<>();
+        params.put("id", run.id());
+        params.put("tenant", run.tenant());
+        params.put("agent", run.agent());
+        params.put("tool", run.tool());
+        params.put("snapshot", run.toolSnapshotId());
+        params.put("arguments", run.argumentsJson());
+        params.put("argv", run.argvJson());
+        params.put("kind", run.kind().name());
+        params.put("request", run.requestJson());
+        params.put("policyRule", run.policyRule());
+        params.put("agentReason", run.agentReason());
+        params.put("requestSha256", run.requestSha256());
+        params.put("idempotencyKey", run.idempotencyKey());
+        params.put("state", run.state().name());
+        params.put("approvalRequired", run.approvalRequired());
+        params.put("claimedBy", run.claimedBy());
+        params.put("leaseUntil", timestamp(run.leaseUntil()));
+        params.put("sandbox", run.sandbox() == null ? null : run.sandbox().name());
+        params.put("createdAt", timestamp(run.createdAt()));
+        params.put("updatedAt", timestamp(run.updatedAt()));
+        params.put("startedAt", timestamp(run.startedAt()));
+        params.put("endedAt", timestamp(run.endedAt()));
+        params.put("cancelRequested", run.cancelRequested());
+        params.put("exitCode", run.exitCode());
+        params.put(
+                "termination",
+                run.termination() == null ? null : run.termination().name());
+        params.put("failure", run.failure());
+        params.put("call", run.callJson());
+        jdbc.sql("""
+                INSERT INTO airlock.runs (id, tenant, agent, tool, tool_snapshot_id, arguments, argv, kind, request,
+                                          policy_rule, agent_reason, request_sha256, idempotency_key, state,
+                                          approval_required, cancel_requested, claimed_by, lease_until, sandbox,
+                                          exit_code, termination, failure, call,
+                                          created_at, updated_at, started_at, ended_at, version)
+                VALUES (:id, :tenant, :agent, :tool, :snapshot, :arguments, :argv, :kind, :request,
+                        :policyRule, :agentReason, :requestSha256, :idempotencyKey, :state,
+                        :approvalRequired, :cancelRequested, :claimedBy, :leaseUntil, :sandbox,
+                        :exitCode, :termination, :failure, :call,
+                        :createdAt, :updatedAt, :startedAt, :endedAt, 0)
+                """).params(params).update();
+        run.stored();
     }
 
     /**
@@ -36,7 +93,7 @@ public class RunEnds {
      * @throws IllegalRunTransition when the run is not executing any more (its end was written already)
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void write(RunRecord ended, List<StreamRecord> streams, List<Transcript> transcripts) {
+    public void end(RunRecord ended, List<StreamRecord> streams, List<Transcript> transcripts) {
         if (!ended.state().isTerminal()) {
             throw new IllegalArgumentException("run " + ended.id() + " has not ended: " + ended.state());
         }
