@@ -79,6 +79,11 @@ class ResultRecorder implements SmartInitializingSingleton {
         try {
             return Retry.decorateSupplier(retry, () -> results.record(runId, execution.run(), result))
                     .get();
+        } catch (IllegalRunTransition e) {
+            // Already recorded (a write that committed before its answer was lost, and was tried again): nothing is
+            // missing.
+            log.warn("Run {}: its result was recorded already ({})", runId, e.getMessage());
+            return null;
         } catch (DataAccessException | TransactionException e) {
             // Never only in memory: the result waits on disk, and this replica keeps its lease.
             log.error("Run {}: could not record its result yet ({}); keeping it in the spool", runId, e.getMessage());

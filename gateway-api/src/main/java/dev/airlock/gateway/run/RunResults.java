@@ -37,6 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class RunResults {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RunResults.class);
+
     private final RunRepository runs;
     private final ApprovalRequests approvals;
     private final RunWrites writes;
@@ -83,12 +85,13 @@ class RunResults {
             String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");
             run.failToStart(failure, now);
             writes.end(run, List.of(), List.of());
+            announceIfApproved(run);
+            Envelope ended = envelopeOf(run, List.of(), Map.of(), null);
             appendLast(
                     run,
                     List.of(new AuditLog.NewEvent(
                             AuditEventType.RUN_FAILED, runId, "airlock", Map.of("failure", failure), now)));
-            announceIfApproved(run);
-            return RunViews.ended(run, List.of(), Map.of(), null);
+            return ended;
         }
         String artifact =
                 RawArtifactDigest.of(result.stdout().raw(), result.stderr().raw());
@@ -154,18 +157,17 @@ class RunResults {
         }
         List<StreamRecord> facts = List.of(
                 facts(runId, StreamName.STDOUT, result.stdout()), facts(runId, StreamName.STDERR, result.stderr()));
+        Map<StreamName, String> texts = Map.of(
+                StreamName.STDOUT,
+                result.stdout().text(),
+                StreamName.STDERR,
+                result.stderr().text());
         writes.end(
                 run,
                 facts,
-                List.of(
-                        new Transcript(
-                                new StreamKey(runId, StreamName.STDOUT),
-                                result.stdout().text(),
-                                now),
-                        new Transcript(
-                                new StreamKey(runId, StreamName.STDERR),
-                                result.stderr().text(),
-                                now)));
+                facts.stream()
+                        .map(f -> new Transcript(f.key(), Objects.requireNonNull(texts.get(f.key().stream())), now))
+                        .toList());
         artifacts.store(
                 runId,
                 run.tenant(),
@@ -174,17 +176,24 @@ class RunResults {
                 result.stderr().raw(),
                 result.stdout().rawRedactions() + result.stderr().rawRedactions(),
                 now);
-        appendLast(run, auditEvents);
         announceIfApproved(run);
-        return RunViews.ended(
-                run,
-                facts,
-                Map.of(
-                        StreamName.STDOUT,
-                        result.stdout().text(),
-                        StreamName.STDERR,
-                        result.stderr().text()),
-                artifact);
+        Envelope ended = envelopeOf(run, facts, texts, artifact);
+        appendLast(run, auditEvents);
+        return ended;
+    }
+
+    /**
+     * The envelope of the run as just written, for the requests waiting for it; null (they read it
+     * back) if it cannot be built: a result is never lost for the sake of its waiters' shortcut.
+     */
+    private @Nullable Envelope envelopeOf(
+            RunRecord run, List<StreamRecord> facts, Map<StreamName, String> texts, @Nullable String artifact) {
+        try {
+            return RunViews.ended(run, facts, texts, artifact);
+        } catch (RuntimeException e) {
+            log.warn("Run {}: its envelope is read back by its waiters ({})", run.id(), e.toString());
+            return null;
+        }
     }
 
     /**

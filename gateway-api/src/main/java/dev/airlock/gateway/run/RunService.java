@@ -115,7 +115,7 @@ public class RunService {
      *                started ({@link #envelopeAfter}); else null
      */
     public record Submission(
-            RunRecord run, boolean created, @Nullable CompletableFuture<@Nullable Envelope> ending) {
+            RunRecord run, boolean created, @Nullable CompletableFuture<Optional<Envelope>> ending) {
 
         /** A submission nobody watches the end of. */
         public Submission(RunRecord run, boolean created) {
@@ -289,7 +289,7 @@ public class RunService {
         if (permit == null) {
             return new Submission(run, true);
         }
-        CompletableFuture<@Nullable Envelope> ending = wait.isZero() ? null : completions.watch(run.id());
+        CompletableFuture<Optional<Envelope>> ending = wait.isZero() ? null : completions.watch(run.id());
         try {
             executor.startNew(run, permit);
         } catch (RuntimeException e) {
@@ -308,7 +308,7 @@ public class RunService {
      */
     public Envelope envelopeAfter(AgentIdentity agent, Submission submission, Duration wait) {
         UUID runId = submission.run().id();
-        CompletableFuture<@Nullable Envelope> ending = submission.ending();
+        CompletableFuture<Optional<Envelope>> ending = submission.ending();
         if (ending == null) {
             return awaitEnvelope(agent, runId, wait);
         }
@@ -316,16 +316,12 @@ public class RunService {
             var place = placeToWait(agent);
             if (place.isPresent()) {
                 try (var held = place.get()) {
-                    Envelope ended = ending.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+                    // Re-reads its state every POLL_MILLIS meanwhile: an end recorded otherwise (its lease lost) is
+                    // seen.
+                    Envelope ended = waitWatching(agent, runId, wait, ending);
                     if (ended != null) {
                         return ended;
                     }
-                } catch (TimeoutException e) {
-                    // Not ended within the wait: answered as it is now.
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException(e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
                 }
             }
             return views.envelope(find(agent, runId));
@@ -342,7 +338,7 @@ public class RunService {
         if (wait == null || wait.isZero()) {
             return views.envelope(find(agent, runId));
         }
-        CompletableFuture<@Nullable Envelope> done = completions.watch(runId);
+        CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
         try {
             RunRecord run = find(agent, runId);
             if (run.state().isTerminal()) {
@@ -354,7 +350,9 @@ public class RunService {
             }
             try (var held = place.get()) {
                 Envelope ended = waitWatching(agent, runId, wait, done);
-                return ended != null ? ended : views.envelope(find(agent, runId));
+                // Found again before it is shown: what the agent may see is checked after the wait as before it.
+                RunRecord visible = find(agent, runId);
+                return ended != null ? ended : views.envelope(visible);
             }
         } finally {
             completions.unwatch(runId, done);
@@ -421,7 +419,7 @@ public class RunService {
             return find(agent, runId);
         }
         // Watched before it is read: an end after the read wakes this request, with no second read of its state.
-        CompletableFuture<@Nullable Envelope> done = completions.watch(runId);
+        CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
         try {
             RunRecord run = find(agent, runId);
             if (run.state().isTerminal()) {
@@ -468,7 +466,7 @@ public class RunService {
 
     /** Waits for a run found not yet ended: watches for its end, then reads its state, so an end in between is not missed. */
     private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
-        CompletableFuture<@Nullable Envelope> done = completions.watch(runId);
+        CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
         try {
             if (!ended(agent, runId)) {
                 waitWatching(agent, runId, wait, done);
@@ -493,7 +491,7 @@ public class RunService {
      * @return the run's envelope as this replica wrote its result, or null when the caller must read the run
      */
     private @Nullable Envelope waitWatching(
-            AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<@Nullable Envelope> done) {
+            AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<Optional<Envelope>> done) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
             long left = deadline - System.nanoTime();
@@ -501,7 +499,8 @@ public class RunService {
                 return null;
             }
             try {
-                return done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS);
+                return done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS)
+                        .orElse(null);
             } catch (TimeoutException e) {
                 if (ended(agent, runId)) {
                     return null;

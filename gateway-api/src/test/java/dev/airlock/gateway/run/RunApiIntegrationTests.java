@@ -210,6 +210,7 @@ class RunApiIntegrationTests {
         assertThat(run.path("state").asString()).isEqualTo("CANCELLED");
         assertThat(run.path("process").path("termination").asString()).isEqualTo("CANCELLED");
         assertThat(run.path("stdout").path("text").asString()).isEqualTo("begun\n");
+        assertReadBackTheSame(run);
 
         AgentApi.Response again = api.post(ACME, "/api/v1/runs/" + id + "/cancel", "");
         assertThat(again.status()).isEqualTo(409);

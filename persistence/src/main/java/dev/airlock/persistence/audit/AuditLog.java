@@ -167,7 +167,7 @@ public class AuditLog {
         return newest(tenant);
     }
 
-    /** The tenant's newest event, in the caller's transaction (appends read it under their lock). */
+    /** The tenant's newest event, in the caller's transaction (appends read it with their lock: {@link #lockedHead}). */
     private Optional<Head> newest(String tenant) {
         return jdbc.sql("SELECT seq, hash FROM airlock.audit_events WHERE tenant = :tenant ORDER BY seq DESC LIMIT 1")
                 .param("tenant", tenant)
