@@ -102,7 +102,10 @@ final class ToolCalls {
         try {
             RunService.Submission submission;
             try {
-                submission = runs.submit(agent, tool, arguments, null, reason);
+                // Without progress to report, the call waits for the run's end as the REST API does: watched
+                // from before it starts, answered from what the executor wrote.
+                submission =
+                        runs.submit(agent, tool, arguments, null, reason, progress == null ? callWait : Duration.ZERO);
             } catch (Refused refused) {
                 return answer(runs.find(agent, refused.runId()));
             } catch (TooManyRequests busy) {
@@ -114,6 +117,9 @@ final class ToolCalls {
             UUID runId = submission.run().id();
             if (call.runStarted(runId)) {
                 cancelQuietly(agent, runId);
+            }
+            if (progress == null) {
+                return answer(agent, runs.envelopeAfter(agent, submission, callWait));
             }
             return answer(waitFor(agent, runId, callWait, progress));
         } finally {
@@ -212,6 +218,14 @@ final class ToolCalls {
                 .filter(d -> "APPROVE".equals(d.decision()))
                 .count();
         return (int) Math.max(0, needed - given);
+    }
+
+    /** The answer for a run's envelope; one waiting for approval is read, to say how many approvals it lacks. */
+    private McpSchema.CallToolResult answer(AgentIdentity agent, Envelope envelope) {
+        if (RunState.PENDING_APPROVAL.name().equals(envelope.state())) {
+            return answer(runs.find(agent, UUID.fromString(envelope.runId())));
+        }
+        return results.run(envelope, structured(envelope), 0);
     }
 
     private McpSchema.CallToolResult answer(RunRecord run) {

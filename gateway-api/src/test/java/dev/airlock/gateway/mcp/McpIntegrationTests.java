@@ -262,6 +262,9 @@ class McpIntegrationTests {
                             "Airlock: run " + runId + " (exit-three) exited with code 3.",
                             Fence.wrap("exit-three stdout", "out\n"),
                             Fence.wrap("exit-three stderr", "err\n"));
+            // The answer (built from what the executor wrote) is the run as airlock_status reads it back.
+            assertThat(structured(call(client, "airlock_status", Map.of("runId", runId))))
+                    .isEqualTo(structured(exit));
 
             McpSchema.CallToolResult missing = call(client, "missing", Map.of());
             assertThat(missing.isError()).isTrue();

@@ -150,7 +150,7 @@ class McpUpstreamIntegrationTests {
     private JsonNode run(String tool, String arguments) {
         AgentApi.Response response = api.run(KEY, tool, arguments);
         assertThat(response.status()).as(response.body().toString()).isIn(200, 201);
-        return response.body();
+        return api.readBackTheSame(KEY, response.body());
     }
 
     private List<String> toolNames() {

@@ -143,9 +143,7 @@ class RunApiIntegrationTests {
      * what it wrote) is exactly the envelope read back from the database.
      */
     private void assertReadBackTheSame(JsonNode run) {
-        assertThat(api.get(ACME, "/api/v1/runs/" + run.path("runId").asString()).body())
-                .as("the run read back")
-                .isEqualTo(run);
+        api.readBackTheSame(ACME, run);
     }
 
     @Test

@@ -186,6 +186,22 @@ public final class AgentApi {
         return new String(response.getContentAsByteArray(), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Asserts that a run's envelope as a request got it (for a run that has ended: built by the
+     * replica that wrote its result, from what it wrote) is exactly the envelope read back; returns it.
+     */
+    public JsonNode readBackTheSame(String key, JsonNode run) {
+        if (!java.util.List.of("REQUESTED", "PENDING_APPROVAL", "APPROVED", "RUNNING")
+                .contains(run.path("state").asString())) {
+            org.assertj.core.api.Assertions.assertThat(
+                            get(key, "/api/v1/runs/" + run.path("runId").asString())
+                                    .body())
+                    .as("the run read back")
+                    .isEqualTo(run);
+        }
+        return run;
+    }
+
     public Response get(String key, String path) {
         var request = mvc.get().uri(path);
         if (key != null) {
