@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param policyRule       the policy rule that decided the run, as stored; null for runs requested before rules
  * @param decidedHere      whether policy let the run start at once in this process just now (its record never left
  *                         this process's hands, so it can have no approval request to check against)
- * @param run              the executor's own copy of the run as it started it ({@link RunRecord#copy}), to which
- *                         its end is applied when it is recorded
+ * @param run              the run as it was started; never changed (its end is applied to a {@link RunRecord#copy copy}
+ *                         of it when it is recorded), so it may be read by the thread that submitted it as well
  */
 record Execution(
         UUID runId,
@@ -54,6 +54,6 @@ record Execution(
                 run.requestJson(),
                 run.policyRule(),
                 decidedHere,
-                run.copy());
+                run);
     }
 }

@@ -222,11 +222,10 @@ public class RunService {
         try {
             run = transactions.execute(status -> {
                 writes.insert(requested);
-                RunRecord saved = requested;
                 audit.append(
                         agent.tenant(),
                         AuditEventType.RUN_REQUESTED,
-                        saved.id(),
+                        requested.id(),
                         "agent:" + agent.agent(),
                         Map.of(
                                 "tool",
@@ -234,10 +233,10 @@ public class RunService {
                                 "request",
                                 requestSha256,
                                 "state",
-                                saved.state().name(),
+                                requested.state().name(),
                                 "rule",
                                 decision.rule()),
-                        saved.createdAt());
+                        requested.createdAt());
                 if (verdict instanceof PolicyVerdict.Required) {
                     ActionRendering action = (checked.mcp() != null
                                     ? RunActions.render(agent.tenant(), tool.snapshot(), checked.mcp())
@@ -249,7 +248,7 @@ public class RunService {
                                             executor.sandbox()))
                             .decidedBy(decision.rule());
                     approvals.open(
-                            saved.id(),
+                            requested.id(),
                             agent.tenant(),
                             tool.name(),
                             agent.agent(),
@@ -260,7 +259,7 @@ public class RunService {
                             decision.rule(),
                             agentReason);
                 }
-                return saved;
+                return requested;
             });
         } catch (DataIntegrityViolationException e) {
             if (permit != null) {
@@ -338,25 +337,8 @@ public class RunService {
         if (wait == null || wait.isZero()) {
             return views.envelope(find(agent, runId));
         }
-        CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
-        try {
-            RunRecord run = find(agent, runId);
-            if (run.state().isTerminal()) {
-                return views.envelope(run);
-            }
-            var place = placeToWait(agent);
-            if (place.isEmpty()) {
-                return views.envelope(run);
-            }
-            try (var held = place.get()) {
-                Envelope ended = waitWatching(agent, runId, wait, done);
-                // Found again before it is shown: what the agent may see is checked after the wait as before it.
-                RunRecord visible = find(agent, runId);
-                return ended != null ? ended : views.envelope(visible);
-            }
-        } finally {
-            completions.unwatch(runId, done);
-        }
+        Waited waited = waited(agent, runId, wait);
+        return waited.ended() != null ? waited.ended() : views.envelope(waited.run());
     }
 
     /** The request a call records (an HTTP tool's, or an upstream MCP tool's), or null for a process. */
@@ -418,20 +400,34 @@ public class RunService {
         if (wait == null || wait.isZero()) {
             return find(agent, runId);
         }
+        return waited(agent, runId, wait).run();
+    }
+
+    /**
+     * What a wait for a run saw.
+     *
+     * @param run   the run as found last (after the wait, when there was one: what the agent may see is
+     *              checked after the wait as before it)
+     * @param ended the run's envelope as this replica wrote its result, when the run ended here meanwhile
+     */
+    private record Waited(RunRecord run, @Nullable Envelope ended) {}
+
+    /** Waits for the run as {@link #await} says. */
+    private Waited waited(AgentIdentity agent, UUID runId, Duration wait) {
         // Watched before it is read: an end after the read wakes this request, with no second read of its state.
         CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
         try {
             RunRecord run = find(agent, runId);
             if (run.state().isTerminal()) {
-                return run;
+                return new Waited(run, null);
             }
             var place = placeToWait(agent);
             if (place.isEmpty()) {
-                return run;
+                return new Waited(run, null);
             }
             try (var held = place.get()) {
-                waitWatching(agent, runId, wait, done);
-                return find(agent, runId);
+                Envelope ended = waitWatching(agent, runId, wait, done);
+                return new Waited(find(agent, runId), ended);
             }
         } finally {
             completions.unwatch(runId, done);

@@ -74,12 +74,10 @@ public class RunViews {
         if (run.approvalRequired() || !run.state().isTerminal()) {
             return null;
         }
-        Map<StreamName, Envelope.StreamView> views = new EnumMap<>(StreamName.class);
-        streams.forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), true)));
         return envelope(
                 run,
                 new Envelope.Approval(false, status(run), List.of(), run.policyRule()),
-                views,
+                views(run, streams, texts, true),
                 artifactSha256 == null ? null : RawArtifactDigest.REFERENCE_PREFIX + artifactSha256);
     }
 
@@ -195,9 +193,14 @@ public class RunViews {
     private Map<StreamName, Envelope.StreamView> streams(RunRecord run, boolean fence) {
         Map<StreamName, String> texts = new EnumMap<>(StreamName.class);
         transcripts.findByKeyRunId(run.id()).forEach(t -> texts.put(t.key().stream(), t.text()));
+        return views(run, streams.findByKeyRunId(run.id()), texts, fence);
+    }
+
+    /** The streams' views from their facts and transcripts, read back or as just written. */
+    private static Map<StreamName, Envelope.StreamView> views(
+            RunRecord run, List<StreamRecord> facts, Map<StreamName, String> texts, boolean fence) {
         Map<StreamName, Envelope.StreamView> views = new EnumMap<>(StreamName.class);
-        streams.findByKeyRunId(run.id())
-                .forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), fence)));
+        facts.forEach(f -> views.put(f.key().stream(), view(run, f, texts.get(f.key().stream()), fence)));
         return views;
     }
 

@@ -109,9 +109,9 @@ public class RunRecord extends StoredOnce<UUID> {
     protected RunRecord() {}
 
     /**
-     * A copy of this record as it is now, which no persistence context manages: what an executor
-     * holds while it runs the run, to apply the run's end to ({@link #finish}, {@link #finishCall},
-     * {@link #failToStart}) and have {@link RunWrites} write it, without reading the run back.
+     * A copy of this record as it is now, which no persistence context manages: what a run's end is
+     * applied to ({@link #finish}, {@link #finishCall}, {@link #failToStart}) for {@link RunWrites} to
+     * write, without reading the run back and without changing the record the executor holds.
      */
     public RunRecord copy() {
         RunRecord copy = new RunRecord();
