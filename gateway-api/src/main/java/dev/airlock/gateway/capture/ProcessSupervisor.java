@@ -122,7 +122,7 @@ public final class ProcessSupervisor {
                     String refused;
                     try {
                         cgroup = cgroups.create(spec.runId(), spec.sandbox());
-                        refused = placeInCgroup(process, cgroup);
+                        refused = placeInCgroup(process, cgroup, init -> {});
                     } catch (IOException e) {
                         refused = "cannot make the server's cgroup: " + e.getMessage();
                     }
@@ -259,10 +259,11 @@ public final class ProcessSupervisor {
             NativeProcess process,
             java.util.concurrent.atomic.AtomicBoolean treeGone) {
         Supervision run = new Supervision(spec, cancellation, startedAt, process::stdout, process::stderr);
+        run.reportedBy(process);
         run.capture();
         run.started(process);
         if (cgroup != null) {
-            String refused = placeInCgroup(process, cgroup);
+            String refused = placeInCgroup(process, cgroup, run::initPlaced);
             if (refused != null) {
                 // The sandbox's init still waits to start the tool: killed now, the tool never runs.
                 run.stop(Termination.SPAWN_FAILED);
@@ -272,7 +273,7 @@ public final class ProcessSupervisor {
         }
         CaptureResult result = run.await();
         treeGone.set(run.treeGone());
-        BubblewrapStatus status = readStatus(process);
+        BubblewrapStatus status = run.report();
         if (result.termination() == Termination.EXITED && !status.commandStarted()) {
             // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
             return CaptureResult.spawnFailed(
@@ -299,7 +300,8 @@ public final class ProcessSupervisor {
      * Moves the sandbox's init, waiting before it starts the tool, into the run's cgroup, then lets
      * it go; returns why that failed, or null.
      */
-    private static @Nullable String placeInCgroup(NativeProcess process, RunCgroups.RunCgroup cgroup) {
+    private static @Nullable String placeInCgroup(
+            NativeProcess process, RunCgroups.RunCgroup cgroup, java.util.function.LongConsumer placed) {
         try {
             // Read on a platform thread of its own, bounded: a blocked pipe read would hold a virtual thread's carrier.
             java.util.concurrent.FutureTask<Long> read =
@@ -317,6 +319,7 @@ public final class ProcessSupervisor {
             if (init < 0) {
                 return "the sandbox ended before it could be placed in its cgroup";
             }
+            placed.accept(init);
             cgroup.place(init);
             try (var release = process.input(0)) {
                 release.write('1');
@@ -391,6 +394,12 @@ public final class ProcessSupervisor {
         private final StreamCapture stderr;
         /** Whether the sandbox's init was seen gone, and with it every process of the run. */
         private volatile boolean treeGone;
+        /** bubblewrap, whose status pipe reports the sandbox's init; null without a sandbox. */
+        private @Nullable NativeProcess bubblewrap;
+        /** The sandbox's init as read from the report's first line (by the cgroup placement, or at the end), or -1. */
+        private volatile long placedInit = -1;
+        /** bubblewrap's report, read once it has ended. */
+        private @Nullable BubblewrapStatus report;
 
         /** Whether every process of the run is known gone without a sweep of /proc (see {@link #await}). */
         boolean treeGone() {
@@ -432,6 +441,62 @@ public final class ProcessSupervisor {
             Thread.ofPlatform().daemon().name("capture-stderr-" + spec.runId()).start(stderr);
         }
 
+        /** The sandbox's bubblewrap, whose status pipe names the sandbox's init. */
+        void reportedBy(NativeProcess process) {
+            bubblewrap = process;
+        }
+
+        /** The sandbox's init, as its cgroup placement read it (the report's first line). */
+        void initPlaced(long init) {
+            placedInit = init;
+        }
+
+        /**
+         * What bubblewrap reported on its status pipe, read to the end once (so only after
+         * bubblewrap has ended); a sandbox that reported nothing readable counts as not started.
+         */
+        BubblewrapStatus report() {
+            BubblewrapStatus read = report;
+            if (read == null) {
+                read = bubblewrap == null ? new BubblewrapStatus(-1, false) : readStatus(bubblewrap);
+                report = read;
+            }
+            return read;
+        }
+
+        /**
+         * Whether every process of the sandbox is known gone: bubblewrap has ended and the init it
+         * reported (its first child, in the run's own PID namespace) is gone, which the kernel allows
+         * only once every other process of the namespace is. Waits for the init at most the kill wait.
+         */
+        private boolean sandboxGone(Child process) throws InterruptedException {
+            NativeProcess sandboxed = bubblewrap;
+            if (sandboxed == null || process.isAlive()) {
+                return false;
+            }
+            long init = placedInit;
+            if (init < 0) {
+                // The report's first line, written when the init was made; bubblewrap has ended, so
+                // the line is in the pipe or nothing will be (the rest is read after, by report()).
+                try {
+                    init = BubblewrapStatus.readChildPid(sandboxed.output(0));
+                } catch (IOException e) {
+                    return false;
+                }
+                placedInit = init;
+            }
+            return init > 0 && ProcessTree.awaitGone(init, KILL_WAIT);
+        }
+
+        private boolean sandboxGoneWithoutInterrupt(Child process) {
+            try {
+                return sandboxGone(process);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
         /** Kills the process tree once, for {@code reason}; later reasons are ignored. */
         void stop(Termination reason) {
             Child process = child.get();
@@ -454,16 +519,6 @@ public final class ProcessSupervisor {
         /** Waits for the end within the time limit, kills the tree when it is past, and collects what was observed. */
         CaptureResult await() {
             Child process = child.get();
-            // bubblewrap ends as soon as the tool does, while its init may still be taking down the
-            // rest of the namespace: the run ends when that init has gone.
-            List<ProcessTree.Member> sandboxInit = List.of();
-            if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
-                try {
-                    sandboxInit = ProcessTree.firstChild(process, KILL_WAIT);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
             cancellation.onCancel(() -> stop(Termination.CANCELLED));
             try {
                 if (!process.waitFor(spec.timeout().toMillis())) {
@@ -490,11 +545,12 @@ public final class ProcessSupervisor {
                         stdout.seal(),
                         stderr.seal());
             } finally {
-                // The sandbox has a PID namespace of its own (--unshare-pid), whose init the kernel
-                // takes down with every process of the namespace before the init itself is gone: once
-                // it is gone, nothing of the run is left and no sweep of /proc is needed. When the init
-                // was not found (the sandbox failed to start, or ended first), sweep for the run's marker.
-                if (!sandboxInit.isEmpty() && awaitGone(spec, sandboxInit)) {
+                // bubblewrap ends as soon as the tool does, while the init of the sandbox's own PID
+                // namespace (--unshare-pid) may still be taking down the rest of it; the kernel lets
+                // the init go only after every other process of the namespace, so once it is gone
+                // nothing of the run is left and no sweep of /proc is needed. When that is not known
+                // (no sandbox, bubblewrap still alive, no init reported), sweep for the run's marker.
+                if (sandboxGoneWithoutInterrupt(process)) {
                     treeGone = true;
                 } else {
                     awaitGone(spec, ProcessTree.killMarked(marker));

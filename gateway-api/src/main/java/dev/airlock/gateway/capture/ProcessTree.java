@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 final class ProcessTree {
 
     private static final Path PROC = Path.of("/proc");
+    private static final java.util.concurrent.atomic.AtomicLong SWEEPS = new java.util.concurrent.atomic.AtomicLong();
 
     private ProcessTree() {}
 
@@ -51,11 +52,17 @@ final class ProcessTree {
         return killed;
     }
 
+    /** How many sweeps of {@code /proc} ({@link #killMarked}) this process has made: each reads every process's environment. */
+    static long sweeps() {
+        return SWEEPS.get();
+    }
+
     /**
      * Kills every process whose environment holds {@code marker} (an entry such as
      * {@code AIRLOCK_RUN_ID=...}); returns what it signalled.
      */
     static List<Member> killMarked(String marker) {
+        SWEEPS.incrementAndGet();
         List<Member> killed = new ArrayList<>();
         if (!Files.isDirectory(PROC)) {
             return killed;
@@ -85,34 +92,12 @@ final class ProcessTree {
     }
 
     /**
-     * The first child of {@code parent} (for bubblewrap: the init of the run's PID namespace, which
-     * becomes reapable only once every other process of the namespace is gone), waiting for it
-     * to appear at most {@code timeout}; empty if the parent ended first.
+     * Waits until the process {@code pid}, as it is now, has gone (ended, or a zombie waiting to be
+     * reaped), at most {@code timeout}; true if it went or was gone already.
      */
-    static List<Member> firstChild(Child parent, Duration timeout) throws InterruptedException {
-        Path children = PROC.resolve(Long.toString(parent.pid()))
-                .resolve("task")
-                .resolve(Long.toString(parent.pid()))
-                .resolve("children");
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            String listed;
-            try {
-                listed = Files.readString(children, StandardCharsets.US_ASCII).strip();
-            } catch (IOException e) {
-                return List.of();
-            }
-            if (!listed.isEmpty()) {
-                long pid = Long.parseLong(listed.split(" ")[0]);
-                long startTime = startTime(pid);
-                return startTime < 0 ? List.of() : List.of(new Member(pid, startTime));
-            }
-            if (!parent.isAlive()) {
-                return List.of();
-            }
-            Thread.sleep(Duration.ofNanos(200_000));
-        }
-        return List.of();
+    static boolean awaitGone(long pid, Duration timeout) throws InterruptedException {
+        long startTime = startTime(pid);
+        return startTime < 0 || awaitGone(List.of(new Member(pid, startTime)), timeout);
     }
 
     /**

@@ -326,6 +326,21 @@ class ProcessSupervisorTests {
     }
 
     @Test
+    void aSandboxWhoseInitIsGoneNeedsNoSweepOfProc() {
+        // bubblewrap reports the init of the run's PID namespace; once the init is gone, so is every
+        // process of the run, and no process's environment has to be read to find leftovers.
+        long sweeps = ProcessTree.sweeps();
+        for (String command : List.of("true", "echo done", "sleep 0.2 & echo started")) {
+            CaptureResult result = SUPERVISORS
+                    .get(SandboxKind.BUBBLEWRAP)
+                    .run(script(UUID.randomUUID(), command, Duration.ofSeconds(20)), new Cancellation());
+            assertThat(result.termination()).as(command).isEqualTo(Termination.EXITED);
+            assertThat(result.exitCode()).as(command).isZero();
+        }
+        assertThat(ProcessTree.sweeps()).as("sweeps of /proc").isEqualTo(sweeps);
+    }
+
+    @Test
     void redactsASecretWrittenInPiecesAcrossReads() {
         // Fed to the capture directly, one piece per read, so the split is certain.
         ScriptedStream pieces = new ScriptedStream("a s3cr3t-", "VALUE", "-1234 b\n");
