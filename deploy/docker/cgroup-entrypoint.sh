@@ -13,4 +13,5 @@ mkdir -p "$root/gateway" "$root/runs"
 # A cgroup that hands controllers to its children may hold no process: the gateway moves to a leaf.
 echo $$ > "$root/gateway/cgroup.procs"
 echo "+memory +pids" > "$root/cgroup.subtree_control"
-exec java -jar /opt/airlock/airlock-gateway.jar --airlock.sandbox.cgroup="$root/runs" "$@"
+# tini (as PID 1, or as a subreaper with -s) reaps the sandboxes' inits that are orphaned to it.
+exec /usr/bin/tini -s -- java -jar /opt/airlock/airlock-gateway.jar --airlock.sandbox.cgroup="$root/runs" "$@"

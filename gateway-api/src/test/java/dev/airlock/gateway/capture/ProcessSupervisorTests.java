@@ -341,6 +341,33 @@ class ProcessSupervisorTests {
     }
 
     @Test
+    void aLeftoverWithoutTheMarkerOrTheOutputIsGoneWhenTheRunEndsWithoutASweep() throws Exception {
+        // A leftover that clears its environment (so no sweep could find it) and lets go of the
+        // output pipes (so draining them does not wait for it): the run ends only once the sandbox's
+        // init, and with it the leftover, is gone.
+        String leftover = "AIRLOCK_TEST_LEFTOVER=" + UUID.randomUUID();
+        long sweeps = ProcessTree.sweeps();
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS
+                .get(SandboxKind.BUBBLEWRAP)
+                .run(
+                        script(
+                                UUID.randomUUID(),
+                                "env -i " + leftover + " sh -c 'exec >/dev/null 2>&1 </dev/null; sleep 67' &"
+                                        + " echo started; sleep 1",
+                                Duration.ofSeconds(20)),
+                        new Cancellation()));
+        List<HostProcess> seen =
+                HostProcesses.awaitWithEnvironment(leftover, HostProcesses.sleeping("67"), Duration.ofSeconds(10));
+
+        CaptureResult result = running.get(30, TimeUnit.SECONDS);
+
+        assertThat(seen).isNotEmpty();
+        assertThat(HostProcesses.stillAlive(seen)).isEmpty();
+        assertThat(result.stdout().text()).isEqualTo("started\n");
+        assertThat(ProcessTree.sweeps()).as("sweeps of /proc").isEqualTo(sweeps);
+    }
+
+    @Test
     void redactsASecretWrittenInPiecesAcrossReads() {
         // Fed to the capture directly, one piece per read, so the split is certain.
         ScriptedStream pieces = new ScriptedStream("a s3cr3t-", "VALUE", "-1234 b\n");
