@@ -151,6 +151,11 @@ check(/^USER\s+(?!0|root)\S+/m.test(dockerfile), "Dockerfile: runs as a non-root
 check(/^HEALTHCHECK\s/m.test(dockerfile), "Dockerfile: HEALTHCHECK");
 check(/bubblewrap/.test(dockerfile), "Dockerfile: installs bubblewrap");
 check(/jarmode=tools/.test(dockerfile), "Dockerfile: Spring Boot layers");
+// PID 1 must reap the sandboxes' inits orphaned to it (the JVM waits only for its own children).
+check(/install[^\n]*\btini\b/.test(dockerfile), "Dockerfile: installs tini");
+check(/^ENTRYPOINT\s+\[\s*"\/usr\/bin\/tini",\s*"--"/m.test(dockerfile), "Dockerfile: tini is PID 1 (ENTRYPOINT)");
+const cgroupEntrypoint = readFileSync(join(deploy, "docker", "cgroup-entrypoint.sh"), "utf8");
+check(/^exec \/usr\/bin\/tini -s -- java /m.test(cgroupEntrypoint), "cgroup-entrypoint.sh: starts the gateway under tini");
 
 console.log(failures.length === 0 ? `deploy/ is valid (${checks} checks)` : `deploy/ is NOT valid: ${failures.length} of ${checks} checks failed`);
 process.exit(failures.length === 0 ? 0 : 1);
