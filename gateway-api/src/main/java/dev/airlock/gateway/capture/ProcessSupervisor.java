@@ -466,8 +466,9 @@ public final class ProcessSupervisor {
 
         /**
          * Whether every process of the sandbox is known gone: bubblewrap has ended and the init it
-         * reported (its first child, in the run's own PID namespace) is gone, which the kernel allows
-         * only once every other process of the namespace is. Waits for the init at most the kill wait.
+         * reported (its first child, in the run's own PID namespace), killed if it is still there, is
+         * gone, which the kernel allows only once every other process of the namespace is. Waits for
+         * the init at most the kill wait.
          */
         private boolean sandboxGone(Child process) throws InterruptedException {
             NativeProcess sandboxed = bubblewrap;
@@ -485,7 +486,13 @@ public final class ProcessSupervisor {
                 }
                 placedInit = init;
             }
-            return init > 0 && ProcessTree.awaitGone(init, KILL_WAIT);
+            if (init <= 0) {
+                return false;
+            }
+            // The init dies with bubblewrap (its parent-death signal); killed here as well, so that a
+            // tool that changed that signal (by tracing its init) cannot keep the namespace alive.
+            ProcessTree.killNamespaceInit(init);
+            return ProcessTree.awaitGone(init, KILL_WAIT);
         }
 
         private boolean sandboxGoneWithoutInterrupt(Child process) {

@@ -92,6 +92,33 @@ final class ProcessTree {
     }
 
     /**
+     * Kills {@code pid} if it is the init of a PID namespace below this one (its {@code NSpid}
+     * in {@code /proc/<pid>/status} names it 1 in its own namespace), which takes every process of
+     * that namespace with it; true if it was signalled. A process that is not such an init (its pid
+     * reused by another) is left alone.
+     */
+    static boolean killNamespaceInit(long pid) {
+        String status;
+        try {
+            status = Files.readString(PROC.resolve(Long.toString(pid)).resolve("status"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return false;
+        }
+        for (String line : status.split("\n")) {
+            if (line.startsWith("NSpid:")) {
+                String[] pids = line.substring("NSpid:".length()).trim().split("\\s+");
+                if (pids.length >= 2 && pids[pids.length - 1].equals("1")) {
+                    return ProcessHandle.of(pid)
+                            .map(ProcessHandle::destroyForcibly)
+                            .orElse(false);
+                }
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Waits until the process {@code pid}, as it is now, has gone (ended, or a zombie waiting to be
      * reaped), at most {@code timeout}; true if it went or was gone already.
      */

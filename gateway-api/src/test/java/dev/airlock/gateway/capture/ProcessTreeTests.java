@@ -64,4 +64,38 @@ class ProcessTreeTests {
         assertThat(ProcessTree.awaitGone(swept, Duration.ofSeconds(5))).isTrue();
         assertThat(HostProcesses.stillAlive(orphan)).isEmpty();
     }
+
+    @Test
+    void aNamespaceInitThatOutlivedItsParentIsKilledAndNothingElseIs() throws Exception {
+        // A PID namespace whose init (here `sleep` itself) outlives the process that made it, as a
+        // sandbox's init would if a tool kept it from dying with bubblewrap.
+        Process unshare =
+                new ProcessBuilder("unshare", "--user", "--map-root-user", "--pid", "--fork", "sleep", "73").start();
+        long init = -1;
+        for (int i = 0; i < 100 && init < 0; i++) {
+            init = unshare.toHandle()
+                    .children()
+                    .mapToLong(ProcessHandle::pid)
+                    .findFirst()
+                    .orElse(-1);
+            Thread.sleep(50);
+        }
+        assertThat(init).as("the namespace's init").isPositive();
+        unshare.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        assertThat(ProcessHandle.of(init).map(ProcessHandle::isAlive))
+                .as("the init outlived its parent")
+                .contains(true);
+        Process plain = new ProcessBuilder("sleep", "74").start();
+        try {
+            assertThat(ProcessTree.killNamespaceInit(plain.pid()))
+                    .as("not a namespace's init")
+                    .isFalse();
+            assertThat(ProcessTree.killNamespaceInit(init)).isTrue();
+            assertThat(ProcessTree.awaitGone(init, Duration.ofSeconds(5))).isTrue();
+            assertThat(plain.isAlive()).isTrue();
+        } finally {
+            plain.destroyForcibly();
+            ProcessHandle.of(init).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
 }
