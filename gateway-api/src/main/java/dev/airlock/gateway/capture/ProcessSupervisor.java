@@ -263,7 +263,7 @@ public final class ProcessSupervisor {
         run.capture();
         run.started(process);
         if (cgroup != null) {
-            String refused = placeInCgroup(process, cgroup, run::initPlaced);
+            String refused = placeInCgroup(process, cgroup, run::initReported);
             if (refused != null) {
                 // The sandbox's init still waits to start the tool: killed now, the tool never runs.
                 run.stop(Termination.SPAWN_FAILED);
@@ -397,7 +397,7 @@ public final class ProcessSupervisor {
         /** bubblewrap, whose status pipe reports the sandbox's init; null without a sandbox. */
         private @Nullable NativeProcess bubblewrap;
         /** The sandbox's init as read from the report's first line (by the cgroup placement, or at the end), or -1. */
-        private volatile long placedInit = -1;
+        private volatile long reportedInit = -1;
         /** bubblewrap's report, read once it has ended. */
         private @Nullable BubblewrapStatus report;
 
@@ -446,9 +446,9 @@ public final class ProcessSupervisor {
             bubblewrap = process;
         }
 
-        /** The sandbox's init, as its cgroup placement read it (the report's first line). */
-        void initPlaced(long init) {
-            placedInit = init;
+        /** The sandbox's init, as the cgroup placement read it from the report's first line. */
+        void initReported(long init) {
+            reportedInit = init;
         }
 
         /**
@@ -475,7 +475,7 @@ public final class ProcessSupervisor {
             if (sandboxed == null || process.isAlive()) {
                 return false;
             }
-            long init = placedInit;
+            long init = reportedInit;
             if (init < 0) {
                 // The report's first line, written when the init was made; bubblewrap has ended, so
                 // the line is in the pipe or nothing will be (the rest is read after, by report()).
@@ -484,7 +484,7 @@ public final class ProcessSupervisor {
                 } catch (IOException e) {
                     return false;
                 }
-                placedInit = init;
+                reportedInit = init;
             }
             if (init <= 0) {
                 return false;
