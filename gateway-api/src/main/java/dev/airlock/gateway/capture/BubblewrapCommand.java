@@ -103,8 +103,8 @@ final class BubblewrapCommand {
      * @param workingDir the run's working directory
      * @param status     where bubblewrap writes its JSON status ({@code --json-status-fd}): the sandbox's
      *                   init pid, and the exit code only if the command was started
-     * @param block      what the sandbox's init reads before it starts the command ({@code --block-fd}),
-     *                   so that the run is placed in its cgroup first; -1 when runs have no cgroup
+     * @param block      what the sandbox's init reads before it starts the command ({@code --block-fd}):
+     *                   the sandbox is set up, and placed in its cgroup, before the run is let go
      */
     record Descriptors(
             int passwd,
@@ -127,9 +127,18 @@ final class BubblewrapCommand {
      * system, is mounted from a descriptor in {@code fds}, never by its name. The environment is
      * not on the command line (where every host user could read it in {@code /proc}): bubblewrap
      * passes its own, which the caller sets.
+     *
+     * @param cgroup whether the run has a cgroup of its own, which bounds its memory as a whole
+     *               (otherwise each process is bounded by its address space)
      */
     static List<String> argv(
-            Host host, SandboxPolicy policy, Descriptors fds, Path workingDir, String program, List<String> args) {
+            Host host,
+            SandboxPolicy policy,
+            Descriptors fds,
+            boolean cgroup,
+            Path workingDir,
+            String program,
+            List<String> args) {
         List<String> argv = new ArrayList<>();
         if (host.setpriv() != null) {
             argv.addAll(List.of(
@@ -158,10 +167,9 @@ final class BubblewrapCommand {
                 "--hostname",
                 HOSTNAME,
                 "--json-status-fd",
-                Integer.toString(fds.status())));
-        if (fds.block() >= 0) {
-            argv.addAll(List.of("--block-fd", Integer.toString(fds.block())));
-        }
+                Integer.toString(fds.status()),
+                "--block-fd",
+                Integer.toString(fds.block())));
         argv.addAll(List.of("--ro-bind", "/usr", "/usr"));
         for (Map.Entry<String, String> link : host.rootLinks().entrySet()) {
             argv.addAll(List.of("--symlink", link.getValue(), "/" + link.getKey()));
@@ -193,7 +201,7 @@ final class BubblewrapCommand {
         argv.addAll(List.of("--bind-fd", Integer.toString(fds.workingDir()), dir, "--chdir", dir));
         argv.addAll(List.of("--remount-ro", "/dev", "--remount-ro", "/"));
         argv.addAll(List.of("--", host.prlimit().toString(), "--nproc=" + policy.maxProcesses()));
-        if (fds.block() < 0) {
+        if (!cgroup) {
             // Without a cgroup of its own, each process is bounded by its address space instead of the run as a whole.
             argv.add("--as=" + policy.maxMemoryBytes());
         }

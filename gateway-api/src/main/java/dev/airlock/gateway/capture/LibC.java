@@ -31,6 +31,7 @@ final class LibC {
     static final int O_RDONLY = 0;
 
     static final int O_WRONLY = 1;
+    static final int O_RDWR = 2;
     static final int O_CLOEXEC = 0x80000;
     static final int O_PATH = 0x200000;
     static final int O_DIRECTORY;

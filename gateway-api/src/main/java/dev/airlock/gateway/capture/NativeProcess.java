@@ -50,9 +50,15 @@ final class NativeProcess implements Child {
     /**
      * Starts {@code argv} (an absolute program first) with exactly {@code environment}. The child
      * gets {@code inherited} as descriptors 3, 4, …; then, numbered after them, the write ends of
-     * {@code outputs} pipes whose read ends are {@link #output(int)}; then the read ends of
-     * {@code inputs} pipes whose write ends are {@link #input(int)}. {@code inherited} stay open
-     * here for the caller to close.
+     * {@code outputs} pipes whose read ends are {@link #output(int)}; then {@code inputs} pipes
+     * whose write ends are {@link #input(int)}. {@code inherited} stay open here for the caller to
+     * close.
+     *
+     * <p>The child's end of an input pipe is opened for reading <em>and writing</em>, so that the
+     * child itself always holds a writer: a read there waits for what is written at {@link
+     * #input(int)} and never sees the end of the stream, not even when every writer here is gone
+     * (this process died). bubblewrap's {@code --block-fd} starts the command on whatever its read
+     * returns, the end of the stream included; with this, only a byte written here starts it.
      */
     static NativeProcess start(
             List<String> argv, Map<String, String> environment, List<Integer> inherited, int outputs, int inputs)
@@ -74,6 +80,7 @@ final class NativeProcess implements Child {
             boolean stdinPipe)
             throws IOException {
         List<int[]> opened = new ArrayList<>();
+        List<Integer> readWrite = new ArrayList<>();
         List<Closeable> streams = new ArrayList<>();
         try {
             for (int i = 0; i < 2 + outputs + inputs; i++) {
@@ -104,7 +111,9 @@ final class NativeProcess implements Child {
                 table[3 + inherited.size() + i] = opened.get(2 + i)[1];
             }
             for (int i = 0; i < inputs; i++) {
-                table[3 + inherited.size() + outputs + i] = opened.get(2 + outputs + i)[0];
+                int child = LibC.open("/proc/self/fd/" + opened.get(2 + outputs + i)[0], LibC.O_RDWR | LibC.O_CLOEXEC);
+                readWrite.add(child);
+                table[3 + inherited.size() + outputs + i] = child;
             }
             String[] env = environment.entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue())
@@ -137,6 +146,7 @@ final class NativeProcess implements Child {
                 LibC.close(pipe[0]);
                 LibC.close(pipe[1]);
             }
+            readWrite.forEach(LibC::close);
             for (Closeable stream : streams) {
                 stream.close();
             }

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,38 +53,215 @@ public final class ProcessSupervisor {
 
     /** Runs {@code spec} to its end and reports what was observed. */
     public CaptureResult run(ProcessSpec spec, Cancellation cancellation) {
-        Instant startedAt = clock.instant();
         if (cancellation.requested()) {
-            return new CaptureResult(
-                    startedAt,
-                    startedAt,
-                    null,
-                    Termination.CANCELLED,
-                    null,
-                    null,
-                    StreamResult.empty(),
-                    StreamResult.empty());
+            return cancelled(clock.instant());
         }
+        return run(hold(spec), cancellation);
+    }
+
+    /**
+     * Makes {@code spec}'s process ready without starting it: its working directory made and, in
+     * bubblewrap, its sandbox set up (and placed in the run's cgroup), waiting until {@link
+     * #run(Held, Cancellation)} lets the command start. A run held while it is being recorded has
+     * its sandbox's set-up off its request's path, and still cannot start before it is recorded;
+     * {@link #discard} takes a held run down without its command ever starting. What fails here is
+     * kept, and reported by {@link #run(Held, Cancellation)} as the run's failure to start. The
+     * caller runs or discards what it holds, once.
+     */
+    public Held hold(ProcessSpec spec) {
         Path scratch = null;
-        java.util.concurrent.atomic.AtomicBoolean treeGone = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             Path workingDir = spec.workingDir();
             if (workingDir == null) {
                 scratch = sandbox.newWorkingDirectory(spec.runId());
                 workingDir = scratch;
             } else if (sandbox.kind() == SandboxKind.NONE && !Files.isDirectory(workingDir)) {
-                return CaptureResult.spawnFailed(
-                        startedAt, clock.instant(), "the working directory " + workingDir + " does not exist");
+                return Held.refused(spec, null, "the working directory " + workingDir + " does not exist");
             }
             return sandbox.kind() == SandboxKind.BUBBLEWRAP
-                    ? superviseSandboxed(spec, cancellation, workingDir, startedAt, treeGone)
-                    : superviseUnsandboxed(spec, cancellation, workingDir, startedAt);
+                    ? holdSandboxed(spec, scratch, workingDir)
+                    : new Held(spec, scratch, workingDir, null, null, -1, null);
         } catch (IOException e) {
-            return CaptureResult.spawnFailed(
-                    startedAt, clock.instant(), "cannot prepare the working directory: " + e.getMessage());
-        } finally {
+            return Held.refused(spec, scratch, "cannot prepare the working directory: " + e.getMessage());
+        } catch (RuntimeException | Error e) {
             if (scratch != null) {
-                removeWhenGone(spec, scratch, treeGone.get());
+                removeWhenGone(spec, scratch, false);
+            }
+            throw e;
+        }
+    }
+
+    private Held holdSandboxed(ProcessSpec spec, @Nullable Path scratch, Path workingDir) {
+        RunCgroups.RunCgroup cgroup = null;
+        if (sandbox.cgroups() != null) {
+            try {
+                cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
+            } catch (IOException e) {
+                return Held.refused(spec, scratch, "cannot make the run's cgroup: " + e.getMessage());
+            }
+        }
+        String refused;
+        try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
+            NativeProcess process = NativeProcess.start(
+                    prepared.argv(), prepared.environment(), prepared.inherited(), 1, Sandbox.Prepared.BLOCKS);
+            if (cgroup == null) {
+                return new Held(spec, scratch, workingDir, null, process, -1, null);
+            }
+            long[] init = {-1};
+            refused = placeInCgroup(process, cgroup, placed -> init[0] = placed);
+            if (refused == null) {
+                return new Held(spec, scratch, workingDir, cgroup, process, init[0], null);
+            }
+            // The sandbox's init still waits to start the tool: killed now, the tool never runs.
+            takeDown(spec, process);
+        } catch (Sandbox.SpawnRefused e) {
+            refused = Objects.requireNonNull(e.getMessage(), "a refused start says why");
+        } catch (IOException e) {
+            refused = "cannot start the sandbox: " + rootMessage(e);
+        } catch (RuntimeException | Error e) {
+            if (cgroup != null) {
+                cgroup.remove();
+            }
+            throw e;
+        }
+        if (cgroup != null) {
+            cgroup.remove();
+        }
+        return Held.refused(spec, scratch, refused);
+    }
+
+    /**
+     * Lets a run {@link #hold held} start, supervises it to its end and reports what was observed.
+     * Its time limit counts from here; a run cancelled before this never starts.
+     *
+     * @throws IllegalStateException if {@code held} was run or discarded already
+     */
+    public CaptureResult run(Held held, Cancellation cancellation) {
+        held.take();
+        Instant startedAt = clock.instant();
+        NativeProcess process = held.process;
+        boolean released = false;
+        java.util.concurrent.atomic.AtomicBoolean treeGone = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            if (held.refused != null) {
+                return CaptureResult.spawnFailed(startedAt, clock.instant(), held.refused);
+            }
+            if (cancellation.requested()) {
+                return cancelled(startedAt);
+            }
+            if (process == null) {
+                return superviseUnsandboxed(
+                        held.spec, cancellation, Objects.requireNonNull(held.workingDir), startedAt);
+            }
+            released = true;
+            return superviseSandboxed(held, process, cancellation, startedAt, treeGone);
+        } finally {
+            if (process != null && !released) {
+                takeDown(held.spec, process);
+            }
+            held.release(treeGone.get());
+        }
+    }
+
+    /**
+     * Takes a run {@link #hold held} down without its command ever starting: its sandbox killed,
+     * its cgroup and working directory removed.
+     *
+     * @throws IllegalStateException if {@code held} was run or discarded already
+     */
+    public void discard(Held held) {
+        held.take();
+        try {
+            if (held.process != null) {
+                takeDown(held.spec, held.process);
+            }
+        } finally {
+            held.release(false);
+        }
+    }
+
+    private static CaptureResult cancelled(Instant at) {
+        return new CaptureResult(
+                at, at, null, Termination.CANCELLED, null, null, StreamResult.empty(), StreamResult.empty());
+    }
+
+    /** Kills a sandbox that was never let go, and everything of its run; waits for them to be gone. */
+    private static void takeDown(ProcessSpec spec, NativeProcess process) {
+        try {
+            awaitGone(spec, ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()));
+        } finally {
+            process.closeStreams();
+        }
+    }
+
+    /**
+     * A run's process made ready by {@link #hold}, not started yet: its sandbox set up and waiting
+     * (or, without a sandbox, only its working directory), or the reason it cannot start. Run or
+     * discarded once.
+     */
+    public static final class Held {
+
+        private final ProcessSpec spec;
+        /** The fresh working directory made for the run, removed with it; null when the tool names one. */
+        private final @Nullable Path scratch;
+
+        private final @Nullable Path workingDir;
+        private final RunCgroups.@Nullable RunCgroup cgroup;
+        /** The waiting sandbox's bubblewrap; null without a sandbox, or when the run cannot start. */
+        private final @Nullable NativeProcess process;
+        /** The sandbox's init as the cgroup placement read it, or -1. */
+        private final long init;
+
+        private final @Nullable String refused;
+        private final java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
+
+        private Held(
+                ProcessSpec spec,
+                @Nullable Path scratch,
+                @Nullable Path workingDir,
+                RunCgroups.@Nullable RunCgroup cgroup,
+                @Nullable NativeProcess process,
+                long init,
+                @Nullable String refused) {
+            this.spec = spec;
+            this.scratch = scratch;
+            this.workingDir = workingDir;
+            this.cgroup = cgroup;
+            this.process = process;
+            this.init = init;
+            this.refused = refused;
+        }
+
+        private static Held refused(ProcessSpec spec, @Nullable Path scratch, String why) {
+            return new Held(spec, scratch, null, null, null, -1, why);
+        }
+
+        /** The run it is held for. */
+        public UUID runId() {
+            return spec.runId();
+        }
+
+        /** The pid of the waiting sandbox's bubblewrap, or -1 when no sandbox waits. */
+        public long pid() {
+            return process == null ? -1 : process.pid();
+        }
+
+        private void take() {
+            if (!taken.compareAndSet(false, true)) {
+                throw new IllegalStateException("run " + spec.runId() + " was run or discarded already");
+            }
+        }
+
+        /** Removes the run's cgroup and fresh working directory, once nothing of the run is left. */
+        private void release(boolean treeGone) {
+            try {
+                if (cgroup != null) {
+                    cgroup.remove();
+                }
+            } finally {
+                if (scratch != null) {
+                    removeWhenGone(spec, scratch, treeGone);
+                }
             }
         }
     }
@@ -106,16 +284,19 @@ public final class ProcessSupervisor {
         try {
             if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
                 NativeProcess process;
-                int blocks;
                 try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
-                    blocks = prepared.blocks();
                     process = NativeProcess.start(
-                            prepared.argv(), prepared.environment(), prepared.inherited(), 1, blocks, true);
+                            prepared.argv(),
+                            prepared.environment(),
+                            prepared.inherited(),
+                            1,
+                            Sandbox.Prepared.BLOCKS,
+                            true);
                 } catch (Sandbox.SpawnRefused e) {
                     throw new IOException(e.getMessage(), e);
                 }
                 RunCgroups.RunCgroup cgroup = null;
-                if (blocks > 0) {
+                if (sandbox.cgroups() != null) {
                     // With cgroups, memory is bounded by the server's own cgroup (not by prlimit): it is
                     // placed there before bubblewrap lets it start, exactly like a run.
                     RunCgroups cgroups = Objects.requireNonNull(sandbox.cgroups(), "a block pipe means cgroups");
@@ -135,6 +316,7 @@ public final class ProcessSupervisor {
                         throw new IOException(refused);
                     }
                 }
+                Sandbox.release(process);
                 RunCgroups.RunCgroup placed = cgroup;
                 return new ServerProcess(
                         spec,
@@ -199,48 +381,44 @@ public final class ProcessSupervisor {
     }
 
     private CaptureResult superviseSandboxed(
-            ProcessSpec spec,
+            Held held,
+            NativeProcess process,
             Cancellation cancellation,
-            Path workingDir,
             Instant startedAt,
             java.util.concurrent.atomic.AtomicBoolean treeGone) {
-        RunCgroups.RunCgroup cgroup = null;
-        if (sandbox.cgroups() != null) {
-            try {
-                cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
-            } catch (IOException e) {
+        ProcessSpec spec = held.spec;
+        try {
+            Supervision run = new Supervision(spec, cancellation, startedAt, process::stdout, process::stderr);
+            run.reportedBy(process);
+            if (held.init > 0) {
+                run.initReported(held.init);
+            }
+            run.capture();
+            run.started(process);
+            Sandbox.release(process);
+            CaptureResult result = run.await();
+            treeGone.set(run.treeGone());
+            BubblewrapStatus status = run.report();
+            if (result.termination() == Termination.EXITED && !status.commandStarted()) {
+                // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
                 return CaptureResult.spawnFailed(
-                        startedAt, clock.instant(), "cannot make the run's cgroup: " + e.getMessage());
+                        startedAt,
+                        result.endedAt(),
+                        "the sandbox could not be set up: "
+                                + firstLine(result.stderr().text()));
             }
-        }
-        try {
-            return superviseSandboxed(spec, cancellation, workingDir, startedAt, cgroup, treeGone);
-        } finally {
-            if (cgroup != null) {
-                cgroup.remove();
+            if (held.cgroup != null && result.termination() == Termination.EXITED && held.cgroup.killedForMemory()) {
+                return new CaptureResult(
+                        result.startedAt(),
+                        result.endedAt(),
+                        null,
+                        Termination.MEMORY_LIMIT,
+                        null,
+                        result.sandbox(),
+                        result.stdout(),
+                        result.stderr());
             }
-        }
-    }
-
-    private CaptureResult superviseSandboxed(
-            ProcessSpec spec,
-            Cancellation cancellation,
-            Path workingDir,
-            Instant startedAt,
-            RunCgroups.@Nullable RunCgroup cgroup,
-            java.util.concurrent.atomic.AtomicBoolean treeGone) {
-        NativeProcess process;
-        try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
-            process = NativeProcess.start(
-                    prepared.argv(), prepared.environment(), prepared.inherited(), 1, prepared.blocks());
-        } catch (Sandbox.SpawnRefused e) {
-            return CaptureResult.spawnFailed(
-                    startedAt, clock.instant(), Objects.requireNonNull(e.getMessage(), "a refused start says why"));
-        } catch (IOException e) {
-            return CaptureResult.spawnFailed(startedAt, clock.instant(), "cannot start the sandbox: " + rootMessage(e));
-        }
-        try {
-            return supervise(spec, cancellation, startedAt, cgroup, process, treeGone);
+            return result;
         } catch (RuntimeException | Error e) {
             // Whatever failed after the start, nothing of the run is left unsupervised (or outside its cgroup).
             log.error("Run {}: supervising its sandbox failed; killing it", spec.runId(), e);
@@ -251,54 +429,9 @@ public final class ProcessSupervisor {
         }
     }
 
-    private CaptureResult supervise(
-            ProcessSpec spec,
-            Cancellation cancellation,
-            Instant startedAt,
-            RunCgroups.@Nullable RunCgroup cgroup,
-            NativeProcess process,
-            java.util.concurrent.atomic.AtomicBoolean treeGone) {
-        Supervision run = new Supervision(spec, cancellation, startedAt, process::stdout, process::stderr);
-        run.reportedBy(process);
-        run.capture();
-        run.started(process);
-        if (cgroup != null) {
-            String refused = placeInCgroup(process, cgroup, run::initReported);
-            if (refused != null) {
-                // The sandbox's init still waits to start the tool: killed now, the tool never runs.
-                run.stop(Termination.SPAWN_FAILED);
-                run.await();
-                return CaptureResult.spawnFailed(startedAt, clock.instant(), refused);
-            }
-        }
-        CaptureResult result = run.await();
-        treeGone.set(run.treeGone());
-        BubblewrapStatus status = run.report();
-        if (result.termination() == Termination.EXITED && !status.commandStarted()) {
-            // bubblewrap ended without starting the command: its own message is on stderr, the tool never ran.
-            return CaptureResult.spawnFailed(
-                    startedAt,
-                    result.endedAt(),
-                    "the sandbox could not be set up: "
-                            + firstLine(result.stderr().text()));
-        }
-        if (cgroup != null && result.termination() == Termination.EXITED && cgroup.killedForMemory()) {
-            return new CaptureResult(
-                    result.startedAt(),
-                    result.endedAt(),
-                    null,
-                    Termination.MEMORY_LIMIT,
-                    null,
-                    result.sandbox(),
-                    result.stdout(),
-                    result.stderr());
-        }
-        return result;
-    }
-
     /**
-     * Moves the sandbox's init, waiting before it starts the tool, into the run's cgroup, then lets
-     * it go; returns why that failed, or null.
+     * Moves the sandbox's init, waiting before it starts the tool, into the run's cgroup (it still
+     * waits, to be let go by {@link Sandbox#release}); returns why that failed, or null.
      */
     private static @Nullable String placeInCgroup(
             NativeProcess process, RunCgroups.RunCgroup cgroup, java.util.function.LongConsumer placed) {
@@ -321,9 +454,6 @@ public final class ProcessSupervisor {
             }
             placed.accept(init);
             cgroup.place(init);
-            try (var release = process.input(0)) {
-                release.write('1');
-            }
             return null;
         } catch (IOException e) {
             return "cannot place the run in its cgroup: " + e.getMessage();

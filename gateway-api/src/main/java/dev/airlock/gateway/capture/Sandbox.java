@@ -216,23 +216,20 @@ public final class Sandbox implements AutoCloseable {
             int dir = open(opened, workingDir.toString(), MountSource.Kind.DIRECTORY, stranger);
             String program = program(
                     spec.argv().get(0), environment.getOrDefault("PATH", DEFAULT_EXEC_PATH), policy, workingDir);
-            // The status pipe follows the inherited descriptors, then the block pipe when runs have cgroups.
+            // The status pipe follows the inherited descriptors, then the block pipe.
             int status = FIRST_INHERITED + opened.size();
-            BubblewrapCommand.Descriptors fds = new BubblewrapCommand.Descriptors(
-                    passwd, group, readOnly, writable, dir, status, cgroups == null ? -1 : status + 1);
+            BubblewrapCommand.Descriptors fds =
+                    new BubblewrapCommand.Descriptors(passwd, group, readOnly, writable, dir, status, status + 1);
             List<String> argv = BubblewrapCommand.argv(
                     host,
                     policy,
                     fds,
+                    cgroups != null,
                     workingDir,
                     program,
                     spec.argv().subList(1, spec.argv().size()));
             Prepared prepared = new Prepared(
-                    argv,
-                    environment,
-                    opened.stream().map(MountSource::fd).toList(),
-                    List.copyOf(opened),
-                    cgroups == null ? 0 : 1);
+                    argv, environment, opened.stream().map(MountSource::fd).toList(), List.copyOf(opened));
             opened.clear();
             return prepared;
         } finally {
@@ -311,15 +308,12 @@ public final class Sandbox implements AutoCloseable {
                     SecretRedactor.of(Map.of()),
                     SandboxPolicy.DEFAULTS);
             NativeProcess process;
-            int blocks;
             try (Prepared prepared = prepare(spec, dir)) {
-                blocks = prepared.blocks();
-                process = NativeProcess.start(prepared.argv(), prepared.environment(), prepared.inherited(), 1, blocks);
+                process = NativeProcess.start(
+                        prepared.argv(), prepared.environment(), prepared.inherited(), 1, Prepared.BLOCKS);
             }
-            if (blocks > 0) {
-                // The probe needs no cgroup: let it go at once.
-                process.input(0).close();
-            }
+            // The probe needs no cgroup: let it go at once.
+            release(process);
             byte[] output;
             try (InputStream err = process.stderr();
                     InputStream out = process.stdout()) {
@@ -505,15 +499,16 @@ public final class Sandbox implements AutoCloseable {
      * @param environment its whole environment
      * @param inherited   the descriptors it gets as 3, 4, …, in order
      * @param sources     what those descriptors are, closed by {@link #close()}
-     * @param blocks      1 if bubblewrap waits on a block pipe (after the status pipe) before it starts the command, else 0
      */
     record Prepared(
-            List<String> argv,
-            Map<String, String> environment,
-            List<Integer> inherited,
-            List<MountSource> sources,
-            int blocks)
+            List<String> argv, Map<String, String> environment, List<Integer> inherited, List<MountSource> sources)
             implements AutoCloseable {
+
+        /**
+         * The input pipes bubblewrap is started with: one, the block pipe after the status pipe, on
+         * which the sandbox waits, set up, until {@link Sandbox#release} lets the command start.
+         */
+        static final int BLOCKS = 1;
 
         Prepared {
             argv = List.copyOf(argv);
@@ -525,6 +520,20 @@ public final class Sandbox implements AutoCloseable {
         @Override
         public void close() {
             sources.forEach(MountSource::close);
+        }
+    }
+
+    /**
+     * Lets a sandbox started from a {@link Prepared} start its command: one byte on its block pipe
+     * (closing the pipe alone does not, see {@link NativeProcess#start}). A sandbox that has
+     * already ended is left to say so in its status report.
+     */
+    static void release(NativeProcess process) {
+        try (var block = process.input(0)) {
+            block.write('1');
+        } catch (IOException e) {
+            // bubblewrap ended before it was let go: its report says the command never started.
+            log.debug("The sandbox {} ended before it was let go: {}", process.pid(), e.getMessage());
         }
     }
 

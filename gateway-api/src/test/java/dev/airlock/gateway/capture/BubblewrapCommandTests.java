@@ -40,7 +40,7 @@ class BubblewrapCommandTests {
             new TreeMap<>(java.util.Map.of("bin", "usr/bin")),
             List.of("lib", "lib64", "sbin"));
 
-    /** Descriptors as a prepared sandbox numbers them: passwd, group, read-only paths, writable paths, working dir, status. */
+    /** Descriptors as a prepared sandbox numbers them: passwd, group, read-only paths, writable paths, working dir, status, block. */
     private static BubblewrapCommand.Descriptors descriptors(SandboxPolicy policy) {
         int ro = policy.readOnlyPaths().size();
         int rw = policy.writablePaths().size();
@@ -51,14 +51,15 @@ class BubblewrapCommandTests {
                 java.util.stream.IntStream.range(5 + ro, 5 + ro + rw).boxed().toList(),
                 5 + ro + rw,
                 6 + ro + rw,
-                -1);
+                7 + ro + rw);
     }
 
     private static String command(
             BubblewrapCommand.Host host, SandboxPolicy policy, String workingDir, String program, String... args) {
         return String.join(
                 " ",
-                BubblewrapCommand.argv(host, policy, descriptors(policy), Path.of(workingDir), program, List.of(args)));
+                BubblewrapCommand.argv(
+                        host, policy, descriptors(policy), false, Path.of(workingDir), program, List.of(args)));
     }
 
     private static String lines(String block) {
@@ -75,7 +76,7 @@ class BubblewrapCommandTests {
                         --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup --unshare-net
                         --disable-userns --die-with-parent --new-session --cap-drop ALL
                         --uid 65534 --gid 65534 --hostname airlock
-                        --json-status-fd 6
+                        --json-status-fd 6 --block-fd 7
                         --ro-bind /usr /usr
                         --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/sbin /sbin
                         --ro-bind-fd 3 /etc/passwd
@@ -148,7 +149,7 @@ class BubblewrapCommandTests {
         String command = String.join(
                 " ",
                 BubblewrapCommand.argv(
-                        ROOT_GATEWAY, SandboxPolicy.DEFAULTS, fds, Path.of("/w"), "/usr/bin/true", List.of()));
+                        ROOT_GATEWAY, SandboxPolicy.DEFAULTS, fds, true, Path.of("/w"), "/usr/bin/true", List.of()));
         assertThat(command)
                 .contains("--json-status-fd 6 --block-fd 7 --ro-bind /usr /usr")
                 .contains("-- /usr/bin/prlimit --nproc=256 --fsize=1073741824 --nofile=1024 --core=0")
@@ -161,6 +162,7 @@ class BubblewrapCommandTests {
                 ROOT_GATEWAY,
                 SandboxPolicy.DEFAULTS,
                 descriptors(SandboxPolicy.DEFAULTS),
+                false,
                 Path.of("/w"),
                 "/usr/bin/echo",
                 List.of("--bind / /", "a b", "$(id)", "-- x"));
