@@ -101,31 +101,33 @@ public final class ProcessSupervisor {
             }
         }
         String refused;
+        NativeProcess process = null;
+        boolean held = false;
         try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
-            NativeProcess process = NativeProcess.start(
+            sandbox.work().holding(spec.runId());
+            process = NativeProcess.start(
                     prepared.argv(), prepared.environment(), prepared.inherited(), 1, Sandbox.Prepared.BLOCKS);
-            if (cgroup == null) {
-                return new Held(spec, scratch, workingDir, null, process, -1, null);
-            }
             long[] init = {-1};
-            refused = placeInCgroup(process, cgroup, placed -> init[0] = placed);
+            refused = cgroup == null ? null : placeInCgroup(process, cgroup, placed -> init[0] = placed);
             if (refused == null) {
+                held = true;
                 return new Held(spec, scratch, workingDir, cgroup, process, init[0], null);
             }
-            // The sandbox's init still waits to start the tool: killed now, the tool never runs.
-            takeDown(spec, process);
         } catch (Sandbox.SpawnRefused e) {
             refused = Objects.requireNonNull(e.getMessage(), "a refused start says why");
         } catch (IOException e) {
             refused = "cannot start the sandbox: " + rootMessage(e);
-        } catch (RuntimeException | Error e) {
-            if (cgroup != null) {
-                cgroup.remove();
+        } finally {
+            if (!held) {
+                if (process != null) {
+                    // The sandbox's init still waits to start the tool: killed now, the tool never runs.
+                    takeDown(spec, process);
+                }
+                sandbox.work().letGo(spec.runId());
+                if (cgroup != null) {
+                    cgroup.remove();
+                }
             }
-            throw e;
-        }
-        if (cgroup != null) {
-            cgroup.remove();
         }
         return Held.refused(spec, scratch, refused);
     }
@@ -156,8 +158,11 @@ public final class ProcessSupervisor {
             released = true;
             return superviseSandboxed(held, process, cancellation, startedAt, treeGone);
         } finally {
-            if (process != null && !released) {
-                takeDown(held.spec, process);
+            if (process != null) {
+                if (!released) {
+                    takeDown(held.spec, process);
+                }
+                sandbox.work().letGo(held.spec.runId());
             }
             held.release(treeGone.get());
         }
@@ -165,19 +170,23 @@ public final class ProcessSupervisor {
 
     /**
      * Takes a run {@link #hold held} down without its command ever starting: its sandbox killed,
-     * its cgroup and working directory removed.
+     * its cgroup and working directory removed; unless it was run or discarded already.
      *
-     * @throws IllegalStateException if {@code held} was run or discarded already
+     * @return whether it was taken down here
      */
-    public void discard(Held held) {
-        held.take();
+    public boolean discard(Held held) {
+        if (!held.taken.compareAndSet(false, true)) {
+            return false;
+        }
         try {
             if (held.process != null) {
                 takeDown(held.spec, held.process);
+                sandbox.work().letGo(held.spec.runId());
             }
         } finally {
             held.release(false);
         }
+        return true;
     }
 
     private static CaptureResult cancelled(Instant at) {

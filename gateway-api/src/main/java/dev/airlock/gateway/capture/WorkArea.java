@@ -19,6 +19,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -39,6 +40,9 @@ public final class WorkArea implements AutoCloseable {
     private static final String KEY = "airlock.sandbox.work-dir";
     private static final String PREFIX = "replica-";
     private static final String STAGING = ".staging-";
+    /** Names the run whose sandbox waits to be let go ({@link #holding}). */
+    private static final String HELD = "held-";
+
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
     /**
      * Directories on the way to a run's: others may pass through but not list them (names are random), because
@@ -135,6 +139,25 @@ public final class WorkArea implements AutoCloseable {
         return dir;
     }
 
+    /**
+     * Notes, before its sandbox is started, that run {@code runId}'s sandbox will wait to be let
+     * go: a sandbox's init waiting on its block pipe has no parent-death signal yet, so if this
+     * replica is killed meanwhile the init outlives it, waiting for ever (never starting its tool);
+     * the next start on the host finds the note and kills it. {@link #letGo} removes the note.
+     */
+    void holding(UUID runId) throws IOException {
+        Files.createFile(directory.resolve(HELD + runId), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    }
+
+    /** Removes the note of {@link #holding}: the run's sandbox was let go, or taken down. */
+    void letGo(UUID runId) {
+        try {
+            Files.deleteIfExists(directory.resolve(HELD + runId));
+        } catch (IOException e) {
+            log.warn("Could not remove the note of run {}'s waiting sandbox: {}", runId, e.getMessage());
+        }
+    }
+
     @Override
     public void close() {
         try {
@@ -157,6 +180,7 @@ public final class WorkArea implements AutoCloseable {
                         || !unlocked(entry.resolve("lock"))) {
                     continue;
                 }
+                killWaitingSandboxes(entry);
                 deleteTree(entry);
                 removed++;
             }
@@ -177,6 +201,36 @@ public final class WorkArea implements AutoCloseable {
         }
         if (removed > 0) {
             log.info("Removed {} working area(s) that replicas killed earlier left in {}", removed, root);
+        }
+    }
+
+    /** Kills the sandboxes a killed replica left waiting to be let go ({@link #holding}), and waits for them to be gone. */
+    private static void killWaitingSandboxes(Path replica) throws IOException {
+        List<ProcessTree.Member> killed = new java.util.ArrayList<>();
+        try (DirectoryStream<Path> notes = Files.newDirectoryStream(replica, HELD + "*")) {
+            for (Path note : notes) {
+                UUID runId;
+                try {
+                    runId = UUID.fromString(note.getFileName().toString().substring(HELD.length()));
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+                killed.addAll(ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + runId));
+            }
+        }
+        if (killed.isEmpty()) {
+            return;
+        }
+        log.warn(
+                "Killed {} process(es) of sandboxes that a replica killed earlier left waiting in {}",
+                killed.size(),
+                replica);
+        try {
+            if (!ProcessTree.awaitGone(killed, java.time.Duration.ofSeconds(5))) {
+                log.warn("A process of a sandbox left waiting in {} was still there after 5 s", replica);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -88,6 +88,8 @@ class HeldSandboxTests {
         UUID runId = UUID.randomUUID();
         ProcessSupervisor.Held held = supervisor.hold(startsBy(runId, "sleep 0.5; echo ran", Duration.ofSeconds(1)));
         assertThat(held.pid()).isPositive();
+        Path note = bubblewrap.work().directory().resolve("held-" + runId);
+        assertThat(note).as("the note a killed replica's successor finds").exists();
 
         // Held longer than the run's own time limit: none of it counts, and the tool has not started.
         Thread.sleep(1_200);
@@ -100,6 +102,7 @@ class HeldSandboxTests {
         assertThat(result.stdout().text()).isEqualTo("ran\n");
         assertThat(started()).isTrue();
         assertThat(ProcessTree.killMarked(marker(runId))).as("left of the run").isEmpty();
+        assertThat(note).doesNotExist();
     }
 
     @Test
@@ -115,6 +118,7 @@ class HeldSandboxTests {
         assertThat(ProcessHandle.of(held.pid())).isEmpty();
         assertThat(ProcessTree.killMarked(marker(runId))).as("left of the run").isEmpty();
         assertThat(bubblewrap.work().directory().resolve("run-" + runId)).doesNotExist();
+        assertThat(bubblewrap.work().directory().resolve("held-" + runId)).doesNotExist();
     }
 
     @Test
@@ -138,7 +142,14 @@ class HeldSandboxTests {
         assertThat(supervisor.run(held, new Cancellation()).exitCode()).isZero();
 
         assertThatThrownBy(() -> supervisor.run(held, new Cancellation())).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> supervisor.discard(held)).isInstanceOf(IllegalStateException.class);
+        assertThat(supervisor.discard(held)).as("discarded after it ran").isFalse();
+
+        ProcessSupervisor.Held discarded =
+                supervisor.hold(startsBy(UUID.randomUUID(), "echo ran", Duration.ofSeconds(5)));
+        assertThat(supervisor.discard(discarded)).isTrue();
+        assertThat(supervisor.discard(discarded)).isFalse();
+        assertThatThrownBy(() -> supervisor.run(discarded, new Cancellation()))
+                .isInstanceOf(IllegalStateException.class);
     }
 
     @Test

@@ -71,6 +71,42 @@ class WorkAreaTests {
     }
 
     @Test
+    void killsTheSandboxesAKilledReplicaLeftWaitingButNoLiveReplicas() throws Exception {
+        // A sandbox waiting to be let go outlives a replica that is killed (see WorkArea.holding);
+        // here a process carrying the run's marker stands for it.
+        String deadRun = java.util.UUID.randomUUID().toString();
+        String liveRun = java.util.UUID.randomUUID().toString();
+        Path dead = leftover(root, "replica-dead");
+        Files.writeString(dead.resolve("held-" + deadRun), "");
+        Files.writeString(dead.resolve("held-not-a-run-id"), "");
+        Path alive = leftover(root, "replica-alive");
+        Files.writeString(alive.resolve("held-" + liveRun), "");
+        Process deadRunsInit = marked(deadRun);
+        Process liveRunsInit = marked(liveRun);
+        Process holder = lockHolder(alive.resolve("lock"));
+        try (WorkArea area = WorkArea.open(root)) {
+            assertThat(deadRunsInit.waitFor(10, TimeUnit.SECONDS))
+                    .as("the dead replica's waiting sandbox killed")
+                    .isTrue();
+            assertThat(liveRunsInit.isAlive())
+                    .as("the live replica's waiting sandbox")
+                    .isTrue();
+            assertThat(dead).doesNotExist();
+        } finally {
+            for (Process process : List.of(holder, deadRunsInit, liveRunsInit)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Process marked(String runId) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder("sleep", "120");
+        builder.environment().put(ProcessSpec.RUN_ID_VARIABLE, runId);
+        return builder.start();
+    }
+
+    @Test
     void leavesNothingWhenItCloses() throws IOException {
         Path directory;
         try (WorkArea area = WorkArea.open(root)) {
