@@ -391,6 +391,8 @@ public class LoadClient {
                 command.addAll(List.of(arg.equals("--bind-fd") ? "--bind" : "--ro-bind", source,
                         target.equals(workingDir) ? dir.toString() : target));
                 i += 2;
+            } else if (arg.equals("--block-fd") && i + 1 < options.size()) {
+                i += 1; // the gateway's sandbox waits there until its run is recorded; a bare spawn starts at once
             } else if (arg.equals("--json-status-fd") && i + 1 < options.size()) {
                 command.addAll(List.of(arg, "2")); // to standard error, which spawn() reads, as the gateway reads its pipe
                 i += 1;

@@ -13,7 +13,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Queue;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,13 +61,12 @@ public final class ProcessSupervisor {
     /**
      * Makes {@code spec}'s process ready without starting it: its working directory made and, in
      * bubblewrap, its sandbox set up (and placed in the run's cgroup), waiting until {@link
-     * #run(Held, Cancellation)} lets the command start. A run held while it is being recorded has
-     * its sandbox's set-up off its request's path, and still cannot start before it is recorded;
-     * {@link #discard} takes a held run down without its command ever starting. What fails here is
-     * kept, and reported by {@link #run(Held, Cancellation)} as the run's failure to start. The
-     * caller runs or discards what it holds, once.
+     * #run(Held, Cancellation)} lets the command start; {@link #discard} takes a held run down
+     * without its command ever starting. What fails here is kept, and reported by {@link
+     * #run(Held, Cancellation)} as the run's failure to start. The caller runs or discards what it
+     * holds, once.
      */
-    public Held hold(ProcessSpec spec) {
+    Held hold(ProcessSpec spec) {
         Path scratch = null;
         try {
             Path workingDir = spec.workingDir();
@@ -138,7 +136,7 @@ public final class ProcessSupervisor {
      *
      * @throws IllegalStateException if {@code held} was run or discarded already
      */
-    public CaptureResult run(Held held, Cancellation cancellation) {
+    CaptureResult run(Held held, Cancellation cancellation) {
         held.take();
         Instant startedAt = clock.instant();
         NativeProcess process = held.process;
@@ -174,7 +172,7 @@ public final class ProcessSupervisor {
      *
      * @return whether it was taken down here
      */
-    public boolean discard(Held held) {
+    boolean discard(Held held) {
         if (!held.taken.compareAndSet(false, true)) {
             return false;
         }
@@ -208,7 +206,7 @@ public final class ProcessSupervisor {
      * (or, without a sandbox, only its working directory), or the reason it cannot start. Run or
      * discarded once.
      */
-    public static final class Held {
+    static final class Held {
 
         private final ProcessSpec spec;
         /** The fresh working directory made for the run, removed with it; null when the tool names one. */
@@ -245,13 +243,8 @@ public final class ProcessSupervisor {
             return new Held(spec, scratch, null, null, null, -1, why);
         }
 
-        /** The run it is held for. */
-        public UUID runId() {
-            return spec.runId();
-        }
-
         /** The pid of the waiting sandbox's bubblewrap, or -1 when no sandbox waits. */
-        public long pid() {
+        long pid() {
             return process == null ? -1 : process.pid();
         }
 

@@ -122,70 +122,15 @@ public class RunExecutor implements SmartLifecycle {
     }
 
     /**
-     * A run policy lets start at once, made ready while it is being recorded: what executing it
-     * means ({@link RunLaunch#plan}) and, for a process, its sandbox set up and waiting ({@link
-     * ProcessSupervisor#hold}). Once the run is recorded, {@link #startNew} lets it go; if it is
-     * not, {@link #discard} takes it down, and its command never starts.
-     */
-    static final class Ready {
-
-        private final Execution execution;
-        private final RunLaunch.Plan plan;
-        private final ProcessSupervisor.@Nullable Held held;
-        private final java.util.concurrent.atomic.AtomicBoolean taken = new java.util.concurrent.atomic.AtomicBoolean();
-
-        private Ready(Execution execution, RunLaunch.Plan plan, ProcessSupervisor.@Nullable Held held) {
-            this.execution = execution;
-            this.plan = plan;
-            this.held = held;
-        }
-
-        /** Takes it for execution or for discarding; false if it was taken already. */
-        private boolean take() {
-            return taken.compareAndSet(false, true);
-        }
-    }
-
-    /**
-     * Makes ready {@code execution}, a run policy lets start at once in this process and that is
-     * not recorded yet: its plan, and for a process its sandbox, set up but not started. The
-     * caller hands it to {@link #startNew} once the run is recorded, and to {@link #discard} in any
-     * case (which does nothing once it was started).
-     */
-    Ready ready(Execution execution) {
-        RunLaunch.Plan plan = launch.plan(execution);
-        return new Ready(execution, plan, plan instanceof RunLaunch.Start start ? supervisor.hold(start.spec()) : null);
-    }
-
-    /** Takes down what {@link #ready} set up, unless it was started: its command never starts. */
-    void discard(Ready ready) {
-        if (ready.take() && ready.held != null) {
-            supervisor.discard(ready.held);
-            log.debug(
-                    "Run {} was not recorded: its sandbox was taken down before its tool started",
-                    ready.execution.runId());
-        }
-    }
-
-    /**
      * Executes in the background a run this replica stored already claimed (RUNNING, claimed by
-     * this node), holding {@code permit} until it ends; with what {@link #ready} made ready for it,
-     * if anything.
+     * this node), holding {@code permit} until it ends.
      */
-    void startNew(RunRecord run, TenantLimits.Permit permit, @Nullable Ready ready) {
+    void startNew(RunRecord run, TenantLimits.Permit permit) {
         if (run.state() != RunState.RUNNING || !node.equals(run.claimedBy())) {
             permit.close();
             throw new IllegalStateException("run " + run.id() + " is not claimed by " + node);
         }
-        if (ready == null) {
-            start(Execution.decidedHere(run), permit);
-            return;
-        }
-        if (!ready.execution.runId().equals(run.id()) || !ready.take()) {
-            permit.close();
-            throw new IllegalStateException("what was made ready is not run " + run.id() + "'s, or was taken");
-        }
-        start(ready.execution, permit, ready);
+        start(Execution.decidedHere(run), permit);
     }
 
     /** Cancels a run executing on this replica; false if it is not here. */
@@ -200,51 +145,27 @@ public class RunExecutor implements SmartLifecycle {
 
     /** Executes a run this replica claimed, in the background, holding {@code permit} until its process ends. */
     void start(Execution execution, TenantLimits.Permit permit) {
-        start(execution, permit, null);
-    }
-
-    /**
-     * As {@link #start(Execution, TenantLimits.Permit)}, with what was made ready for the run (taken
-     * by the caller), whose sandbox is taken down if it cannot be run.
-     */
-    private void start(Execution execution, TenantLimits.Permit permit, @Nullable Ready ready) {
         UUID runId = execution.runId();
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
-        try {
-            threads.execute(() -> {
-                Envelope ended = null;
-                try (permit;
-                        var context = RunLog.of(runId, execution.tenant());
-                        var scope = scopes.agent(execution.tenant()).open()) {
-                    ended = execute(execution, ready, cancellation, permit);
-                } catch (RuntimeException e) {
-                    log.error("Run {} could not be executed", runId, e);
-                } finally {
-                    takeDown(ready);
-                    running.remove(runId);
-                    completions.completed(runId, ended);
-                }
-            });
-        } catch (RuntimeException e) {
-            running.remove(runId);
-            takeDown(ready);
-            permit.close();
-            throw e;
-        }
-    }
-
-    /** Takes down a held sandbox that was not run (the run failed before it); does nothing once it was. */
-    private void takeDown(@Nullable Ready ready) {
-        if (ready != null && ready.held != null) {
-            supervisor.discard(ready.held);
-        }
+        threads.execute(() -> {
+            Envelope ended = null;
+            try (permit;
+                    var context = RunLog.of(runId, execution.tenant());
+                    var scope = scopes.agent(execution.tenant()).open()) {
+                ended = execute(execution, cancellation, permit);
+            } catch (RuntimeException e) {
+                log.error("Run {} could not be executed", runId, e);
+            } finally {
+                running.remove(runId);
+                completions.completed(runId, ended);
+            }
+        });
     }
 
     /** Executes the run and records its result; returns its envelope as written, or null ({@link ResultRecorder#record}). */
-    private @Nullable Envelope execute(
-            Execution execution, @Nullable Ready ready, Cancellation cancellation, TenantLimits.Permit permit) {
-        return switch (ready != null ? ready.plan : launch.plan(execution)) {
+    private @Nullable Envelope execute(Execution execution, Cancellation cancellation, TenantLimits.Permit permit) {
+        return switch (launch.plan(execution)) {
             case RunLaunch.Refuse refuse -> recorder.record(execution, refuse.tool(), refuse.result());
             case RunLaunch.Call call -> {
                 CaptureResult result =
@@ -264,9 +185,7 @@ public class RunExecutor implements SmartLifecycle {
                         execution.runId(),
                         start.tool(),
                         start.spec().argv().get(0));
-                CaptureResult result = ready != null && ready.held != null
-                        ? supervisor.run(ready.held, cancellation)
-                        : supervisor.run(start.spec(), cancellation);
+                CaptureResult result = supervisor.run(start.spec(), cancellation);
                 // The process has ended: its slot is free before the result is recorded, so that whoever
                 // sees the run ended can start the next one.
                 permit.close();

@@ -19,7 +19,6 @@ import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
 import dev.airlock.persistence.envelope.Envelope;
 import dev.airlock.persistence.envelope.RunViews;
-import dev.airlock.persistence.run.ActionKind;
 import dev.airlock.persistence.run.RunIds;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.RunRepository;
@@ -219,34 +218,6 @@ public class RunService {
             case PolicyVerdict.Required required -> requested.awaitApproval(clock.instant());
             case PolicyVerdict.Deny deny -> requested.deny(clock.instant());
         }
-        // A process that starts at once has its sandbox set up while the run is recorded; it starts only once
-        // the run is, and is discarded if it is not.
-        RunExecutor.Ready ready = permit != null && requested.kind() == ActionKind.PROCESS
-                ? executor.ready(Execution.decidedHere(requested))
-                : null;
-        try {
-            return submit(agent, tool, checked, requested, decision, verdict, agentReason, permit, ready, wait);
-        } finally {
-            if (ready != null) {
-                executor.discard(ready);
-            }
-        }
-    }
-
-    /** Records a run {@link #submit(AgentIdentity, String, Map, String, String, Duration) decided}, and starts it if it may start. */
-    private Submission submit(
-            AgentIdentity agent,
-            Tool tool,
-            ToolArguments checked,
-            RunRecord requested,
-            PolicyDecision decision,
-            PolicyVerdict verdict,
-            @Nullable String agentReason,
-            TenantLimits.@Nullable Permit permit,
-            RunExecutor.@Nullable Ready ready,
-            Duration wait) {
-        String requestSha256 = requested.requestSha256();
-        String idempotencyKey = requested.idempotencyKey();
         RunRecord run;
         try {
             run = transactions.execute(status -> {
@@ -319,7 +290,7 @@ public class RunService {
         }
         CompletableFuture<Optional<Envelope>> ending = wait.isZero() ? null : completions.watch(run.id());
         try {
-            executor.startNew(run, permit, ready);
+            executor.startNew(run, permit);
         } catch (RuntimeException e) {
             if (ending != null) {
                 completions.unwatch(run.id(), ending);

@@ -26,15 +26,15 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 
 /**
- * A run that starts at once has its sandbox set up while it is being recorded, and its tool starts
- * only once it is: requests that lose the race for one idempotency key had their sandboxes set up
- * and must have them taken down, their tools never started, nothing of them left.
+ * Requests racing for one idempotency key (sent at the same instant, so that several pass the
+ * lookup of an earlier run before any is recorded): they all get the one recorded run, its tool
+ * starts once, and nothing of the requests that lost is left running.
  */
 @AirlockIntegrationTest
-class HeldSandboxIntegrationTests {
+class IdempotencyRaceIntegrationTests {
 
     private static final String KEY = "cluster-bot-key";
-    private static final Path STAMPS = Path.of(System.getProperty("user.dir"), "target", "held-stamps");
+    private static final Path STAMPS = Path.of(System.getProperty("user.dir"), "target", "race-stamps");
     private static final int REQUESTS = 8;
 
     @Autowired
@@ -76,8 +76,7 @@ class HeldSandboxIntegrationTests {
             AgentApi.Response ended = api.get(KEY, "/api/v1/runs/" + runId + "?wait=PT20S");
             assertThat(ended.text("state")).isEqualTo("COMPLETED");
 
-            // Every sandbox set up for the race is gone, run or taken down, and only the recorded run's tool started.
-            org.awaitility.Awaitility.await("sandboxes of the race gone")
+            org.awaitility.Awaitility.await("processes of the race gone")
                     .atMost(Duration.ofSeconds(10))
                     .until(() -> HostProcesses.withEnvironment("AIRLOCK_TEST_TOOL=stamp"), List::isEmpty);
             assertThat(Files.readAllLines(STAMPS.resolve("stamps"))).containsExactly(runId);
