@@ -100,11 +100,19 @@ public final class ProcessSupervisor {
         }
         String refused;
         NativeProcess process = null;
+        boolean noted = false;
         boolean held = false;
         try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
             sandbox.work().holding(spec.runId());
-            process = NativeProcess.start(
-                    prepared.argv(), prepared.environment(), prepared.inherited(), 1, Sandbox.Prepared.BLOCKS);
+            noted = true;
+            try {
+                process = NativeProcess.start(
+                        prepared.argv(), prepared.environment(), prepared.inherited(), 1, Sandbox.Prepared.BLOCKS);
+            } catch (RuntimeException | Error e) {
+                // Started but not supervised (its reaper could not start): its init may wait already; gone now.
+                awaitGone(spec, ProcessTree.killMarked(marker(spec)));
+                throw e;
+            }
             long[] init = {-1};
             refused = cgroup == null ? null : placeInCgroup(process, cgroup, placed -> init[0] = placed);
             if (refused == null) {
@@ -117,13 +125,18 @@ public final class ProcessSupervisor {
             refused = "cannot start the sandbox: " + rootMessage(e);
         } finally {
             if (!held) {
-                if (process != null) {
-                    // The sandbox's init still waits to start the tool: killed now, the tool never runs.
-                    takeDown(spec, process);
-                }
-                sandbox.work().letGo(spec.runId());
-                if (cgroup != null) {
-                    cgroup.remove();
+                try {
+                    if (process != null) {
+                        // The sandbox's init still waits to start the tool: killed now, the tool never runs.
+                        takeDown(spec, process);
+                    }
+                } finally {
+                    if (noted) {
+                        sandbox.work().letGo(spec.runId());
+                    }
+                    if (cgroup != null) {
+                        cgroup.remove();
+                    }
                 }
             }
         }
@@ -156,13 +169,16 @@ public final class ProcessSupervisor {
             released = true;
             return superviseSandboxed(held, process, cancellation, startedAt, treeGone);
         } finally {
-            if (process != null) {
-                if (!released) {
+            try {
+                if (process != null && !released) {
                     takeDown(held.spec, process);
                 }
-                sandbox.work().letGo(held.spec.runId());
+            } finally {
+                if (process != null) {
+                    sandbox.work().letGo(held.spec.runId());
+                }
+                held.release(treeGone.get());
             }
-            held.release(treeGone.get());
         }
     }
 
@@ -179,9 +195,11 @@ public final class ProcessSupervisor {
         try {
             if (held.process != null) {
                 takeDown(held.spec, held.process);
-                sandbox.work().letGo(held.spec.runId());
             }
         } finally {
+            if (held.process != null) {
+                sandbox.work().letGo(held.spec.runId());
+            }
             held.release(false);
         }
         return true;
@@ -195,10 +213,20 @@ public final class ProcessSupervisor {
     /** Kills a sandbox that was never let go, and everything of its run; waits for them to be gone. */
     private static void takeDown(ProcessSpec spec, NativeProcess process) {
         try {
-            awaitGone(spec, ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()));
+            // bubblewrap may have ended and been reaped already (it failed to set up): its pid is then
+            // no longer its own to kill, and only the run's marker finds what is left of the run.
+            awaitGone(
+                    spec,
+                    process.isAlive()
+                            ? ProcessTree.kill(process.pid(), marker(spec))
+                            : ProcessTree.killMarked(marker(spec)));
         } finally {
             process.closeStreams();
         }
+    }
+
+    private static String marker(ProcessSpec spec) {
+        return ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
     }
 
     /**
@@ -286,39 +314,43 @@ public final class ProcessSupervisor {
         try {
             if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
                 NativeProcess process;
-                try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
-                    process = NativeProcess.start(
-                            prepared.argv(),
-                            prepared.environment(),
-                            prepared.inherited(),
-                            1,
-                            Sandbox.Prepared.BLOCKS,
-                            true);
-                } catch (Sandbox.SpawnRefused e) {
-                    throw new IOException(e.getMessage(), e);
-                }
                 RunCgroups.RunCgroup cgroup = null;
-                if (sandbox.cgroups() != null) {
-                    // With cgroups, memory is bounded by the server's own cgroup (not by prlimit): it is
-                    // placed there before bubblewrap lets it start, exactly like a run.
-                    RunCgroups cgroups = Objects.requireNonNull(sandbox.cgroups(), "a block pipe means cgroups");
-                    String refused;
-                    try {
-                        cgroup = cgroups.create(spec.runId(), spec.sandbox());
-                        refused = placeInCgroup(process, cgroup, init -> {});
-                    } catch (IOException e) {
-                        refused = "cannot make the server's cgroup: " + e.getMessage();
+                // Noted while it waits to be placed, like a run's sandbox (see WorkArea.holding).
+                sandbox.work().holding(spec.runId());
+                try {
+                    try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
+                        process = NativeProcess.start(
+                                prepared.argv(),
+                                prepared.environment(),
+                                prepared.inherited(),
+                                1,
+                                Sandbox.Prepared.BLOCKS,
+                                true);
+                    } catch (Sandbox.SpawnRefused e) {
+                        throw new IOException(e.getMessage(), e);
                     }
-                    if (refused != null) {
-                        ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId());
-                        process.closeStreams();
-                        if (cgroup != null) {
-                            cgroup.remove();
+                    if (sandbox.cgroups() != null) {
+                        // With cgroups, memory is bounded by the server's own cgroup (not by prlimit): it is
+                        // placed there before bubblewrap lets it start, exactly like a run.
+                        String refused;
+                        try {
+                            cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
+                            refused = placeInCgroup(process, cgroup, init -> {});
+                        } catch (IOException e) {
+                            refused = "cannot make the server's cgroup: " + e.getMessage();
                         }
-                        throw new IOException(refused);
+                        if (refused != null) {
+                            takeDown(spec, process);
+                            if (cgroup != null) {
+                                cgroup.remove();
+                            }
+                            throw new IOException(refused);
+                        }
                     }
+                    Sandbox.release(process);
+                } finally {
+                    sandbox.work().letGo(spec.runId());
                 }
-                Sandbox.release(process);
                 RunCgroups.RunCgroup placed = cgroup;
                 return new ServerProcess(
                         spec,
@@ -368,8 +400,7 @@ public final class ProcessSupervisor {
             return;
         }
         try {
-            if (ProcessTree.awaitGone(
-                    ProcessTree.killMarked(ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId()), KILL_WAIT)) {
+            if (ProcessTree.awaitGone(ProcessTree.killMarked(marker(spec)), KILL_WAIT)) {
                 Sandbox.removeWorkingDirectory(scratch);
                 return;
             }
@@ -424,7 +455,7 @@ public final class ProcessSupervisor {
         } catch (RuntimeException | Error e) {
             // Whatever failed after the start, nothing of the run is left unsupervised (or outside its cgroup).
             log.error("Run {}: supervising its sandbox failed; killing it", spec.runId(), e);
-            ProcessTree.kill(process.pid(), ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId());
+            ProcessTree.kill(process.pid(), marker(spec));
             throw e;
         } finally {
             process.closeStreams();
@@ -548,7 +579,7 @@ public final class ProcessSupervisor {
             this.spec = spec;
             this.cancellation = cancellation;
             this.startedAt = startedAt;
-            this.marker = ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
+            this.marker = marker(spec);
             this.stdout = new StreamCapture(
                     out,
                     spec.maxRetainedBytes(),
