@@ -40,7 +40,7 @@ public final class WorkArea implements AutoCloseable {
     private static final String KEY = "airlock.sandbox.work-dir";
     private static final String PREFIX = "replica-";
     private static final String STAGING = ".staging-";
-    /** Names the run whose sandbox waits to be let go ({@link #holding}). */
+    /** Names a run that has a sandbox ({@link #holding}). */
     private static final String HELD = "held-";
 
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
@@ -140,16 +140,16 @@ public final class WorkArea implements AutoCloseable {
     }
 
     /**
-     * Notes, before its sandbox is started, that run {@code runId}'s sandbox will wait to be let
-     * go: a sandbox's init waiting on its block pipe has no parent-death signal yet, so if this
-     * replica is killed meanwhile the init outlives it, waiting for ever (never starting its tool);
-     * the next start on the host finds the note and kills it. {@link #letGo} removes the note.
+     * Notes, before its sandbox is started, that run {@code runId} has a sandbox: one waiting on
+     * its block pipe has no parent-death signal yet, so if this replica is killed meanwhile the
+     * sandbox's init outlives it, waiting for ever (never starting its tool); the next start on the
+     * host finds the note and kills every process of the run. {@link #letGo} removes the note.
      */
     void holding(UUID runId) throws IOException {
         Files.createFile(directory.resolve(HELD + runId), PosixFilePermissions.asFileAttribute(OWNER_ONLY));
     }
 
-    /** Removes the note of {@link #holding}: the run's sandbox was let go, or taken down. */
+    /** Removes the note of {@link #holding}: the run has ended, or its sandbox was taken down. */
     void letGo(UUID runId) {
         try {
             Files.deleteIfExists(directory.resolve(HELD + runId));
