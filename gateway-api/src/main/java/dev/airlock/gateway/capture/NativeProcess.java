@@ -59,17 +59,9 @@ final class NativeProcess implements Child {
      * #input(int)} and never sees the end of the stream, not even when every writer here is gone
      * (this process died). bubblewrap's {@code --block-fd} starts the command on whatever its read
      * returns, the end of the stream included; with this, only a byte written here starts it.
-     */
-    static NativeProcess start(
-            List<String> argv, Map<String, String> environment, List<Integer> inherited, int outputs, int inputs)
-            throws IOException {
-        return start(argv, environment, inherited, outputs, inputs, false);
-    }
-
-    /**
-     * As {@link #start(List, Map, List, int, int)}; with {@code stdinPipe}, standard input is a pipe
-     * whose write end is {@link #stdin()} instead of {@code /dev/null} (a long-lived server that is
-     * spoken to).
+     *
+     * <p>With {@code stdinPipe}, standard input is a pipe whose write end is {@link #stdin()}
+     * instead of {@code /dev/null} (a long-lived server that is spoken to).
      */
     static NativeProcess start(
             List<String> argv,

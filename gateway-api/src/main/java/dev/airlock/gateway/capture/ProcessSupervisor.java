@@ -77,7 +77,7 @@ public final class ProcessSupervisor {
                 return Held.refused(spec, null, "the working directory " + workingDir + " does not exist");
             }
             return sandbox.kind() == SandboxKind.BUBBLEWRAP
-                    ? holdSandboxed(spec, scratch, workingDir)
+                    ? holdSandboxed(spec, scratch, workingDir, false)
                     : new Held(spec, scratch, workingDir, null, null, -1, null);
         } catch (IOException e) {
             return Held.refused(spec, scratch, "cannot prepare the working directory: " + e.getMessage());
@@ -89,13 +89,20 @@ public final class ProcessSupervisor {
         }
     }
 
-    private Held holdSandboxed(ProcessSpec spec, @Nullable Path scratch, Path workingDir) {
+    /**
+     * {@code spec}'s sandbox set up, placed in its cgroup and waiting, or why not (nothing of it
+     * left then); for a long-lived {@code server}, with a standard input pipe.
+     */
+    private Held holdSandboxed(ProcessSpec spec, @Nullable Path scratch, Path workingDir, boolean server) {
         RunCgroups.RunCgroup cgroup = null;
         if (sandbox.cgroups() != null) {
             try {
                 cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
             } catch (IOException e) {
-                return Held.refused(spec, scratch, "cannot make the run's cgroup: " + e.getMessage());
+                return Held.refused(
+                        spec,
+                        scratch,
+                        "cannot make the " + (server ? "server" : "run") + "'s cgroup: " + e.getMessage());
             }
         }
         String refused;
@@ -106,8 +113,7 @@ public final class ProcessSupervisor {
             sandbox.work().holding(spec.runId());
             noted = true;
             try {
-                process = NativeProcess.start(
-                        prepared.argv(), prepared.environment(), prepared.inherited(), 1, Sandbox.Prepared.BLOCKS);
+                process = prepared.start(server);
             } catch (RuntimeException | Error e) {
                 // Started but not supervised (its reaper could not start): its init may wait already; gone now.
                 awaitGone(spec, ProcessTree.killMarked(marker(spec)));
@@ -313,45 +319,16 @@ public final class ProcessSupervisor {
         }
         try {
             if (sandbox.kind() == SandboxKind.BUBBLEWRAP) {
-                NativeProcess process;
-                RunCgroups.RunCgroup cgroup = null;
-                // Noted while it waits to be placed, like a run's sandbox (see WorkArea.holding).
-                sandbox.work().holding(spec.runId());
-                try {
-                    try (Sandbox.Prepared prepared = sandbox.prepare(spec, workingDir)) {
-                        process = NativeProcess.start(
-                                prepared.argv(),
-                                prepared.environment(),
-                                prepared.inherited(),
-                                1,
-                                Sandbox.Prepared.BLOCKS,
-                                true);
-                    } catch (Sandbox.SpawnRefused e) {
-                        throw new IOException(e.getMessage(), e);
-                    }
-                    if (sandbox.cgroups() != null) {
-                        // With cgroups, memory is bounded by the server's own cgroup (not by prlimit): it is
-                        // placed there before bubblewrap lets it start, exactly like a run.
-                        String refused;
-                        try {
-                            cgroup = sandbox.cgroups().create(spec.runId(), spec.sandbox());
-                            refused = placeInCgroup(process, cgroup, init -> {});
-                        } catch (IOException e) {
-                            refused = "cannot make the server's cgroup: " + e.getMessage();
-                        }
-                        if (refused != null) {
-                            takeDown(spec, process);
-                            if (cgroup != null) {
-                                cgroup.remove();
-                            }
-                            throw new IOException(refused);
-                        }
-                    }
-                    Sandbox.release(process);
-                } finally {
-                    sandbox.work().letGo(spec.runId());
+                // Set up, and with cgroups placed in the server's own (its memory bounded by it, not by
+                // prlimit), exactly like a run's sandbox; then let go at once.
+                Held held = holdSandboxed(spec, scratch, workingDir, true);
+                NativeProcess process = held.process;
+                if (process == null) {
+                    throw new IOException(held.refused);
                 }
-                RunCgroups.RunCgroup placed = cgroup;
+                Sandbox.release(process);
+                sandbox.work().letGo(spec.runId());
+                RunCgroups.RunCgroup placed = held.cgroup;
                 return new ServerProcess(
                         spec,
                         process,

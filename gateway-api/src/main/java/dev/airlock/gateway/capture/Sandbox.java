@@ -309,8 +309,7 @@ public final class Sandbox implements AutoCloseable {
                     SandboxPolicy.DEFAULTS);
             NativeProcess process;
             try (Prepared prepared = prepare(spec, dir)) {
-                process = NativeProcess.start(
-                        prepared.argv(), prepared.environment(), prepared.inherited(), 1, Prepared.BLOCKS);
+                process = prepared.start(false);
             }
             // The probe needs no cgroup: let it go at once.
             release(process);
@@ -504,17 +503,21 @@ public final class Sandbox implements AutoCloseable {
             List<String> argv, Map<String, String> environment, List<Integer> inherited, List<MountSource> sources)
             implements AutoCloseable {
 
-        /**
-         * The input pipes bubblewrap is started with: one, the block pipe after the status pipe, on
-         * which the sandbox waits, set up, until {@link Sandbox#release} lets the command start.
-         */
-        static final int BLOCKS = 1;
-
         Prepared {
             argv = List.copyOf(argv);
             environment = Map.copyOf(environment);
             inherited = List.copyOf(inherited);
             sources = List.copyOf(sources);
+        }
+
+        /**
+         * Starts bubblewrap as prepared, with its status pipe ({@link NativeProcess#output}) and its
+         * block pipe ({@link NativeProcess#input}), on which the sandbox waits, set up, until
+         * {@link Sandbox#release} lets the command start; with {@code stdinPipe}, standard input is
+         * a pipe too (a server spoken to).
+         */
+        NativeProcess start(boolean stdinPipe) throws IOException {
+            return NativeProcess.start(argv, environment, inherited, 1, 1, stdinPipe);
         }
 
         @Override

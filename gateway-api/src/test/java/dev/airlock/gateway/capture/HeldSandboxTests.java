@@ -186,8 +186,7 @@ class HeldSandboxTests {
         Path dir = bubblewrap.newWorkingDirectory(runId);
         NativeProcess process;
         try (Sandbox.Prepared prepared = bubblewrap.prepare(spec, dir)) {
-            process = NativeProcess.start(
-                    prepared.argv(), prepared.environment(), prepared.inherited(), 1, Sandbox.Prepared.BLOCKS);
+            process = prepared.start(false);
         }
         try {
             Thread.sleep(300);
