@@ -413,11 +413,7 @@ public final class Upstream implements AutoCloseable {
                 try {
                     int status = response.getCode();
                     Map<String, String> headers = selected(response);
-                    if (status >= 300
-                            && status < 400
-                            && response.getFirstHeader("Location") != null
-                            && status != 304
-                            && status != 300) {
+                    if (followable(status) && response.getFirstHeader("Location") != null) {
                         if ((status == 307 || status == 308) && !request.idempotent()) {
                             // 307 and 308 repeat the request with its body: never for one that may act twice.
                             throw new RedirectRefused(
@@ -471,6 +467,16 @@ public final class Upstream implements AutoCloseable {
                     closeQuietly(response);
                 }
             }
+        }
+
+        /**
+         * Whether a response with this status is a redirect this client follows: 301, 302 and 303
+         * (a request other than GET or HEAD then goes on as a GET without its body), 307 and 308
+         * (repeated as it was, so only for an idempotent request). Any other 3xx is the answer and
+         * is never followed, whatever its {@code Location}: no status makes a request be sent again.
+         */
+        private static boolean followable(int status) {
+            return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
         }
 
         private URI redirect(URI from, Header location, int status, int redirects) throws RedirectRefused {

@@ -63,6 +63,14 @@ class UpstreamTests {
         server.createContext("/to-other", ex -> redirect(ex, "http://other.example/"));
         server.createContext("/to-same", ex -> redirect(ex, "/ok"));
         server.createContext("/loop", ex -> redirect(ex, "/loop"));
+        // /odd/<status>: answers that status with a Location back to itself, counting the requests
+        server.createContext("/odd/", ex -> {
+            hits.incrementAndGet();
+            ex.getRequestBody().transferTo(OutputStream.nullOutputStream());
+            ex.getResponseHeaders().set("Location", ex.getRequestURI().getPath());
+            ex.sendResponseHeaders(Integer.parseInt(ex.getRequestURI().getPath().substring(5)), -1);
+            ex.close();
+        });
         server.start();
         egress = new Egress(network, network, null, Clock.systemUTC());
     }
@@ -207,6 +215,22 @@ class UpstreamTests {
                 local("redirects").call(get(url("/loop")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
         assertThat(loop.termination()).isEqualTo(EgressTermination.REFUSED);
         assertThat(loop.reason()).contains("more than 5 redirects");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {300, 304, 305, 306, 399})
+    void aThreeHundredThatIsNoRedirectIsTheAnswerAndSendsNothingAgain(int status) {
+        EgressRequest post = new EgressRequest(
+                "POST",
+                url("/odd/" + status),
+                List.of(),
+                "{\"deploy\":1}".getBytes(StandardCharsets.UTF_8),
+                "application/json",
+                false);
+        EgressResult result = local("odd").call(post, new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(result.status()).isEqualTo(status);
+        assertThat(hits).as("requests the upstream received").hasValue(1);
     }
 
     @Test
