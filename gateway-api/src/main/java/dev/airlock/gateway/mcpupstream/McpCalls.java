@@ -80,11 +80,12 @@ public class McpCalls {
                     call.definitionSha256(),
                     call.arguments(),
                     Duration.parse(tool.timeout()),
-                    reported -> progress.report(runId, progressMessage(call, reported)),
+                    reported -> progress.report(runId, progressMessage(call, reported, server.redactor())),
                     onCancel);
         } catch (McpFailure e) {
-            log.info("MCP call {}.{} ended {}: {}", call.server(), call.tool(), e.termination(), e.getMessage());
-            return failed(started, call, e.termination(), redacted(String.valueOf(e.getMessage()), server.redactor()));
+            String reason = redacted(String.valueOf(e.getMessage()), server.redactor());
+            log.info("MCP call {}.{} ended {}: {}", call.server(), call.tool(), e.termination(), reason);
+            return failed(started, call, e.termination(), reason);
         }
         Instant ended = clock.instant();
         JsonNode error = reply.error();
@@ -111,8 +112,11 @@ public class McpCalls {
         return new CaptureResult(started, ended, null, termination, null, null, stdout, StreamResult.empty(), facts);
     }
 
-    /** A progress notification of the server as the agent is told it: Airlock's words around the server's. */
-    static String progressMessage(McpCallRequest call, JsonNode reported) {
+    /**
+     * A progress notification of the server as the agent is told it: Airlock's words around the
+     * server's, whose text is sanitized, its secret values redacted, then cut to 200 characters.
+     */
+    static String progressMessage(McpCallRequest call, JsonNode reported, SecretRedactor redactor) {
         StringBuilder message =
                 new StringBuilder("running; MCP server ").append(call.server()).append(" reports");
         if (reported.path("progress").isNumber()) {
@@ -121,12 +125,19 @@ public class McpCalls {
                 message.append(" of ").append(number(reported.path("total")));
             }
         }
-        String text = UpstreamTools.text(reported.get("message"), 200);
+        String text = UpstreamTools.text(reported.get("message"), PROGRESS_TEXT_READ);
         if (text != null) {
-            message.append(": ").append(text.replace('\n', ' ').replace('\r', ' '));
+            String shown = redactor.redact(text.replace('\n', ' ').replace('\r', ' '));
+            if (shown.codePointCount(0, shown.length()) > 200) {
+                shown = shown.substring(0, shown.offsetByCodePoints(0, 200)) + "…";
+            }
+            message.append(": ").append(shown);
         }
         return message.toString();
     }
+
+    /** How much of a progress message is read before it is redacted and cut to 200 characters. */
+    private static final int PROGRESS_TEXT_READ = 16 * 1024;
 
     /** A number as people write it: {@code 2}, not {@code 2.0}; {@code 2.5} as it is. */
     private static String number(JsonNode value) {

@@ -236,8 +236,17 @@ abstract class McpChannel implements AutoCloseable {
                     }
                 }
             }
-            case "notifications/message" ->
-                log.info("MCP server {} logged: {}", name, printable(params == null ? "" : params.toString()));
+            case "notifications/message" -> {
+                long count = logged.incrementAndGet();
+                if (count <= MESSAGES_LOGGED) {
+                    log.info("MCP server {} logged: {}", name, loggable(params == null ? "" : params.toString()));
+                } else if (count == MESSAGES_LOGGED + 1) {
+                    log.warn(
+                            "MCP server {} logged more than {} messages; the rest of this connection's are dropped",
+                            name,
+                            MESSAGES_LOGGED);
+                }
+            }
             default -> notifications.accept(method);
         }
     }
@@ -253,7 +262,7 @@ abstract class McpChannel implements AutoCloseable {
             log.info(
                     "MCP server {} asked for {}, which Airlock does not offer upstream servers",
                     name,
-                    printable(method));
+                    loggable(method));
             answer.put("error", Map.of("code", -32601, "message", "not offered by this client"));
         }
         try {
@@ -271,15 +280,32 @@ abstract class McpChannel implements AutoCloseable {
         pending.values().forEach(p -> p.answer().completeExceptionally(new McpFailure(termination, why)));
     }
 
-    /** Untrusted text as it may appear in a log line: sanitized, bounded, the server's secret values redacted. */
+    /**
+     * Untrusted text as it may appear in a log line: sanitized, the server's secret values redacted
+     * (before it is cut, so that no part of a value is left at the cut), bounded.
+     */
     protected String loggable(String text) {
-        return redactor.get().redact(printable(text));
+        return loggable(text, redactor.get());
+    }
+
+    /** {@code text} as it may appear in a log line or a reason shown: sanitized, redacted by {@code redactor}, bounded. */
+    static String loggable(String text, dev.airlock.sanitizer.SecretRedactor redactor) {
+        return bounded(redactor.redact(oneLine(text)));
     }
 
     /** Untrusted text as it may appear in a log line: sanitized, bounded. */
     static String printable(String text) {
-        String clean = TerminalSanitizer.sanitize(text.getBytes(StandardCharsets.UTF_8));
-        clean = clean.replace('\n', ' ').replace('\r', ' ');
+        return bounded(oneLine(text));
+    }
+
+    /** Untrusted text sanitized to one line, not bounded (redact it, then bound it). */
+    static String oneLine(String text) {
+        return TerminalSanitizer.sanitize(text.getBytes(StandardCharsets.UTF_8))
+                .replace('\n', ' ')
+                .replace('\r', ' ');
+    }
+
+    private static String bounded(String clean) {
         return clean.length() > LOG_TEXT_LIMIT ? clean.substring(0, LOG_TEXT_LIMIT) + "…" : clean;
     }
 }

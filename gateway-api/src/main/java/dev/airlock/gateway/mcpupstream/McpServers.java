@@ -14,7 +14,6 @@ import dev.airlock.gateway.tool.HttpUpstream;
 import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.gateway.tool.ToolCompiler;
 import dev.airlock.gateway.upstream.UpstreamClients;
-import dev.airlock.gateway.upstream.UpstreamCredentials;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.mcp.McpToolDefinitions;
@@ -154,7 +153,7 @@ public class McpServers implements SmartLifecycle {
                 }
             });
             SecretRedactor redactor = SecretRedactor.of(values);
-            return new ServerSettings(tenant, name, key, server, () -> redactor);
+            return new ServerSettings(tenant, name, key, server, () -> redactor, null);
         }
         if (!server.env().isEmpty() || !server.secrets().isEmpty()) {
             throw new InvalidConfigurationException(
@@ -167,21 +166,8 @@ public class McpServers implements SmartLifecycle {
         // The credential's terms are read once; its values at each use, as the client reads them.
         HttpUpstream.Auth auth =
                 ToolCompiler.upstream(name, asUpstream(server), key).auth();
-        return new ServerSettings(tenant, name, key, server, () -> credentialRedactor(auth, secrets));
-    }
-
-    /** What redacts a URL server's credential, its values read now; nothing when it has none (or it cannot be read). */
-    private static SecretRedactor credentialRedactor(HttpUpstream.@Nullable Auth auth, SecretSource secrets) {
-        if (auth == null) {
-            return SecretRedactor.none();
-        }
-        Map<String, String> values = new TreeMap<>();
-        try {
-            UpstreamCredentials.header(auth, secrets, values);
-        } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
-            return SecretRedactor.none();
-        }
-        return SecretRedactor.of(values);
+        UrlCredential credential = new UrlCredential(auth, secrets);
+        return new ServerSettings(tenant, name, key, server, credential::redactor, credential);
     }
 
     /** A URL server's client settings, as an upstream's. */
@@ -259,20 +245,11 @@ public class McpServers implements SmartLifecycle {
         }
         Upstream client = egress.upstream(
                 server.tenant() + "/mcp:" + server.name(), UpstreamClients.policy(asUpstream, server.key(), secrets));
+        UrlCredential credential = java.util.Objects.requireNonNull(server.credential(), "a URL server's credential");
         return notifications ->
                 new HttpChannel(server.label(), json, notifications, server.redactor(), client, url, () -> {
-                    HttpUpstream.Auth auth = terms.auth();
-                    if (auth == null) {
-                        return List.of();
-                    }
-                    List<EgressRequest.Header> headers = new ArrayList<>();
-                    try {
-                        headers.add(UpstreamCredentials.header(auth, secrets, new HashMap<>()));
-                    } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
-                        throw new IllegalStateException(
-                                "the server's secret is not available (" + e.getMessage() + ")");
-                    }
-                    return headers;
+                    EgressRequest.@Nullable Header header = credential.header();
+                    return header == null ? List.of() : List.of(header);
                 });
     }
 

@@ -138,14 +138,21 @@ final class McpSession implements AutoCloseable {
         return channel.request("tools/call", params, timeout, progress, onCancel);
     }
 
-    /** A JSON-RPC error as one line: its code and message (untrusted: sanitized and bounded). */
+    /**
+     * A JSON-RPC error as one line: its code and message (untrusted: sanitized, not bounded, so that
+     * whoever shows it redacts the server's secret values before cutting it).
+     */
     static String errorText(@Nullable JsonNode error) {
         if (error == null) {
             return "";
         }
+        String message = McpChannel.oneLine(error.path("message").asString(""));
         return error.path("code").asString("?") + " "
-                + McpChannel.printable(error.path("message").asString(""));
+                + (message.length() > ERROR_TEXT_LIMIT ? message.substring(0, ERROR_TEXT_LIMIT) + "…" : message);
     }
+
+    /** Longest message of a JSON-RPC error kept: far past any secret value, so a cut never splits one. */
+    static final int ERROR_TEXT_LIMIT = 16 * 1024;
 
     @Override
     public void close() {

@@ -87,6 +87,11 @@ final class ServerHandle {
         return server.redactor().get();
     }
 
+    /** Text of the server's (or about it) as a log line or a reason may show it: sanitized, its secret values redacted, bounded. */
+    private String shown(@Nullable String text) {
+        return McpChannel.loggable(String.valueOf(text), redactor());
+    }
+
     /** Why the server is unavailable, or null while it is up. */
     @Nullable
     String down() {
@@ -113,11 +118,11 @@ final class ServerHandle {
         try {
             connect();
         } catch (McpFailure | InvalidConfigurationException e) {
-            down = e.getMessage();
+            down = shown(e.getMessage());
             log.warn(
                     "MCP server {} could not be started and initialized: {}; its tools are unavailable until it is",
                     server.label(),
-                    e.getMessage());
+                    down);
         }
         Thread thread = Thread.ofVirtual().name("mcp-watch-" + server.label()).start(this::watch);
         watcher = thread;
@@ -162,7 +167,7 @@ final class ServerHandle {
         log.info(
                 "MCP server {} is up (version {}): {} tool(s) offered, {} held",
                 server.label(),
-                McpChannel.printable(String.valueOf(opened.serverVersion())),
+                shown(String.valueOf(opened.serverVersion())),
                 offered.size(),
                 held.size());
     }
@@ -193,11 +198,11 @@ final class ServerHandle {
                         connect();
                         backoff = FIRST_BACKOFF;
                     } catch (McpFailure | InvalidConfigurationException e) {
-                        down = e.getMessage();
+                        down = shown(e.getMessage());
                         log.warn(
                                 "MCP server {} could not be connected again: {}; next try in {} s",
                                 server.label(),
-                                e.getMessage(),
+                                down,
                                 backoff.toSeconds());
                         Thread.sleep(backoff.toMillis());
                         backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
@@ -220,7 +225,8 @@ final class ServerHandle {
                     return;
                 }
             } catch (McpFailure e) {
-                log.warn("MCP server {}: its tool listing could not be read: {}", server.label(), e.getMessage());
+                log.warn(
+                        "MCP server {}: its tool listing could not be read: {}", server.label(), shown(e.getMessage()));
             } catch (RuntimeException e) {
                 log.error("MCP server {}: keeping it up failed", server.label(), e);
             }
@@ -229,9 +235,9 @@ final class ServerHandle {
 
     private void markDown(@Nullable String why) {
         if (!offered.isEmpty() || down == null) {
-            log.warn("MCP server {} is down ({}); its tools are unavailable", server.label(), why);
+            log.warn("MCP server {} is down ({}); its tools are unavailable", server.label(), shown(why));
         }
-        down = why == null ? "the server is not running" : why;
+        down = why == null ? "the server is not running" : shown(why);
         offered = Map.of();
         catalog.offer(server.tenant(), server.name(), List.of());
     }
@@ -282,7 +288,7 @@ final class ServerHandle {
                                 "MCP server {}: tool {} is new or changed (definition {}); held until a tenant"
                                         + " administrator approves it",
                                 server.label(),
-                                McpChannel.printable(one.name()),
+                                shown(one.name()),
                                 one.sha256());
                     }
                 }
@@ -304,7 +310,11 @@ final class ServerHandle {
                     offering.put(compiled.name(), compiled);
                 } catch (InvalidConfigurationException e) {
                     holding.add(one.name());
-                    log.warn("MCP server {}: tool {} is not offered: {}", server.label(), one.name(), e.getMessage());
+                    log.warn(
+                            "MCP server {}: tool {} is not offered: {}",
+                            server.label(),
+                            shown(one.name()),
+                            shown(e.getMessage()));
                 }
             }
         }

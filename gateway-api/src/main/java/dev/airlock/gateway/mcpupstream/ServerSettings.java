@@ -12,13 +12,15 @@ import dev.airlock.sanitizer.SecretRedactor;
  * @param settings its settings
  * @param redactor what redacts its secret values (a stdio server's secrets, a URL server's credential, read
  *                 now) from what it answers and logs
+ * @param credential a URL server's credential (null for a stdio server)
  */
 record ServerSettings(
         String tenant,
         String name,
         String key,
         AgentSettings.McpServer settings,
-        java.util.function.Supplier<SecretRedactor> redactor) {
+        java.util.function.Supplier<SecretRedactor> redactor,
+        @org.jspecify.annotations.Nullable UrlCredential credential) {
 
     /** {@code <tenant>/<server>}, for logs and metrics. */
     String label() {

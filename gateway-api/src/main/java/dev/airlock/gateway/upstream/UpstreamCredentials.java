@@ -4,6 +4,7 @@ import dev.airlock.egress.EgressRequest;
 import dev.airlock.gateway.capture.SecretReference;
 import dev.airlock.gateway.capture.SecretSource;
 import dev.airlock.gateway.tool.HttpUpstream;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
@@ -36,6 +37,7 @@ public final class UpstreamCredentials {
                 String encoded = Base64.getEncoder()
                         .encodeToString((auth.username() + ":" + password).getBytes(StandardCharsets.UTF_8));
                 values.put(name(auth, "password") + "_BASIC", encoded);
+                noteEncodings(values, name(auth, "password") + "_BASIC", encoded);
                 yield new EgressRequest.Header("Authorization", "Basic " + encoded);
             }
             case "header" -> new EgressRequest.Header(auth.headerName(), read(auth, "value", secrets, values));
@@ -51,7 +53,70 @@ public final class UpstreamCredentials {
         }
         String value = SecretReference.parse(source).read(secrets);
         values.put(name(auth, part), value);
+        noteEncodings(values, name(auth, part), value);
         return value;
+    }
+
+    /**
+     * Notes the forms an upstream is likely to echo a secret value in besides its own bytes, each
+     * under the value's name with a suffix, so that those are redacted too: JSON-escaped (as most
+     * serializers write it, with {@code /} escaped as some do, and with every character outside
+     * ASCII as backslash-u escapes, in lower or upper case hex), percent-encoded (a form's {@code +} for a space, and {@code %20}),
+     * and Base64. A form equal to the value itself is not noted twice.
+     */
+    static void noteEncodings(Map<String, String> values, String name, String value) {
+        note(values, name + "_JSON", jsonEscaped(value, false, false), value);
+        note(values, name + "_JSON_SLASHES", jsonEscaped(value, true, false), value);
+        String ascii = jsonEscaped(value, true, true);
+        note(values, name + "_JSON_ASCII", ascii, value);
+        note(values, name + "_JSON_ASCII_UPPER", upperHexEscapes(ascii), value);
+        String form = URLEncoder.encode(value, StandardCharsets.UTF_8);
+        note(values, name + "_URL", form, value);
+        note(values, name + "_URL_SPACES", form.replace("+", "%20"), value);
+        note(
+                values,
+                name + "_BASE64",
+                Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8)),
+                value);
+    }
+
+    private static void note(Map<String, String> values, String name, String encoded, String value) {
+        if (!encoded.equals(value) && !values.containsValue(encoded)) {
+            values.put(name, encoded);
+        }
+    }
+
+    /** {@code escaped} with the hex digits of its backslash-u escapes in upper case, as some serializers write them. */
+    private static String upperHexEscapes(String escaped) {
+        return java.util.regex.Pattern.compile("\\\\u([0-9a-f]{4})")
+                .matcher(escaped)
+                .replaceAll(m -> "\\\\u" + m.group(1).toUpperCase(Locale.ROOT));
+    }
+
+    /** {@code value} as a JSON string's content; {@code /} escaped if asked, and every non-ASCII character if asked. */
+    static String jsonEscaped(String value, boolean slashes, boolean ascii) {
+        StringBuilder out = new StringBuilder(value.length() + 8);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '/' -> out.append(slashes ? "\\/" : "/");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20 || ascii && c > 0x7e) {
+                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
     }
 
     private static String name(HttpUpstream.Auth auth, String part) {

@@ -409,6 +409,36 @@ class McpUpstreamIntegrationTests {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void whatAServerSaysOnTheSideIsRedactedAndItsLogBounded(
+            org.springframework.boot.test.system.CapturedOutput output) {
+        List<McpSchema.ProgressNotification> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (var client = McpClients.client("http://127.0.0.1:" + port, KEY, null, progress::add)) {
+            client.initialize();
+            McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder()
+                    .name("hostile.leak")
+                    .arguments(Map.of())
+                    .progressToken("p-leak")
+                    .build());
+            assertThat(result.isError()).isFalse();
+        }
+        // The secret whole, then across the 200th character of the server's message: redacted before the cut.
+        assertThat(progress)
+                .extracting(McpSchema.ProgressNotification::message)
+                .anySatisfy(m -> assertThat(m)
+                        .startsWith("running; MCP server hostile reports 1 of 2: token=[REDACTED:SERVER_TOKEN] xxx"))
+                .allSatisfy(m -> assertThat(m).doesNotContain("token=" + TestSecrets.MCP_TOKEN.charAt(0)));
+        String logMessage = "MCP server mcpt/hostile logged: ";
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        assertThat(output.getAll()).contains("MCP server mcpt/hostile logged more than 1000 messages"));
+        assertThat(output.getAll()).contains(logMessage).doesNotContain(TestSecrets.MCP_TOKEN);
+        assertThat(output.getAll().lines().filter(l -> l.contains(logMessage)))
+                .hasSizeLessThanOrEqualTo(1000)
+                .allSatisfy(l -> assertThat(l).contains("[REDACTED:"));
+    }
+
+    @Test
     void cancellingARunTellsTheServerTheCallIsCancelled() {
         startThenCancel("patient.hang", Duration.ofSeconds(20));
         await().atMost(Duration.ofSeconds(10))

@@ -20,6 +20,9 @@ public class TestSecrets {
     /** The value of the test secret AIRLOCK_TEST_MCP_TOKEN, given to the hostile upstream MCP server. */
     public static final String MCP_TOKEN = "mcp-tok-5b1e9a22-secret-value";
 
+    /** The value of the test secret AIRLOCK_TEST_ODD_PASSWORD: a Basic password that JSON and URLs escape. */
+    public static final String ODD_PASSWORD = "p/ss\"w0rd+é x";
+
     @Bean
     @Primary
     SecretSource testSecretSource() {
@@ -29,7 +32,9 @@ public class TestSecrets {
                 "AIRLOCK_TEST_GLOBEX_TOKEN",
                 GLOBEX_TOKEN,
                 "AIRLOCK_TEST_MCP_TOKEN",
-                MCP_TOKEN);
+                MCP_TOKEN,
+                "AIRLOCK_TEST_ODD_PASSWORD",
+                ODD_PASSWORD);
         return name -> Optional.ofNullable(values.get(name));
     }
 }

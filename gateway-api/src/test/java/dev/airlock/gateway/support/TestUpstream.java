@@ -92,6 +92,28 @@ public final class TestUpstream {
                     200,
                     "application/json",
                     "{\"service\":\"" + rest.substring("/services/".length()) + "\",\"status\":\"running\"}");
+        } else if (rest.startsWith("/echo-auth-forms")) {
+            // An upstream that echoes the Basic credential's password the way serializers and query
+            // strings write it: JSON with '/' and non-ASCII escaped (as PHP's json_encode does), and
+            // percent-encoded.
+            String basic =
+                    exchange.getRequestHeaders().getFirst("Authorization").substring("Basic ".length());
+            String password = new String(java.util.Base64.getDecoder().decode(basic), StandardCharsets.UTF_8)
+                    .substring("robot:".length());
+            StringBuilder json = new StringBuilder();
+            for (char c : password.toCharArray()) {
+                json.append(
+                        c == '/'
+                                ? "\\/"
+                                : c == '"' ? "\\\"" : c > 0x7e ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+            send(
+                    exchange,
+                    200,
+                    "application/json",
+                    "{\"header\":\"Basic " + basic.replace("/", "\\/") + "\",\"password\":\"" + json
+                            + "\",\"query\":\"pw=" + java.net.URLEncoder.encode(password, StandardCharsets.UTF_8)
+                            + "\"}\n");
         } else if (rest.startsWith("/echo-auth")) {
             // An upstream that echoes the credential it was sent: it must never reach the agent.
             send(
@@ -189,6 +211,8 @@ public final class TestUpstream {
                                     "airlock.tenants.webapi.upstreams.api.base-url",
                                     "http://api.test:" + upstream.port() + "/v1",
                                     "airlock.tenants.webapi.upstreams.unpermitted.base-url",
+                                    "http://api.test:" + upstream.port() + "/v1",
+                                    "airlock.tenants.webapi.upstreams.basic-api.base-url",
                                     "http://api.test:" + upstream.port() + "/v1",
                                     "airlock.tenants.webapi.upstreams.dead.base-url",
                                     "http://127.0.0.1:" + upstream.deadPort + "/")));

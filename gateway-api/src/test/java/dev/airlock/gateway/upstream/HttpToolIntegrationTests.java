@@ -7,6 +7,7 @@ import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.TestNetwork;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.support.TestUpstream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -182,6 +183,19 @@ class HttpToolIntegrationTests {
         String text = run.path("stdout").path("text").asString();
         assertThat(text).startsWith("you sent: Bearer [REDACTED:").doesNotContain(TestSecrets.API_TOKEN);
         assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void theCredentialEchoedEscapedOrEncodedNeverReachesTheAgentEither() {
+        JsonNode run = run("echo-auth-forms", "{}");
+        assertThat(run.path("http").path("status").asInt()).isEqualTo(200);
+        String text = run.path("stdout").path("text").asString();
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString(("robot:" + TestSecrets.ODD_PASSWORD).getBytes(StandardCharsets.UTF_8));
+        assertThat(text)
+                .contains("\"header\":\"Basic [REDACTED:", "\"password\":\"[REDACTED:", "\"query\":\"pw=[REDACTED:")
+                .doesNotContain(basic.replace("/", "\\/"), "p\\/ss", "p%2Fss", "w0rd");
+        assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(3);
     }
 
     @Test
