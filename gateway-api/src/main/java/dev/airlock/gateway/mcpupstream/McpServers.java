@@ -164,8 +164,8 @@ public class McpServers implements SmartLifecycle {
             throw new InvalidConfigurationException(key + ".sandbox", "a URL server runs no process here");
         }
         // The credential's terms are read once; its values at each use, as the client reads them.
-        HttpUpstream.Auth auth =
-                ToolCompiler.upstream(name, asUpstream(server), key).auth();
+        HttpUpstream.Auth auth = ToolCompiler.upstream(name, asUpstream(server), key, key + ".url")
+                .auth();
         UrlCredential credential = new UrlCredential(auth, secrets);
         return new ServerSettings(tenant, name, key, server, credential::redactor, credential);
     }
@@ -239,7 +239,7 @@ public class McpServers implements SmartLifecycle {
         AgentSettings.McpServer settings = server.settings();
         URI url = java.util.Objects.requireNonNull(settings.url(), "a URL server's url");
         AgentSettings.Upstream asUpstream = asUpstream(settings);
-        HttpUpstream terms = ToolCompiler.upstream(server.name(), asUpstream, server.key());
+        HttpUpstream terms = ToolCompiler.upstream(server.name(), asUpstream, server.key(), server.key() + ".url");
         if (!terms.baseUrl().equals(url.toString()) && !terms.baseUrl().equals(stripSlash(url.toString()))) {
             throw new InvalidConfigurationException(server.key() + ".url", "must be a plain http(s) URL");
         }

@@ -114,6 +114,13 @@ public final class HttpTemplate {
                 break;
             }
             TextTemplate segment = TextTemplate.parse(parts[i], known, key + ".path");
+            if (!segment.parameters().isEmpty()
+                    && !segment.source()
+                            .equals("{" + segment.parameters().iterator().next() + "}")) {
+                throw new InvalidConfigurationException(
+                        key + ".path",
+                        "'" + parts[i] + "': a path parameter is a whole segment ('/{name}/'), never part of one");
+            }
             for (String literal : segment.literals()) {
                 if (!PATH_LITERAL.matcher(literal).matches()) {
                     throw new InvalidConfigurationException(

@@ -66,6 +66,13 @@ final class JsonBodyTemplate {
                                         + m.group(1)
                                         + "}\"), so that its value can never be spliced into text");
                     }
+                    if (m.lookingAt()) {
+                        // Most likely a misspelt parameter: refused rather than sent as text.
+                        throw new InvalidConfigurationException(
+                                key,
+                                "{" + m.group(1) + "} inside a JSON string names no parameter (parameters are " + known
+                                        + "); for literal braces write \\u007b instead of '{'");
+                    }
                 }
                 json.append(c);
                 continue;
@@ -101,7 +108,26 @@ final class JsonBodyTemplate {
         if (tree == null || tree.isMissingNode()) {
             throw new InvalidConfigurationException(key, "is empty; leave body out for a request without one");
         }
+        noPlaceholderAsKey(tree, key);
         return new JsonBodyTemplate(source, tree, used);
+    }
+
+    /** Refuses a placeholder where an object's key stands: a parameter is a value, never a name. */
+    private static void noPlaceholderAsKey(JsonNode node, String key) {
+        if (node instanceof ObjectNode object) {
+            for (var property : object.properties()) {
+                String name = property.getKey();
+                if (name.startsWith(MARK)) {
+                    throw new InvalidConfigurationException(
+                            key,
+                            "{" + name.substring(MARK.length()) + "} stands where an object's key does; a parameter"
+                                    + " is a whole JSON value, never a key");
+                }
+                noPlaceholderAsKey(property.getValue(), key);
+            }
+        } else if (node.isArray()) {
+            node.forEach(element -> noPlaceholderAsKey(element, key));
+        }
     }
 
     Set<String> parameters() {

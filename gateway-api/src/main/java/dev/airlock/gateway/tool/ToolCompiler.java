@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -79,6 +80,14 @@ public final class ToolCompiler {
 
     /** An upstream as HTTP tools record it; its client settings are checked where the client is made. */
     public static HttpUpstream upstream(String name, AgentSettings.Upstream config, String key) {
+        return upstream(name, config, key, key + ".base-url");
+    }
+
+    /**
+     * As {@link #upstream(String, AgentSettings.Upstream, String)}, for settings whose URL is under
+     * another key ({@code urlKey}: an MCP server's {@code url}), so that an error names that key.
+     */
+    public static HttpUpstream upstream(String name, AgentSettings.Upstream config, String key, String urlKey) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "upstream names use a-z, 0-9, '.', '_' and '-'");
         }
@@ -87,11 +96,11 @@ public final class ToolCompiler {
                 || !base.isAbsolute()
                 || base.getHost() == null
                 || !("https".equalsIgnoreCase(base.getScheme()) || "http".equalsIgnoreCase(base.getScheme()))) {
-            throw new InvalidConfigurationException(key + ".base-url", "must be an absolute https:// or http:// URL");
+            throw new InvalidConfigurationException(urlKey, "must be an absolute https:// or http:// URL");
         }
         if (base.getRawUserInfo() != null || base.getRawQuery() != null || base.getRawFragment() != null) {
             throw new InvalidConfigurationException(
-                    key + ".base-url", "must hold no user information, query or fragment (credentials go in auth)");
+                    urlKey, "must hold no user information, query or fragment (credentials go in auth)");
         }
         AgentSettings.Auth auth = config.auth();
         HttpUpstream.Auth terms = null;
@@ -99,6 +108,7 @@ public final class ToolCompiler {
             if (auth.type() == null) {
                 throw new InvalidConfigurationException(key + ".auth.type", "must be bearer, basic or header");
             }
+            onlyKeysOf(auth, key + ".auth");
             terms = switch (auth.type()) {
                 case BEARER ->
                     new HttpUpstream.Auth(
@@ -142,6 +152,30 @@ public final class ToolCompiler {
                 url.endsWith("/") ? url.substring(0, url.length() - 1) : url,
                 config.allowPrivateNetwork(),
                 terms);
+    }
+
+    /** Refuses a key of another type's credential (a {@code username} on a bearer upstream): it would be ignored. */
+    private static void onlyKeysOf(AgentSettings.Auth auth, String key) {
+        Map<String, Boolean> given = new java.util.LinkedHashMap<>();
+        given.put("token", auth.token() != null);
+        given.put("username", auth.username() != null);
+        given.put("password", auth.password() != null);
+        given.put("header-name", auth.headerName() != null);
+        given.put("value", auth.value() != null);
+        Set<String> takes = switch (auth.type()) {
+            case BEARER -> Set.of("token");
+            case BASIC -> Set.of("username", "password");
+            case HEADER -> Set.of("header-name", "value");
+        };
+        given.forEach((name, set) -> {
+            if (set && !takes.contains(name)) {
+                throw new InvalidConfigurationException(
+                        key + "." + name,
+                        "is not a setting of a " + auth.type().name().toLowerCase(Locale.ROOT)
+                                + " credential (it takes " + String.join(" and ", new java.util.TreeSet<>(takes))
+                                + ")");
+            }
+        });
     }
 
     private static String secretSource(@Nullable String source, String key) {
@@ -204,6 +238,17 @@ public final class ToolCompiler {
                 if (!http.parameters().contains(p)) {
                     throw new InvalidConfigurationException(
                             key + ".parameters." + p, "parameter is not used in the request");
+                }
+            }
+            HttpUpstream.Auth credential = upstream.auth();
+            if (credential != null) {
+                for (String header : httpConfig.headers().keySet()) {
+                    if (header.equalsIgnoreCase(credential.headerName())) {
+                        throw new InvalidConfigurationException(
+                                key + ".http.headers." + header,
+                                "is the header upstream " + httpConfig.upstream()
+                                        + "'s credential goes in: only its auth sets it");
+                    }
                 }
             }
         } else {

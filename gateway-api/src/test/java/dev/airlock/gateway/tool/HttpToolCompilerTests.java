@@ -124,6 +124,11 @@ class HttpToolCompilerTests {
             an auth without its secret    | airlock.tenants.acme.upstreams.deploy.auth.token    | ''                                     | airlock.tenants.acme.upstreams.deploy.auth.token
             a process's setting           | airlock.tenants.acme.tools.restart.env.X            | y                                      | airlock.tenants.acme.tools.restart.env
             a process's sandbox           | airlock.tenants.acme.tools.restart.sandbox.network  | true                                   | airlock.tenants.acme.tools.restart.sandbox
+            a parameter as a JSON key     | airlock.tenants.acme.tools.restart.http.body        | '{{service}: 1, "d": {drain}, "n": {count}}' | airlock.tenants.acme.tools.restart.http.body
+            a misspelt name in a string   | airlock.tenants.acme.tools.restart.http.body        | '{"d": {drain}, "n": {count}, "s": [{service}], "t": "{servce}"}' | airlock.tenants.acme.tools.restart.http.body
+            part of a path segment        | airlock.tenants.acme.tools.restart.http.path        | /services/v{service}                   | airlock.tenants.acme.tools.restart.http.path
+            two parameters in a segment   | airlock.tenants.acme.tools.restart.http.path        | /services/{service}{environment}       | airlock.tenants.acme.tools.restart.http.path
+            another credential's key      | airlock.tenants.acme.upstreams.deploy.auth.username | robot                                  | airlock.tenants.acme.upstreams.deploy.auth.username
             """)
     void refusesWhatItCannotHonourNamingTheKey(String what, String key, String value, String refusedKey) {
         assertThatThrownBy(() -> catalog(Map.of(key, value)))
@@ -131,6 +136,21 @@ class HttpToolCompilerTests {
                 .isInstanceOf(InvalidConfigurationException.class)
                 .satisfies(e ->
                         assertThat(((InvalidConfigurationException) e).key()).isEqualTo(refusedKey));
+    }
+
+    @Test
+    void aToolMayNotSetTheHeaderItsUpstreamsCredentialGoesIn() {
+        Map<String, String> entries = new HashMap<>();
+        entries.put(UPSTREAM + "auth.type", "header");
+        entries.put(UPSTREAM + "auth.token", "");
+        entries.put(UPSTREAM + "auth.header-name", "X-Api-Key");
+        entries.put(UPSTREAM + "auth.value", "env:DEPLOY_KEY");
+        assertThat(catalog(entries).find("acme", "restart")).isPresent();
+        entries.put(TOOL + "http.headers.x-api-key", "{service}");
+        assertThatThrownBy(() -> catalog(entries))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key())
+                        .isEqualTo(TOOL + "http.headers.x-api-key"));
     }
 
     @Test
