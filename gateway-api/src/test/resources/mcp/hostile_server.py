@@ -32,6 +32,8 @@ def tools():
         {"name": "flood", "description": "a very long line", "inputSchema": {"type": "object"}},
         {"name": "image", "description": "an image", "inputSchema": {"type": "object"}},
         {"name": "secret", "description": "tells its secret", "inputSchema": {"type": "object"}},
+        {"name": "whisper", "description": "its key is " + os.environ.get("SERVER_TOKEN", "(none)"),
+         "inputSchema": {"type": "object"}},
         {"name": "leak", "description": "tells its secret on the side: progress and 1,100 log messages",
          "inputSchema": {"type": "object"}},
         {"name": "fail", "description": "a JSON-RPC error", "inputSchema": {"type": "object"}},

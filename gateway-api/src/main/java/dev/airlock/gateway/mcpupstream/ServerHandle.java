@@ -280,7 +280,9 @@ final class ServerHandle {
                             server.name(),
                             one.name(),
                             one.sha256(),
-                            one.canonical(),
+                            // As the console shows it: the server's secret values redacted (the digest is of the
+                            // listing).
+                            redactor().redact(one.canonical()),
                             first,
                             clock.instant());
                     if (status != McpToolDefinitions.Status.APPROVED) {
@@ -294,6 +296,16 @@ final class ServerHandle {
                 }
                 if (status != McpToolDefinitions.Status.APPROVED) {
                     holding.add(one.name());
+                    continue;
+                }
+                if (!redactor().redact(one.canonical()).equals(one.canonical())) {
+                    // A name, description, title or schema that holds a secret value of the server would show it
+                    // to every agent: such a tool is never offered.
+                    holding.add(one.name());
+                    log.warn(
+                            "MCP server {}: tool {} is not offered: its definition holds one of the server's secret values",
+                            server.label(),
+                            shown(one.name()));
                     continue;
                 }
                 try {

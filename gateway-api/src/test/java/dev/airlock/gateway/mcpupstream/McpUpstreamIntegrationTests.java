@@ -240,6 +240,11 @@ class McpUpstreamIntegrationTests {
         assertThat(toolNames())
                 .as("a schema referring to another host, and an invalid name, are never offered")
                 .doesNotContain("hostile.fetch_ref", "hostile.bad name!");
+        assertThat(toolNames())
+                .as("a definition holding the server's secret is never offered")
+                .contains("hostile.secret")
+                .doesNotContain("hostile.whisper");
+        assertThat(listed).doesNotContain(TestSecrets.MCP_TOKEN);
 
         JsonNode run = run("hostile.echo", "{\"text\":\"<b>hello</b>\"}");
         String text = run.path("stdout").path("text").asString();

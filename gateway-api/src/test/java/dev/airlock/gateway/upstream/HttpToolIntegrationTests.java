@@ -178,8 +178,13 @@ class HttpToolIntegrationTests {
     }
 
     @Test
-    void theCredentialEchoedBackNeverReachesTheAgent() {
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void theCredentialEchoedBackNeverReachesTheAgentNorTheLog(org.springframework.boot.test.system.CapturedOutput log) {
         JsonNode run = run("echo-auth", "{}");
+        assertThat(log.getAll())
+                .as("the client's header log, asked for at DEBUG by the test settings")
+                .contains("HTTP call to upstream api: GET")
+                .doesNotContain(TestSecrets.API_TOKEN);
         String text = run.path("stdout").path("text").asString();
         assertThat(text).startsWith("you sent: Bearer [REDACTED:").doesNotContain(TestSecrets.API_TOKEN);
         assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(1);
