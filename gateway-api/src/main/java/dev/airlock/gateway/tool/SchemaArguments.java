@@ -57,32 +57,64 @@ public final class SchemaArguments {
         }
     }
 
+    /** Keywords whose values are instances (data), not schemas: an {@code id} there is data. */
+    private static final java.util.Set<String> DATA_KEYWORDS = java.util.Set.of("default", "examples", "const", "enum");
+
+    /** Keywords whose values map names (of properties, definitions) to schemas: the names are not keywords. */
+    private static final java.util.Set<String> NAMED_SCHEMAS = java.util.Set.of(
+            "properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies");
+
+    /** What a node of the input schema is: a schema, a map of names to schemas, or data. */
+    private enum Part {
+        SCHEMA,
+        NAMES,
+        DATA
+    }
+
     private static @Nullable String externalReference(Object node, int depth) {
+        return externalReference(node, depth, Part.SCHEMA);
+    }
+
+    private static @Nullable String externalReference(Object node, int depth, Part part) {
         if (depth > 64) {
             return "the input schema is nested too deeply";
         }
         if (node instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
                 String key = String.valueOf(entry.getKey());
-                if (key.equals("$id") || key.equals("id") && entry.getValue() instanceof String && depth == 0) {
-                    return "the input schema declares an identifier ($id), which Airlock does not accept";
+                Part inner = Part.SCHEMA;
+                if (part == Part.NAMES) {
+                    inner = Part.SCHEMA; // a property's (or definition's) name, whatever it is, then its schema
+                } else {
+                    if (part == Part.SCHEMA
+                            && (key.equals("$id") || key.equals("id") && entry.getValue() instanceof String)) {
+                        // At any depth: a nested identifier changes the base a local reference resolves against.
+                        return "the input schema declares an identifier ($id), which Airlock does not accept";
+                    }
+                    if (REFERENCES.contains(key) && !(entry.getValue() instanceof String ref && ref.startsWith("#"))) {
+                        return "the input schema refers outside itself (" + key + ")";
+                    }
+                    if (part == Part.SCHEMA
+                            && key.equals("$schema")
+                            && !META_SCHEMAS.contains(String.valueOf(entry.getValue()))) {
+                        return "the input schema's $schema is not a published JSON Schema draft";
+                    }
+                    if (part == Part.DATA || DATA_KEYWORDS.contains(key)) {
+                        inner = Part.DATA;
+                    } else if (NAMED_SCHEMAS.contains(key)) {
+                        inner = Part.NAMES;
+                    }
                 }
-                if (REFERENCES.contains(key) && !(entry.getValue() instanceof String ref && ref.startsWith("#"))) {
-                    return "the input schema refers outside itself (" + key + ")";
-                }
-                if (key.equals("$schema") && depth == 0 && !META_SCHEMAS.contains(String.valueOf(entry.getValue()))) {
-                    return "the input schema's $schema is not a published JSON Schema draft";
-                }
-                String inner = externalReference(entry.getValue(), depth + 1);
-                if (inner != null) {
-                    return inner;
+                String found = externalReference(entry.getValue(), depth + 1, inner);
+                if (found != null) {
+                    return found;
                 }
             }
         } else if (node instanceof List<?> list) {
             for (Object item : list) {
-                String inner = externalReference(item, depth + 1);
-                if (inner != null) {
-                    return inner;
+                String found = externalReference(item, depth + 1, part == Part.DATA ? Part.DATA : Part.SCHEMA);
+                if (found != null) {
+                    return found;
                 }
             }
         }
