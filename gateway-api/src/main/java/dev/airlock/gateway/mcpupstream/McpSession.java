@@ -139,8 +139,9 @@ final class McpSession implements AutoCloseable {
     }
 
     /**
-     * A JSON-RPC error as one line: its code and message (untrusted: sanitized, not bounded, so that
-     * whoever shows it redacts the server's secret values before cutting it).
+     * A JSON-RPC error as one line: its code and message (untrusted: sanitized, and bounded only far
+     * past any secret value's length, so that whoever shows it redacts the server's secret values
+     * before cutting it to its own bound).
      */
     static String errorText(@Nullable JsonNode error) {
         if (error == null) {
