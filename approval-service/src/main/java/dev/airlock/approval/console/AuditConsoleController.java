@@ -167,9 +167,13 @@ class AuditConsoleController {
             RedirectAttributes redirect) {
         Human human = Human.of(authentication);
         UUID id = ConsoleController.parse(grantId);
+        if (!decision.equals("GRANT") && !decision.equals("REFUSE")) {
+            // Only an exact decision counts, as in the API: anything else records nothing.
+            throw dev.airlock.kernel.problem.InvalidRequest.because("decision: must be GRANT or REFUSE");
+        }
         RawAccess.GrantView grant = raw.get(human, id);
         try {
-            RawAccess.GrantView decided = raw.decide(human, id, "GRANT".equals(decision), reason);
+            RawAccess.GrantView decided = raw.decide(human, id, decision.equals("GRANT"), reason);
             redirect.addFlashAttribute(
                     "message",
                     decided.status() == GrantStatus.GRANTED
@@ -280,11 +284,16 @@ class AuditConsoleController {
         Human human = Human.of(authentication);
         access.requireTenantAdmin(human, tenant);
         UUID id = ConsoleController.parse(runId);
+        if (!action.equals("place") && !action.equals("release")) {
+            throw dev.airlock.kernel.problem.InvalidRequest.because("action: must be place or release");
+        }
         try {
             text.check("reason", reason);
-            if ("release".equals(action)) {
-                holds.release(tenant, id, reason, human.name(), clock.instant());
-                redirect.addFlashAttribute("message", "Legal hold released.");
+            if (action.equals("release")) {
+                boolean released = holds.release(tenant, id, reason, human.name(), clock.instant());
+                redirect.addFlashAttribute(
+                        released ? "message" : "error",
+                        released ? "Legal hold released." : "This run has no legal hold to release.");
             } else {
                 holds.place(tenant, id, reason, human.name(), clock.instant());
                 redirect.addFlashAttribute(

@@ -71,12 +71,22 @@ class TokenController {
         return "redirect:/console/tokens";
     }
 
+    /** The longest lifetime read from the form; longer ones are refused before any arithmetic. */
+    private static final long MAX_DAYS_ASKED = 36_500;
+
     private static long parseDays(String days) {
+        long parsed;
         try {
-            return Long.parseLong(days.strip());
+            parsed = Long.parseLong(days.strip());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("The lifetime must be a whole number of days.");
         }
+        if (parsed > MAX_DAYS_ASKED) {
+            // Far past any lifetime the tokens allow (they refuse it with their own message), and a Duration can hold.
+            throw new IllegalArgumentException(
+                    "The lifetime must be a whole number of days up to " + MAX_DAYS_ASKED + ".");
+        }
+        return parsed;
     }
 
     @PostMapping("/console/tokens/{id}/revoke")

@@ -200,6 +200,11 @@ class AccessTokenIntegrationTests {
                         .param("name", "too long")
                         .param("scope", "approvals:read")
                         .param("days", "91"),
+                mvc.post()
+                        .uri("/console/tokens")
+                        .param("name", "past any duration")
+                        .param("scope", "approvals:read")
+                        .param("days", String.valueOf(Long.MAX_VALUE)),
                 mvc.post().uri("/console/tokens").param("name", "bad scope").param("scope", "everything"),
                 mvc.post().uri("/console/tokens").param("name", "x".repeat(101)).param("scope", "approvals:read"))) {
             MvcTestResult result = request.with(alice()).with(csrf()).exchange();

@@ -5,6 +5,7 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -76,6 +77,20 @@ class AuditConsoleIntegrationTests {
         assertThat(get(runPage, admin).getContentAsString()).contains("id=\"place-hold\"");
         assertThat(get(runPage, "erin").getContentAsString()).doesNotContain("place-hold");
 
+        MvcTestResult noHold = post(
+                "/console/audit/runs/" + runId + "/legal-hold?tenant=acme&action=release&reason=none", true, admin);
+        assertThat((String) noHold.getMvcResult().getFlashMap().get("error"))
+                .isEqualTo("This run has no legal hold to release.");
+        assertThat(post(
+                                "/console/audit/runs/" + runId + "/legal-hold?tenant=acme&action=Place&reason=typo",
+                                true,
+                                admin)
+                        .getResponse()
+                        .getStatus())
+                .as("only an exact action counts")
+                .isEqualTo(400);
+        assertThat(get(runPage, admin).getContentAsString()).doesNotContain("Legal hold by");
+
         String hold = "/console/audit/runs/" + runId + "/legal-hold?tenant=acme&action=place&reason=audit-2026";
         assertThat(post(hold, false, admin).getResponse().getStatus())
                 .as("without the CSRF token")
@@ -135,6 +150,15 @@ class AuditConsoleIntegrationTests {
         assertThat(get(runPage, "frank").getContentAsString())
                 .contains("id=\"grant-" + grantId + "\"")
                 .contains("value=\"REFUSE\"");
+
+        for (String inexact : List.of("grant", "x", "")) {
+            assertThat(post("/console/audit/grants/" + grantId + "/decision?decision=" + inexact, true, "frank")
+                            .getResponse()
+                            .getStatus())
+                    .as("only an exact decision counts: '%s'", inexact)
+                    .isEqualTo(400);
+        }
+        assertThat(get(runPage, "frank").getContentAsString()).contains("value=\"REFUSE\"");
 
         String decision = "/console/audit/grants/" + grantId + "/decision?decision=REFUSE&reason=not+for+curiosity";
         assertThat(post(decision, false, "frank").getResponse().getStatus())

@@ -338,6 +338,16 @@ class McpUpstreamIntegrationTests {
                         "action=\"(/console/tool-changes/mcpt/rugpull/echo/[0-9a-f]{64})\"")
                 .matcher(page);
         assertThat(form.find()).as(page).isTrue();
+        var inexact = mvc.post()
+                .uri(form.group(1))
+                .session(api.session("tess"))
+                .with(SecurityMockMvcRequestPostProcessors.csrf())
+                .contentType(MediaType.APPLICATION_FORM_URLENCODED)
+                .param("decision", "Approve")
+                .exchange();
+        assertThat(inexact.getResponse().getStatus())
+                .as("only an exact decision counts")
+                .isEqualTo(400);
         var decided = mvc.post()
                 .uri(form.group(1))
                 .session(api.session("tess"))
