@@ -114,6 +114,15 @@ class AuditConsoleIntegrationTests {
                         .getStatus())
                 .isEqualTo(302);
         assertThat(get(runPage, admin).getContentAsString()).doesNotContain("Legal hold by");
+
+        // A tenant administrator who does not audit holds from the same page, and is offered no raw access.
+        String tina = get(runPage, "tina").getContentAsString();
+        assertThat(tina).contains("id=\"place-hold\"").doesNotContain("id=\"request-grant\"");
+        assertThat(post(hold, true, "tina").getResponse().getStatus()).isEqualTo(302);
+        assertThat(get(runPage, "tina").getContentAsString()).contains("Legal hold by tina since");
+        assertThat(get("/console/audit/runs/" + runId + "?tenant=acme", "alice").getStatus())
+                .as("an approver does not read it")
+                .isEqualTo(403);
     }
 
     @Test
