@@ -129,7 +129,7 @@ for line in sys.stdin:
                 # the secret whole, then again across the 200th character, where the message is cut
                 send({"jsonrpc": "2.0", "method": "notifications/progress",
                       "params": {"progressToken": token, "progress": 1, "total": 2,
-                                 "message": "token=" + secret + " " + "x" * 155 + " token=" + secret}})
+                                 "message": "token=" + secret + " " + "0" * 155 + " token=" + secret}})
                 time.sleep(1.5)  # the agent is told progress between its reads of the run
             for i in range(1100):
                 send({"jsonrpc": "2.0", "method": "notifications/message",

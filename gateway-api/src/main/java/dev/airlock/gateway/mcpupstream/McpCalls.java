@@ -127,11 +127,9 @@ public class McpCalls {
         }
         String text = UpstreamTools.text(reported.get("message"), PROGRESS_TEXT_READ);
         if (text != null) {
-            String shown = redactor.redact(text.replace('\n', ' ').replace('\r', ' '));
-            if (shown.codePointCount(0, shown.length()) > 200) {
-                shown = shown.substring(0, shown.offsetByCodePoints(0, 200)) + "…";
-            }
-            message.append(": ").append(shown);
+            message.append(": ")
+                    .append(McpChannel.cut(
+                            redactor.redact(text.replace('\n', ' ').replace('\r', ' ')), 200));
         }
         return message.toString();
     }

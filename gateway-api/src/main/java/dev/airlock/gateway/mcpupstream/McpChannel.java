@@ -306,6 +306,13 @@ abstract class McpChannel implements AutoCloseable {
     }
 
     private static String bounded(String clean) {
-        return clean.length() > LOG_TEXT_LIMIT ? clean.substring(0, LOG_TEXT_LIMIT) + "…" : clean;
+        return cut(clean, LOG_TEXT_LIMIT);
+    }
+
+    /** {@code text} cut to at most {@code limit} characters (code points, never half of one), marked {@code …} if cut. */
+    static String cut(String text, int limit) {
+        return text.codePointCount(0, text.length()) > limit
+                ? text.substring(0, text.offsetByCodePoints(0, limit)) + "…"
+                : text;
     }
 }

@@ -148,8 +148,7 @@ final class McpSession implements AutoCloseable {
             return "";
         }
         String message = McpChannel.oneLine(error.path("message").asString(""));
-        return error.path("code").asString("?") + " "
-                + (message.length() > ERROR_TEXT_LIMIT ? message.substring(0, ERROR_TEXT_LIMIT) + "…" : message);
+        return error.path("code").asString("?") + " " + McpChannel.cut(message, ERROR_TEXT_LIMIT);
     }
 
     /** Longest message of a JSON-RPC error kept: far past any secret value, so a cut never splits one. */

@@ -271,7 +271,10 @@ final class ServerHandle {
             }
             Map<String, Map<String, McpToolDefinitions.Status>> statuses =
                     definitions.statuses(server.tenant(), server.name());
+            SecretRedactor secrets = redactor();
             for (UpstreamTools.Listed one : listed.values()) {
+                // As the console shows it: the server's secret values redacted (the digest is of the listing).
+                String definition = secrets.redact(one.canonical());
                 McpToolDefinitions.Status status =
                         statuses.getOrDefault(one.name(), Map.of()).get(one.sha256());
                 if (status == null) {
@@ -280,9 +283,7 @@ final class ServerHandle {
                             server.name(),
                             one.name(),
                             one.sha256(),
-                            // As the console shows it: the server's secret values redacted (the digest is of the
-                            // listing).
-                            redactor().redact(one.canonical()),
+                            definition,
                             first,
                             clock.instant());
                     if (status != McpToolDefinitions.Status.APPROVED) {
@@ -298,7 +299,7 @@ final class ServerHandle {
                     holding.add(one.name());
                     continue;
                 }
-                if (!redactor().redact(one.canonical()).equals(one.canonical())) {
+                if (!definition.equals(one.canonical())) {
                     // A name, description, title or schema that holds a secret value of the server would show it
                     // to every agent: such a tool is never offered.
                     holding.add(one.name());

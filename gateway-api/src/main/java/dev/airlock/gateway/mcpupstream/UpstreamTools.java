@@ -188,10 +188,7 @@ final class UpstreamTools {
         }
         String clean = TerminalSanitizer.sanitize(value.asString().getBytes(StandardCharsets.UTF_8))
                 .strip();
-        if (clean.codePointCount(0, clean.length()) > limit) {
-            clean = clean.substring(0, clean.offsetByCodePoints(0, limit)) + "…";
-        }
-        return clean.isEmpty() ? null : clean;
+        return clean.isEmpty() ? null : McpChannel.cut(clean, limit);
     }
 
     private static ToolAnnotations annotations(@Nullable JsonNode hints) {

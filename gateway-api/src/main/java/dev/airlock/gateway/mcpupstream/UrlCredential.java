@@ -39,10 +39,7 @@ final class UrlCredential {
             return null;
         }
         try {
-            Map<String, String> values = new HashMap<>();
-            EgressRequest.Header header = UpstreamCredentials.header(auth, secrets, values);
-            remember(values);
-            return header;
+            return read(auth);
         } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
             throw new IllegalStateException("the server's secret is not available (" + e.getMessage() + ")");
         }
@@ -52,9 +49,7 @@ final class UrlCredential {
     SecretRedactor redactor() {
         if (auth != null) {
             try {
-                Map<String, String> values = new HashMap<>();
-                UpstreamCredentials.header(auth, secrets, values);
-                remember(values);
+                read(auth);
             } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
                 // Not readable now: what was read before (and could have been sent) is still redacted.
             }
@@ -62,6 +57,14 @@ final class UrlCredential {
         synchronized (seen) {
             return SecretRedactor.of(Map.copyOf(seen));
         }
+    }
+
+    /** The credential's header, its secret values read now and remembered. */
+    private EgressRequest.Header read(HttpUpstream.Auth terms) throws SecretReference.SecretUnavailable {
+        Map<String, String> values = new HashMap<>();
+        EgressRequest.Header header = UpstreamCredentials.header(terms, secrets, values);
+        remember(values);
+        return header;
     }
 
     private void remember(Map<String, String> values) {

@@ -58,20 +58,17 @@ final class JsonBodyTemplate {
                     inString = false;
                 } else if (c == '{') {
                     Matcher m = PLACEHOLDER.matcher(source).region(i, source.length());
-                    if (m.lookingAt() && known.contains(m.group(1))) {
-                        throw new InvalidConfigurationException(
-                                key,
-                                "{" + m.group(1) + "} is inside a JSON string; a"
-                                        + " parameter is a whole JSON value (write {" + m.group(1) + "}, not \"{"
-                                        + m.group(1)
-                                        + "}\"), so that its value can never be spliced into text");
-                    }
                     if (m.lookingAt()) {
-                        // Most likely a misspelt parameter: refused rather than sent as text.
+                        String name = m.group(1);
                         throw new InvalidConfigurationException(
                                 key,
-                                "{" + m.group(1) + "} inside a JSON string names no parameter (parameters are " + known
-                                        + "); for literal braces write \\u007b instead of '{'");
+                                known.contains(name)
+                                        ? "{" + name + "} is inside a JSON string; a parameter is a whole JSON value"
+                                                + " (write {" + name + "}, not \"{" + name
+                                                + "}\"), so that its value can never be spliced into text"
+                                        // Most likely a misspelt parameter: refused rather than sent as text.
+                                        : "{" + name + "} inside a JSON string names no parameter (parameters are "
+                                                + known + "); for literal braces write \\u007b instead of '{'");
                     }
                 }
                 json.append(c);

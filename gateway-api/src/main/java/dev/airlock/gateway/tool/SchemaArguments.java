@@ -82,10 +82,9 @@ public final class SchemaArguments {
         if (node instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
                 String key = String.valueOf(entry.getKey());
+                // In a map of names (properties, definitions), a key is a name, whatever it is; its value a schema.
                 Part inner = Part.SCHEMA;
-                if (part == Part.NAMES) {
-                    inner = Part.SCHEMA; // a property's (or definition's) name, whatever it is, then its schema
-                } else {
+                if (part != Part.NAMES) {
                     if (part == Part.SCHEMA
                             && (key.equals("$id") || key.equals("id") && entry.getValue() instanceof String)) {
                         // At any depth: a nested identifier changes the base a local reference resolves against.

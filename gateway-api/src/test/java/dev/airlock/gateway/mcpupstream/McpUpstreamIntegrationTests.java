@@ -405,18 +405,24 @@ class McpUpstreamIntegrationTests {
                 .isEqualTo(400);
     }
 
-    @Test
-    void theUpstreamsProgressReachesTheAgentAsAirlocksProgress() {
+    /** Calls {@code tool} on the MCP endpoint with a progress token; the progress the agent was told. */
+    private List<McpSchema.ProgressNotification> callWithProgress(String tool, String token) {
         List<McpSchema.ProgressNotification> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (var client = McpClients.client("http://127.0.0.1:" + port, KEY, null, progress::add)) {
             client.initialize();
             McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder()
-                    .name("javasdk.slow")
+                    .name(tool)
                     .arguments(Map.of())
-                    .progressToken("p-up")
+                    .progressToken(token)
                     .build());
             assertThat(result.isError()).isFalse();
         }
+        return progress;
+    }
+
+    @Test
+    void theUpstreamsProgressReachesTheAgentAsAirlocksProgress() {
+        List<McpSchema.ProgressNotification> progress = callWithProgress("javasdk.slow", "p-up");
         assertThat(progress)
                 .extracting(McpSchema.ProgressNotification::message)
                 .contains("running; MCP server javasdk reports 1 of 2: step 1 of two")
@@ -427,21 +433,12 @@ class McpUpstreamIntegrationTests {
     @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
     void whatAServerSaysOnTheSideIsRedactedAndItsLogBounded(
             org.springframework.boot.test.system.CapturedOutput output) {
-        List<McpSchema.ProgressNotification> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
-        try (var client = McpClients.client("http://127.0.0.1:" + port, KEY, null, progress::add)) {
-            client.initialize();
-            McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder()
-                    .name("hostile.leak")
-                    .arguments(Map.of())
-                    .progressToken("p-leak")
-                    .build());
-            assertThat(result.isError()).isFalse();
-        }
+        List<McpSchema.ProgressNotification> progress = callWithProgress("hostile.leak", "p-leak");
         // The secret whole, then across the 200th character of the server's message: redacted before the cut.
         assertThat(progress)
                 .extracting(McpSchema.ProgressNotification::message)
                 .anySatisfy(m -> assertThat(m)
-                        .startsWith("running; MCP server hostile reports 1 of 2: token=[REDACTED:SERVER_TOKEN] xxx"))
+                        .startsWith("running; MCP server hostile reports 1 of 2: token=[REDACTED:SERVER_TOKEN] 000"))
                 .allSatisfy(m -> assertThat(m).doesNotContain("token=" + TestSecrets.MCP_TOKEN.charAt(0)));
         String logMessage = "MCP server mcpt/hostile logged: ";
         await().atMost(Duration.ofSeconds(10))
