@@ -172,6 +172,7 @@ class ArchitectureTests {
                         "read",
                         java.util.UUID.class,
                         String.class,
+                        String.class,
                         StreamName.class,
                         int.class,
                         int.class)
@@ -185,6 +186,7 @@ class ArchitectureTests {
                         RawArtifactStore.class,
                         "read",
                         java.util.UUID.class,
+                        String.class,
                         String.class,
                         StreamName.class,
                         int.class,

@@ -47,7 +47,14 @@ public class RawAccess {
         access.requireAuditor(human, tenant);
         PeopleSettings.RawAccess policy = people.tenant(tenant).rawAccess();
         return view(grants.request(
-                tenant, runId, human.name(), reason, policy.secondPerson(), policy.grantTtl(), clock.instant()));
+                tenant,
+                runId,
+                human.name(),
+                human.identity(),
+                reason,
+                policy.secondPerson(),
+                policy.grantTtl(),
+                clock.instant()));
     }
 
     /** A second person grants or refuses a pending request. */
@@ -58,6 +65,7 @@ public class RawAccess {
                 grantId,
                 tenants,
                 human.name(),
+                human.identity(),
                 grant,
                 reason,
                 people.tenant(pending.tenant()).rawAccess().grantTtl(),
@@ -74,10 +82,14 @@ public class RawAccess {
         return find(human, grantId).orElseThrow(() -> notFound(grantId));
     }
 
-    /** Whether the person may decide on the grant: a decider of its tenant and not its requester. */
+    /**
+     * Whether the person may decide on the grant: a decider of its tenant and not its requester (by
+     * name or identity), on a request recorded with its requester's identity (any other is never usable).
+     */
     public boolean mayDecide(Human human, GrantView grant) {
         return grant.status() == GrantStatus.PENDING
-                && FourEyes.isSecondPerson(human.name(), grant.requester())
+                && grant.requesterIdentity() != null
+                && FourEyes.isSecondPerson(human.name(), human.identity(), grant.requester(), grant.requesterIdentity())
                 && access.grantDeciderTenants(human).contains(grant.tenant());
     }
 
@@ -142,7 +154,7 @@ public class RawAccess {
     public Optional<RawPair> forEvidence(Human human, String tenant, UUID runId) {
         Instant now = clock.instant();
         Optional<UUID> grant = grants.forRun(tenant, runId).stream()
-                .filter(g -> g.usableBy(human.name(), now))
+                .filter(g -> g.usableBy(human.identity(), now))
                 .map(dev.airlock.persistence.artifact.RawGrant::id)
                 .findFirst();
         return grant.map(id -> {
@@ -165,7 +177,15 @@ public class RawAccess {
         StreamName name = StreamName.fromKey(stream)
                 .orElseThrow(() -> InvalidRequest.because("stream must be stdout or stderr, not '" + stream + "'"));
         return grants.open(
-                grantId, access.auditorTenants(human), human.name(), use, name, offset, length, clock.instant());
+                grantId,
+                access.auditorTenants(human),
+                human.name(),
+                human.identity(),
+                use,
+                name,
+                offset,
+                length,
+                clock.instant());
     }
 
     private GrantView view(RawGrant grant) {
@@ -175,9 +195,11 @@ public class RawAccess {
                 grant.tenant(),
                 grant.runId().toString(),
                 grant.requester(),
+                grant.requesterIdentity(),
                 grant.reason(),
                 grant.statusAt(now),
                 grant.decidedBy(),
+                grant.decidedByIdentity(),
                 grant.decisionReason(),
                 grant.requestedAt(),
                 grant.decidedAt(),
@@ -203,10 +225,13 @@ public class RawAccess {
      * @param id             the grant
      * @param tenant         the tenant
      * @param runId          the run whose raw artifact it opens
-     * @param requester      who asked (and the only one who may use it)
+     * @param requester      who asked (their user name)
+     * @param requesterIdentity their stable identity, the only one who may use the grant; null on
+     *                       a grant recorded before identities were (never usable)
      * @param reason         why
      * @param status         PENDING, GRANTED, REFUSED or EXPIRED
      * @param decidedBy      who decided, or null
+     * @param decidedByIdentity their stable identity, or null
      * @param decisionReason their reason, or null
      * @param requestedAt    when it was asked for
      * @param decidedAt      when it was decided, or null
@@ -217,13 +242,21 @@ public class RawAccess {
             String tenant,
             String runId,
             String requester,
+            @Nullable String requesterIdentity,
             String reason,
             GrantStatus status,
             @Nullable String decidedBy,
+            @Nullable String decidedByIdentity,
             @Nullable String decisionReason,
             Instant requestedAt,
             @Nullable Instant decidedAt,
-            Instant expiresAt) {}
+            Instant expiresAt) {
+
+        /** Whether the person with {@code identity} may use it now: its requester, while granted. */
+        public boolean usableBy(String identity) {
+            return status == GrantStatus.GRANTED && identity.equals(requesterIdentity);
+        }
+    }
 
     /**
      * The digest check made on every read: the artifact's recorded digest (the envelope's

@@ -127,10 +127,7 @@ class AuditConsoleController {
 
     private List<GrantRow> rows(Human human, List<RawAccess.GrantView> grants) {
         return grants.stream()
-                .map(g -> new GrantRow(
-                        g,
-                        g.requester().equals(human.name()) && g.status() == GrantStatus.GRANTED,
-                        raw.mayDecide(human, g)))
+                .map(g -> new GrantRow(g, g.usableBy(human.identity()), raw.mayDecide(human, g)))
                 .toList();
     }
 

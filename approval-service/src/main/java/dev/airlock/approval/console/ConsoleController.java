@@ -105,9 +105,10 @@ class ConsoleController {
         Human human = Human.of(authentication);
         java.util.function.Predicate<ApprovalView.Request> filter =
                 r -> matches(tenant, r.tenant()) && matches(tool, r.tool()) && matches(agent, r.agent());
-        List<ApprovalView.Request> waiting = approvals.waitingFor(human.name(), human.tenants(Role.APPROVER)).stream()
-                .filter(filter)
-                .toList();
+        List<ApprovalView.Request> waiting =
+                approvals.waitingFor(human.name(), human.identity(), human.tenants(Role.APPROVER)).stream()
+                        .filter(filter)
+                        .toList();
         java.util.Set<UUID> mine =
                 waiting.stream().map(ApprovalView.Request::runId).collect(java.util.stream.Collectors.toSet());
         List<ApprovalView.Request> others = approvals.list(human.tenants(), true).stream()
@@ -169,8 +170,7 @@ class ConsoleController {
                 && approval.get().request().status() == ApprovalStatus.PENDING
                 && human.tenants(Role.APPROVER).contains(run.tenant())
                 && !human.name().equals(approval.get().request().requester())
-                && approval.get().decisions().stream()
-                        .noneMatch(d -> d.approver().equals(human.name()));
+                && approval.get().decisions().stream().noneMatch(d -> d.isBy(human.name(), human.identity()));
         model.addAttribute("human", human.name());
         model.addAttribute("run", envelope);
         model.addAttribute("approval", approval.orElse(null));

@@ -40,6 +40,6 @@ class WaitingCount {
             return null;
         }
         Human human = Human.of(authentication);
-        return approvals.countWaitingFor(human.name(), human.tenants(Role.APPROVER));
+        return approvals.countWaitingFor(human.name(), human.identity(), human.tenants(Role.APPROVER));
     }
 }

@@ -54,6 +54,8 @@ public class RawAccessGrants {
     /**
      * Asks for access to one run's raw artifact.
      *
+     * @param requester         who asks (their user name)
+     * @param requesterIdentity their stable identity: the grant is usable under this identity only
      * @param secondPerson whether another person must grant it; otherwise it is granted at once
      * @param ttl          how long a granted access lasts
      */
@@ -62,6 +64,7 @@ public class RawAccessGrants {
             String tenant,
             UUID runId,
             String requester,
+            String requesterIdentity,
             @Nullable String reason,
             boolean secondPerson,
             Duration ttl,
@@ -86,8 +89,10 @@ public class RawAccessGrants {
                 tenant,
                 runId,
                 requester,
+                requesterIdentity,
                 reason.strip(),
                 secondPerson ? GrantStatus.PENDING : GrantStatus.GRANTED,
+                null,
                 null,
                 null,
                 now,
@@ -102,6 +107,8 @@ public class RawAccessGrants {
                 Map.of(
                         "grant",
                         grant.id().toString(),
+                        "identity",
+                        requesterIdentity,
                         "reason",
                         grant.reason(),
                         "secondPerson",
@@ -128,10 +135,11 @@ public class RawAccessGrants {
     }
 
     /**
-     * Decides on a pending request. The decider must be someone other than the requester; the
-     * caller has checked they hold a deciding role in the grant's tenant.
+     * Decides on a pending request. The decider must be someone other than the requester, by name
+     * and by identity; the caller has checked they hold a deciding role in the grant's tenant.
      *
      * @param tenants the tenants where the decider may decide
+     * @param deciderIdentity the decider's stable identity
      * @param granted whether access is granted
      * @param ttl     how long a granted access lasts from now
      */
@@ -140,6 +148,7 @@ public class RawAccessGrants {
             UUID grantId,
             Collection<String> tenants,
             String decider,
+            String deciderIdentity,
             boolean granted,
             @Nullable String reason,
             Duration ttl,
@@ -147,9 +156,16 @@ public class RawAccessGrants {
         Instant now = at.truncatedTo(ChronoUnit.MICROS);
         text.check("reason", reason);
         RawGrant grant = records.lock(grantId, tenants).orElseThrow(() -> notFound(grantId));
-        if (!FourEyes.isSecondPerson(decider, grant.requester())) {
+        if (!FourEyes.isSecondPerson(decider, deciderIdentity, grant.requester(), grant.requesterIdentity())) {
             throw new GrantRefused(
                     GrantRefused.Reason.SELF_APPROVAL, "You asked for this grant; someone else must decide on it.");
+        }
+        if (grant.requesterIdentity() == null) {
+            // Recorded before identities: it could never be used, so granting it would mean nothing.
+            throw new GrantRefused(
+                    GrantRefused.Reason.NOT_USABLE,
+                    "This request was recorded without its requester's identity and can never be used;"
+                            + " the requester must ask again.");
         }
         if (grant.status() != GrantStatus.PENDING) {
             throw new GrantRefused(
@@ -162,8 +178,9 @@ public class RawAccessGrants {
         GrantStatus status = granted ? GrantStatus.GRANTED : GrantStatus.REFUSED;
         Instant expiresAt = granted ? now.plus(ttl) : grant.expiresAt();
         String why = reason == null || reason.isBlank() ? null : reason.strip();
-        records.decide(grantId, status, decider, why, now, expiresAt);
-        Map<String, String> details = new TreeMap<>(Map.of("grant", grantId.toString(), "decision", status.name()));
+        records.decide(grantId, status, decider, deciderIdentity, why, now, expiresAt);
+        Map<String, String> details = new TreeMap<>(
+                Map.of("grant", grantId.toString(), "decision", status.name(), "identity", deciderIdentity));
         if (why != null) {
             details.put("reason", why);
         }
@@ -176,9 +193,11 @@ public class RawAccessGrants {
                 grant.tenant(),
                 grant.runId(),
                 grant.requester(),
+                grant.requesterIdentity(),
                 grant.reason(),
                 status,
                 decider,
+                deciderIdentity,
                 why,
                 grant.requestedAt(),
                 now,
@@ -203,6 +222,8 @@ public class RawAccessGrants {
     /**
      * Reads bytes of one stream through a grant and records the use.
      *
+     * @param holder         the reader's name, recorded with the read
+     * @param holderIdentity the reader's stable identity, which must be the grant's requester's
      * @param use    what the bytes are for, recorded in the audit event: {@code hexdump}, {@code audit-view} or {@code download}
      * @param offset the first byte
      * @param length how many bytes at most; {@code Integer.MAX_VALUE} for the rest of the stream
@@ -212,26 +233,32 @@ public class RawAccessGrants {
             UUID grantId,
             Collection<String> tenants,
             String holder,
+            String holderIdentity,
             String use,
             StreamName stream,
             long offset,
             int length,
             Instant now) {
         RawGrant grant = records.find(grantId, tenants).orElseThrow(() -> notFound(grantId));
-        if (!grant.usableBy(holder, now)) {
+        if (!grant.usableBy(holderIdentity, now)) {
             GrantStatus status = grant.statusAt(now);
             throw status == GrantStatus.EXPIRED
                     ? new GrantRefused(
                             GrantRefused.Reason.EXPIRED, "This grant expired at " + grant.expiresAt() + "; ask again.")
                     : new GrantRefused(
                             GrantRefused.Reason.NOT_USABLE,
-                            grant.requester().equals(holder)
+                            grant.requestedBy(holderIdentity)
                                     ? "This grant is " + status.name().toLowerCase() + "."
-                                    : "This grant belongs to " + grant.requester() + ".");
+                                    : grant.requesterIdentity() == null
+                                            ? "This grant was recorded without its requester's identity and"
+                                                    + " cannot be used; ask again."
+                                            : "This grant belongs to " + grant.requester() + " ("
+                                                    + grant.requesterIdentity() + ").");
         }
         int from = (int) Math.clamp(offset, 0, Integer.MAX_VALUE - 1);
-        RawArtifactStore.StoredBytes read =
-                artifacts.read(grantId, holder, stream, from, length).orElseThrow(() -> notFound(grantId));
+        RawArtifactStore.StoredBytes read = artifacts
+                .read(grantId, holder, holderIdentity, stream, from, length)
+                .orElseThrow(() -> notFound(grantId));
         if (read.purgedAt() != null) {
             throw new GrantRefused(
                     GrantRefused.Reason.PURGED,
@@ -247,6 +274,8 @@ public class RawAccessGrants {
                 Map.of(
                         "grant",
                         grantId.toString(),
+                        "identity",
+                        holderIdentity,
                         "use",
                         use,
                         "stream",

@@ -7,18 +7,22 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
 
 /**
- * The signed-in person as the gateway needs them: a name and the tenants in which they hold
- * each role.
+ * The signed-in person as the gateway needs them: a name, a stable identity and the tenants in
+ * which they hold each role. The name is what people read; the identity is what tells two people
+ * apart ({@link Identities}): a configured person and an OpenID Connect person may share a name,
+ * and an OpenID Connect person's name may change at the provider.
  *
  * @param name        the user name
+ * @param identity    the stable identity ({@link Identities#of})
  * @param authorities {@code <ROLE>:<tenant>} and {@code PLATFORM_ADMIN}
  */
-public record Human(String name, Set<String> authorities) {
+public record Human(String name, String identity, Set<String> authorities) {
 
-    /** The person behind a console session. */
+    /** The person behind a console session or an access token. */
     public static Human of(Authentication authentication) {
         return new Human(
                 authentication.getName(),
+                Identities.of(authentication),
                 authentication.getAuthorities().stream()
                         .map(GrantedAuthority::getAuthority)
                         .collect(Collectors.toUnmodifiableSet()));

@@ -76,7 +76,7 @@ public class ApprovalService {
                 requests.lockForDecision(runId, approver.tenants()).orElseThrow(() -> new NotAnApprover(runId));
         List<ApprovalDecision> earlier = decisions.findByRunIdOrderByDecidedAtAsc(runId);
         ApprovalDecision decision =
-                DecisionRules.decide(request, approver.name(), verdict, reason, digest, earlier, clock.instant());
+                DecisionRules.decide(request, approver, verdict, reason, digest, earlier, clock.instant());
         decisions.save(decision);
         requests.save(request);
         java.util.Map<String, String> details = new java.util.TreeMap<>(java.util.Map.of(
@@ -84,6 +84,8 @@ public class ApprovalService {
                 verdict.name(),
                 "digest",
                 digest,
+                "identity",
+                approver.identity(),
                 "status",
                 request.status().name()));
         if (decision.reason() != null) {
@@ -161,16 +163,16 @@ public class ApprovalService {
     }
 
     /**
-     * The pending requests {@code person} may decide: in the tenants where they approve, not of
-     * their own agents, not decided by them yet; the one that expires first first.
+     * The pending requests {@code person} (with {@code identity}) may decide: in the tenants where
+     * they approve, not of their own agents, not decided by them yet; the one that expires first first.
      */
     @Transactional(readOnly = true)
-    public List<ApprovalView.Request> waitingFor(String person, Collection<String> approverTenants) {
+    public List<ApprovalView.Request> waitingFor(String person, String identity, Collection<String> approverTenants) {
         if (approverTenants.isEmpty()) {
             return List.of();
         }
         return requests
-                .waitingFor(approverTenants, person, org.springframework.data.domain.Limit.of(WAITING_PAGE))
+                .waitingFor(approverTenants, person, identity, org.springframework.data.domain.Limit.of(WAITING_PAGE))
                 .stream()
                 .map(ApprovalView.Request::of)
                 .toList();
@@ -181,8 +183,8 @@ public class ApprovalService {
 
     /** How many pending requests {@code person} may decide: one count, however many there are. */
     @Transactional(readOnly = true)
-    public long countWaitingFor(String person, Collection<String> approverTenants) {
-        return approverTenants.isEmpty() ? 0 : requests.countWaitingFor(approverTenants, person);
+    public long countWaitingFor(String person, String identity, Collection<String> approverTenants) {
+        return approverTenants.isEmpty() ? 0 : requests.countWaitingFor(approverTenants, person, identity);
     }
 
     /** The last request of the tool in the tenant that people approved, other than {@code runId}'s. */

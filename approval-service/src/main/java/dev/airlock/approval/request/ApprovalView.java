@@ -88,16 +88,30 @@ public record ApprovalView(Request request, List<Decision> decisions) {
      * One person's decision.
      *
      * @param approver  who decided
+     * @param approverIdentity their stable identity ({@code password:<user>} or
+     *                  {@code oidc:<registration>:<subject>}), or null on a decision recorded before
+     *                  identities were
      * @param decision  APPROVE or DENY
      * @param reason    the reason given, or null
      * @param digest    the action digest the decision named
      * @param decidedAt when
      */
     public record Decision(
-            String approver, Verdict decision, @Nullable String reason, String digest, Instant decidedAt) {
+            String approver,
+            @Nullable String approverIdentity,
+            Verdict decision,
+            @Nullable String reason,
+            String digest,
+            Instant decidedAt) {
 
         static Decision of(ApprovalDecision d) {
-            return new Decision(d.approver(), d.decision(), d.reason(), d.digest(), d.decidedAt());
+            return new Decision(
+                    d.approver(), d.approverIdentity(), d.decision(), d.reason(), d.digest(), d.decidedAt());
+        }
+
+        /** Whether this is the person's decision, by name or by identity (as the decision rules count). */
+        public boolean isBy(String name, String identity) {
+            return approver.equals(name) || identity.equals(approverIdentity);
         }
     }
 }

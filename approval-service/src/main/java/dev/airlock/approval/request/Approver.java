@@ -9,9 +9,10 @@ import java.util.Set;
  * approvers: the gateway builds this only from a human login.
  *
  * @param name     the person's user name
+ * @param identity the person's stable identity ({@code Identities.of})
  * @param tenants  the tenants where they may approve
  */
-public record Approver(String name, Set<String> tenants) {
+public record Approver(String name, String identity, Set<String> tenants) {
 
     public Approver {
         tenants = Set.copyOf(tenants);
@@ -19,6 +20,6 @@ public record Approver(String name, Set<String> tenants) {
 
     /** The signed-in person as an approver: only the tenants where they hold APPROVER count. */
     public static Approver of(Human human) {
-        return new Approver(human.name(), human.tenants(Role.APPROVER));
+        return new Approver(human.name(), human.identity(), human.tenants(Role.APPROVER));
     }
 }

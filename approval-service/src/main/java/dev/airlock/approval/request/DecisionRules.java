@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * When a decision counts and when it closes its request: the request must be pending and not
  * expired, the decision must name the digest of the action as it is, the owner of the requesting
- * agent may not decide, nobody decides twice, a denial (and, where the tool's policy says so, an
+ * agent may not decide, nobody decides twice (by name or by identity), a denial (and, where the tool's policy says so, an
  * approval) needs a reason, one denial denies, and the request is approved once as many distinct
  * people approved as the policy requires.
  */
@@ -29,7 +29,7 @@ public final class DecisionRules {
      */
     public static ApprovalDecision decide(
             ApprovalRequest request,
-            String approver,
+            Approver approver,
             Verdict verdict,
             @Nullable String reason,
             @Nullable String seenDigest,
@@ -53,14 +53,16 @@ public final class DecisionRules {
                     "The action changed since you reviewed it (or the digest you sent is not the one shown): "
                             + "review the action again before deciding.");
         }
-        if (!FourEyes.isSecondPerson(approver, request.requester())) {
+        if (!FourEyes.isSecondPerson(approver.name(), request.requester())) {
             throw new DecisionRefused(
                     DecisionRefused.Reason.SELF_APPROVAL,
-                    approver + " owns the agent that requested this run and cannot decide on it.");
+                    approver.name() + " owns the agent that requested this run and cannot decide on it.");
         }
-        if (earlier.stream().anyMatch(d -> d.approver().equals(approver))) {
+        // By name or by identity: one person signing in under two names (a renamed OpenID Connect
+        // account) must not count twice, nor two sign-ins sharing a name as two people.
+        if (earlier.stream().anyMatch(d -> d.isBy(approver.name(), approver.identity()))) {
             throw new DecisionRefused(
-                    DecisionRefused.Reason.ALREADY_DECIDED, approver + " has already decided on this run.");
+                    DecisionRefused.Reason.ALREADY_DECIDED, approver.name() + " has already decided on this run.");
         }
         if ((verdict == Verdict.DENY || request.approveReasonRequired()) && Reasons.isEmpty(reason)) {
             throw new DecisionRefused(
@@ -70,7 +72,13 @@ public final class DecisionRules {
                             : "This tool's policy needs a reason to approve.");
         }
         ApprovalDecision decision = new ApprovalDecision(
-                request.runId(), approver, verdict, reason == null ? null : reason.strip(), request.digest(), now);
+                request.runId(),
+                approver.name(),
+                approver.identity(),
+                verdict,
+                reason == null ? null : reason.strip(),
+                request.digest(),
+                now);
         if (verdict == Verdict.DENY) {
             request.close(ApprovalStatus.DENIED, now);
         } else if (earlier.stream().filter(d -> d.decision() == Verdict.APPROVE).count() + 1

@@ -15,4 +15,15 @@ public final class FourEyes {
     public static boolean isSecondPerson(String person, @Nullable String requester) {
         return person != null && !person.equals(requester);
     }
+
+    /**
+     * Whether the person is someone other than the requester by name and by identity: a shared
+     * name, or one identity under a changed name, is the same person here.
+     *
+     * @param requesterIdentity the requester's identity, or null when none was recorded (then the name decides)
+     */
+    public static boolean isSecondPerson(
+            String person, String identity, @Nullable String requester, @Nullable String requesterIdentity) {
+        return isSecondPerson(person, requester) && !identity.equals(requesterIdentity);
+    }
 }

@@ -41,7 +41,16 @@ class ApprovalRequestTests {
                 NOW.plus(Duration.ofHours(1)));
     }
 
+    /** A configured person: the identity follows from the name. */
+    private static Approver person(String name) {
+        return new Approver(name, "password:" + name, java.util.Set.of("acme"));
+    }
+
     private ApprovalDecision decide(ApprovalRequest request, String who, Verdict verdict, String reason) {
+        return decide(request, person(who), verdict, reason);
+    }
+
+    private ApprovalDecision decide(ApprovalRequest request, Approver who, Verdict verdict, String reason) {
         ApprovalDecision decision =
                 DecisionRules.decide(request, who, verdict, reason, DIGEST, decisions, NOW.plusSeconds(60));
         decisions.add(decision);
@@ -81,10 +90,34 @@ class ApprovalRequestTests {
     }
 
     @Test
+    void onePersonUnderTwoNamesOrTwoSignInsUnderOneNameCountOnce() {
+        ApprovalRequest request = request(2);
+        decide(request, new Approver("alice", "oidc:sso:subject-7", java.util.Set.of("acme")), Verdict.APPROVE, null);
+        // The provider renamed the account: the same subject is still the same person.
+        assertThatThrownBy(() -> decide(
+                        request,
+                        new Approver("alice2", "oidc:sso:subject-7", java.util.Set.of("acme")),
+                        Verdict.APPROVE,
+                        null))
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.ALREADY_DECIDED));
+        // A configured person sharing the name is not a second approver either.
+        assertThatThrownBy(() -> decide(request, person("alice"), Verdict.APPROVE, null))
+                .satisfies(e ->
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.ALREADY_DECIDED));
+        assertThat(request.status()).isEqualTo(ApprovalStatus.PENDING);
+        assertThat(decisions)
+                .singleElement()
+                .satisfies(d -> assertThat(d.approverIdentity()).isEqualTo("oidc:sso:subject-7"));
+        decide(request, person("bob"), Verdict.APPROVE, null);
+        assertThat(request.status()).isEqualTo(ApprovalStatus.APPROVED);
+    }
+
+    @Test
     void refusesADecisionOnAnotherDigest() {
         ApprovalRequest request = request(1);
-        assertThatThrownBy(() ->
-                        DecisionRules.decide(request, "alice", Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
+        assertThatThrownBy(() -> DecisionRules.decide(
+                        request, person("alice"), Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
                 .satisfies(e ->
                         assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH));
     }
@@ -122,7 +155,7 @@ class ApprovalRequestTests {
         assertThat(request.expire(NOW.plusSeconds(3600))).isTrue();
         assertThat(request.status()).isEqualTo(ApprovalStatus.EXPIRED);
         assertThatThrownBy(() -> DecisionRules.decide(
-                        request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
+                        request, person("alice"), Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3700)))
                 .satisfies(
                         e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.NOT_PENDING));
     }
@@ -131,7 +164,7 @@ class ApprovalRequestTests {
     void refusesADecisionAfterTheDeadlineEvenBeforeTheExpiryJob() {
         ApprovalRequest request = request(1);
         assertThatThrownBy(() -> DecisionRules.decide(
-                        request, "alice", Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
+                        request, person("alice"), Verdict.APPROVE, null, DIGEST, decisions, NOW.plusSeconds(3600)))
                 .satisfies(e -> assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.EXPIRED));
     }
 }

@@ -225,6 +225,8 @@ class AuditorIntegrationTests {
         assertThat(refused.status()).isEqualTo(200);
         assertThat(refused.text("status")).isEqualTo("REFUSED");
         assertThat(refused.text("decidedBy")).isEqualTo("erin");
+        assertThat(refused.text("decidedByIdentity")).isEqualTo("password:erin");
+        assertThat(refused.text("requesterIdentity")).isEqualTo("password:bob");
         assertThat(refused.text("decisionReason")).isEqualTo("no incident");
         assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant, null).text("status"))
                 .isEqualTo("REFUSED");
@@ -253,9 +255,9 @@ class AuditorIntegrationTests {
         assertThat(events)
                 .containsExactly(
                         "raw.grant.requested human:bob {\"grant\":\"" + grant
-                                + "\",\"reason\":\"just looking\",\"secondPerson\":\"true\"}",
+                                + "\",\"identity\":\"password:bob\",\"reason\":\"just looking\",\"secondPerson\":\"true\"}",
                         "raw.grant.decided human:erin {\"decision\":\"REFUSED\",\"grant\":\"" + grant
-                                + "\",\"reason\":\"no incident\"}");
+                                + "\",\"identity\":\"password:erin\",\"reason\":\"no incident\"}");
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.airlock.gateway.human;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.security.test.web.servlet.request.SecurityMockMvcRequestPostProcessors.csrf;
 
+import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.StubIdentityProvider;
 import java.net.URI;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpSession;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
@@ -101,6 +104,140 @@ class OidcSignInIntegrationTests {
         assertThat(person(session)).isNull();
         assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
                 .hasStatus(401);
+    }
+
+    @Test
+    void aPersonSharingAConfiguredPersonsNameNeverUsesTheirRawAccessGrant() {
+        AgentApi api = new AgentApi(mvc);
+        String runId =
+                api.run(AgentApi.ACME, "echo", "{\"message\":\"shared name\"}").text("runId");
+        String grant = api.asHuman(
+                        "bob",
+                        "POST",
+                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
+                        "{\"reason\":\"incident 7\"}")
+                .text("id");
+        assertThat(api.asHuman(
+                                "erin",
+                                "POST",
+                                "/api/v1/audit/raw-grants/" + grant + "/decision",
+                                "{\"decision\":\"GRANT\"}")
+                        .status())
+                .isEqualTo(200);
+        String hexdump = "/api/v1/audit/raw-grants/" + grant + "/hexdump";
+        assertThat(api.asHuman("bob", "GET", hexdump, null).status()).isEqualTo(200);
+
+        // Another person whom the provider calls "bob" too, an auditor of acme there.
+        MockHttpSession otherBob =
+                signIn(Map.of("preferred_username", "bob", "airlock_roles", List.of("AUDITOR:acme")), true);
+        for (String use : List.of("/hexdump", "/audit-view", "/download")) {
+            MvcTestResult refused = mvc.get()
+                    .uri("/api/v1/audit/raw-grants/" + grant + use)
+                    .session(otherBob)
+                    .exchange();
+            assertThat(refused).as(use).hasStatus(403);
+            assertThat(refused).as(use).bodyText().contains("NOT_USABLE").doesNotContain("shared name");
+        }
+        // On the console's run page the grant offers them no way in either.
+        assertThat(mvc.get()
+                        .uri("/console/audit/runs/" + runId + "?tenant=acme")
+                        .session(otherBob)
+                        .exchange())
+                .hasStatusOk()
+                .bodyText()
+                .doesNotContain("/console/audit/grants/" + grant + "/hexdump");
+        assertThat(mvc.get()
+                        .uri("/console/audit/runs/" + runId + "?tenant=acme")
+                        .session(api.session("bob"))
+                        .exchange())
+                .bodyText()
+                .contains("/console/audit/grants/" + grant + "/hexdump");
+    }
+
+    @Test
+    void aPersonRenamedAtTheProviderIsStillOnePerson() throws Exception {
+        AgentApi api = new AgentApi(mvc);
+        // Olga asks for raw access, then signs in again under a new name to grant it herself.
+        String runId =
+                api.run(AgentApi.ACME, "echo", "{\"message\":\"renamed\"}").text("runId");
+        MockHttpSession olga = signIn(
+                Map.of("sub", "subject-olga", "preferred_username", "olga", "airlock_roles", List.of("AUDITOR:acme")),
+                true);
+        MvcTestResult asked = mvc.post()
+                .uri("/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme")
+                .session(olga)
+                .with(csrf().asHeader())
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"reason\":\"my own\"}")
+                .exchange();
+        assertThat(asked).hasStatus(201);
+        String grant = api.parse(asked).text("id");
+        MockHttpSession renamed = signIn(
+                Map.of("sub", "subject-olga", "preferred_username", "olga-2", "airlock_roles", List.of("AUDITOR:acme")),
+                true);
+        MvcTestResult selfGranted = mvc.post()
+                .uri("/api/v1/audit/raw-grants/" + grant + "/decision")
+                .session(renamed)
+                .with(csrf().asHeader())
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("{\"decision\":\"GRANT\"}")
+                .exchange();
+        assertThat(selfGranted).hasStatus(409).bodyText().contains("SELF_APPROVAL");
+        assertThat(api.asHuman("bob", "GET", "/api/v1/audit/raw-grants/" + grant, null)
+                        .text("status"))
+                .isEqualTo("PENDING");
+
+        // An approver approves a run that needs two people, then approves it again under a new name.
+        String deploy = api.park(AgentApi.ACME, "deploy", "{\"service\":\"billing\"}");
+        String digest = api.digest("bob", deploy);
+        String decision = "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}";
+        MockHttpSession pat = signIn(
+                Map.of("sub", "subject-pat", "preferred_username", "pat", "airlock_roles", List.of("APPROVER:acme")),
+                true);
+        assertThat(decide(pat, deploy, decision)).hasStatusOk();
+        MockHttpSession patAgain = signIn(
+                Map.of("sub", "subject-pat", "preferred_username", "pat-2", "airlock_roles", List.of("APPROVER:acme")),
+                true);
+        assertThat(decide(patAgain, deploy, decision)).hasStatus(409).bodyText().contains("ALREADY_DECIDED");
+        assertThat(waitingFor(patAgain)).as("nor is it waiting for them").doesNotContain(deploy);
+        MockHttpSession quinn =
+                signIn(Map.of("preferred_username", "quinn", "airlock_roles", List.of("APPROVER:acme")), true);
+        assertThat(waitingFor(quinn)).as("while it waits for a second person").contains(deploy);
+        assertThat(api.asHuman("bob", false, "GET", "/api/v1/approvals/" + deploy, null)
+                        .body()
+                        .path("summary")
+                        .path("status")
+                        .asString())
+                .isEqualTo("PENDING");
+        assertThat(api.asHuman(
+                                "bob",
+                                "POST",
+                                "/api/v1/approvals/" + deploy + "/decisions",
+                                "{\"decision\":\"DENY\",\"reason\":\"test over\",\"digest\":\"" + digest + "\"}")
+                        .status())
+                .as("nothing left waiting for the other tests")
+                .isEqualTo(200);
+    }
+
+    /** The console's "Waiting for you" section as the person sees it. */
+    private String waitingFor(MockHttpSession session) throws java.io.UnsupportedEncodingException {
+        String page = mvc.get()
+                .uri("/console")
+                .session(session)
+                .exchange()
+                .getResponse()
+                .getContentAsString();
+        return page.substring(page.indexOf("id=\"waiting-heading\""), page.indexOf("id=\"others-heading\""));
+    }
+
+    private MvcTestResult decide(MockHttpSession session, String runId, String body) {
+        return mvc.post()
+                .uri("/api/v1/approvals/" + runId + "/decisions")
+                .session(session)
+                .with(csrf().asHeader())
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body)
+                .exchange();
     }
 
     /** Signs in at the provider with these claims and checks that the gateway lets the person into the console. */

@@ -210,7 +210,8 @@ public final class AgentApi {
         return parse(request.exchange());
     }
 
-    private Response parse(MvcTestResult result) {
+    /** Any exchange's answer as a {@link Response} (status, JSON body, headers). */
+    public Response parse(MvcTestResult result) {
         MockHttpServletResponse response = result.getResponse();
         String content = new String(response.getContentAsByteArray(), StandardCharsets.UTF_8);
         JsonNode body = content.isEmpty() ? json.missingNode() : json.readTree(content);

@@ -26,7 +26,8 @@ public final class Decisions {
                     .orElseThrow()
                     .request()
                     .digest();
-            approvals.decide(new Approver(person, Set.of(tenant)), runId, verdict, reason, digest);
+            approvals.decide(
+                    new Approver(person, "password:" + person, Set.of(tenant)), runId, verdict, reason, digest);
         }
     }
 }

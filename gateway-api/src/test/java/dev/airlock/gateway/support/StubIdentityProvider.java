@@ -104,7 +104,9 @@ public final class StubIdentityProvider {
             throw new IllegalArgumentException(
                     "not an OpenID Connect authorization request for this provider: " + authorizationRequest);
         }
-        String subject = "sub-" + claims.get("preferred_username");
+        // The subject is the person's stable identity at the provider; by default it follows the
+        // name, and a test names it ("sub") to sign one person in under another name.
+        String subject = String.valueOf(claims.getOrDefault("sub", "sub-" + claims.get("preferred_username")));
         Instant now = Instant.now();
         JWTClaimsSet.Builder token = new JWTClaimsSet.Builder()
                 .issuer(issuer)

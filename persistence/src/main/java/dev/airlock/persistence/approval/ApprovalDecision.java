@@ -27,6 +27,10 @@ public class ApprovalDecision {
     @Column(nullable = false, updatable = false)
     private String approver;
 
+    /** The approver's stable identity; null on decisions recorded before identities were. */
+    @Column(name = "approver_identity", updatable = false)
+    private @Nullable String approverIdentity;
+
     @Enumerated(EnumType.STRING)
     @Column(nullable = false, updatable = false)
     private Verdict decision;
@@ -44,9 +48,16 @@ public class ApprovalDecision {
 
     /** A decision as approval-service's rules accept it ({@code DecisionRules}). */
     public ApprovalDecision(
-            UUID runId, String approver, Verdict decision, @Nullable String reason, String digest, Instant decidedAt) {
+            UUID runId,
+            String approver,
+            String approverIdentity,
+            Verdict decision,
+            @Nullable String reason,
+            String digest,
+            Instant decidedAt) {
         this.runId = runId;
         this.approver = approver;
+        this.approverIdentity = approverIdentity;
         this.decision = decision;
         this.reason = reason;
         this.digest = digest;
@@ -59,6 +70,19 @@ public class ApprovalDecision {
 
     public String approver() {
         return approver;
+    }
+
+    /** The approver's stable identity, or null on a decision recorded before identities were. */
+    public @Nullable String approverIdentity() {
+        return approverIdentity;
+    }
+
+    /**
+     * Whether this decision is the person's: the same identity, or the same name (a decision
+     * recorded without an identity, or two sign-ins sharing a name, count as one person here).
+     */
+    public boolean isBy(String name, String identity) {
+        return approver.equals(name) || identity.equals(approverIdentity);
     }
 
     public Verdict decision() {

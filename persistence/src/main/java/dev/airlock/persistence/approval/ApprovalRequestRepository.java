@@ -29,21 +29,28 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
 
     List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
 
-    /** The JPQL condition of a pending request {@code person} may decide: not their agent's, not decided by them. */
+    /**
+     * The JPQL condition of a pending request {@code person} (with {@code identity}) may decide: not
+     * their agent's, not decided by them under either.
+     */
     String WAITING_FOR = "r.status = dev.airlock.persistence.approval.ApprovalStatus.PENDING and r.tenant in :tenants"
             + " and (r.requester is null or r.requester <> :person) and not exists (select 1 from ApprovalDecision d"
-            + " where d.runId = r.runId and d.approver = :person)";
+            + " where d.runId = r.runId and (d.approver = :person or d.approverIdentity = :identity))";
 
-    /** The pending requests {@code person} may decide in {@code tenants}, the one that expires first first. */
+    /** The pending requests the person may decide in {@code tenants}, the one that expires first first. */
     @Query("select r from ApprovalRequest r where " + WAITING_FOR + " order by r.expiresAt")
     List<ApprovalRequest> waitingFor(
             @Param("tenants") Collection<String> tenants,
             @Param("person") String person,
+            @Param("identity") String identity,
             org.springframework.data.domain.Limit limit);
 
-    /** How many pending requests {@code person} may decide in {@code tenants}. */
+    /** How many pending requests the person may decide in {@code tenants}. */
     @Query("select count(r) from ApprovalRequest r where " + WAITING_FOR)
-    long countWaitingFor(@Param("tenants") Collection<String> tenants, @Param("person") String person);
+    long countWaitingFor(
+            @Param("tenants") Collection<String> tenants,
+            @Param("person") String person,
+            @Param("identity") String identity);
 
     /** The last request of the tool in the tenant that people approved, other than {@code runId}'s. */
     Optional<ApprovalRequest> findFirstByTenantAndToolAndStatusAndRunIdNotOrderByClosedAtDesc(

@@ -64,20 +64,25 @@ public class RawArtifactStore {
     /**
      * Reads bytes of one stream of a run's artifact through {@code restricted.read_raw}: the
      * database checks that {@code grantId} is a granted, unexpired grant of one of the
-     * transaction's tenants held by {@code reader}, records the read, and checks the whole stored
+     * transaction's tenants whose requester has {@code readerIdentity} (a grant recorded without
+     * an identity is never read), records the read under {@code reader}, and checks the whole stored
      * artifact against its recorded digest without any other byte leaving it. No role may select
      * the bytes any other way.
      *
-     * @param offset the first byte
-     * @param length how many bytes at most
+     * @param reader         the reader's name, recorded with the read
+     * @param readerIdentity the reader's stable identity, which must be the grant's requester's
+     * @param offset         the first byte
+     * @param length         how many bytes at most
      * @return empty when the run has no artifact
      * @throws org.springframework.dao.DataAccessException (a permission error) when the grant does not allow it
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public Optional<StoredBytes> read(UUID grantId, String reader, StreamName stream, int offset, int length) {
-        return jdbc.sql("SELECT * FROM restricted.read_raw(:grant, :reader, :stream, :from, :length)")
+    public Optional<StoredBytes> read(
+            UUID grantId, String reader, String readerIdentity, StreamName stream, int offset, int length) {
+        return jdbc.sql("SELECT * FROM restricted.read_raw(:grant, :reader, :identity, :stream, :from, :length)")
                 .param("grant", grantId)
                 .param("reader", reader)
+                .param("identity", readerIdentity)
                 .param("stream", stream == StreamName.STDOUT ? "stdout" : "stderr")
                 .param("from", offset)
                 .param("length", length)

@@ -31,13 +31,15 @@ public class RawGrantRecords {
     @Transactional(propagation = Propagation.MANDATORY)
     public void insert(RawGrant grant) {
         jdbc.sql("""
-                INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at, expires_at)
-                VALUES (:id, :tenant, :run, :requester, :reason, :status, :requestedAt, :decidedAt, :expiresAt)
+                INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, requester_identity, reason, status,
+                                                  requested_at, decided_at, expires_at)
+                VALUES (:id, :tenant, :run, :requester, :identity, :reason, :status, :requestedAt, :decidedAt, :expiresAt)
                 """)
                 .param("id", grant.id())
                 .param("tenant", grant.tenant())
                 .param("run", grant.runId())
                 .param("requester", grant.requester())
+                .param("identity", grant.requesterIdentity())
                 .param("reason", grant.reason())
                 .param("status", grant.status().name())
                 .param("requestedAt", Timestamp.from(grant.requestedAt()))
@@ -65,15 +67,18 @@ public class RawGrantRecords {
             UUID grantId,
             GrantStatus status,
             String decider,
+            String deciderIdentity,
             @Nullable String reason,
             Instant decidedAt,
             Instant expiresAt) {
         jdbc.sql("""
-                UPDATE restricted.raw_grants SET status = :status, decided_by = :decider, decision_reason = :reason,
+                UPDATE restricted.raw_grants SET status = :status, decided_by = :decider,
+                       decided_by_identity = :deciderIdentity, decision_reason = :reason,
                        decided_at = :now, expires_at = :expiresAt WHERE id = :id
                 """)
                 .param("status", status.name())
                 .param("decider", decider)
+                .param("deciderIdentity", deciderIdentity)
                 .param("reason", reason)
                 .param("now", Timestamp.from(decidedAt))
                 .param("expiresAt", Timestamp.from(expiresAt))
@@ -125,9 +130,11 @@ public class RawGrantRecords {
                 rs.getString("tenant"),
                 rs.getObject("run_id", UUID.class),
                 rs.getString("requester"),
+                rs.getString("requester_identity"),
                 rs.getString("reason"),
                 GrantStatus.valueOf(rs.getString("status")),
                 rs.getString("decided_by"),
+                rs.getString("decided_by_identity"),
                 rs.getString("decision_reason"),
                 rs.getTimestamp("requested_at").toInstant(),
                 instant(rs, "decided_at"),

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -177,8 +178,9 @@ class DatabaseRolesIntegrationTests {
         tx.executeWithoutResult(status -> {
             jdbc.sql("SET LOCAL session_replication_role = replica").update();
             jdbc.sql(
-                            "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at,"
-                                    + " expires_at) VALUES (:id, :tenant, :run, 'arthur', 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
+                            "INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, requester_identity, reason, status,"
+                                    + " requested_at, decided_at, expires_at) VALUES (:id, :tenant, :run, 'arthur', 'password:arthur',"
+                                    + " 'audit', 'GRANTED', now(), now(), now() + interval '1 hour')")
                     .param("id", crossed)
                     .param("tenant", tenant)
                     .param("run", othersRun)
@@ -187,7 +189,7 @@ class DatabaseRolesIntegrationTests {
         assertThat(as(
                         DatabaseRole.CONSOLE,
                         tenant,
-                        () -> artifacts.read(crossed, "arthur", StreamName.STDOUT, 0, 1000)))
+                        () -> artifacts.read(crossed, "arthur", "password:arthur", StreamName.STDOUT, 0, 1000)))
                 .as("no bytes of the other tenant's artifact")
                 .isEmpty();
     }
@@ -254,7 +256,8 @@ class DatabaseRolesIntegrationTests {
         assertRefused(
                 DatabaseRole.GATEWAY, "SELECT stdout FROM restricted.raw_artifacts WHERE run_id = '" + completed + "'");
         assertRefused(
-                DatabaseRole.GATEWAY, "SELECT * FROM restricted.read_raw(gen_random_uuid(), 'agent', 'stdout', 0, 10)");
+                DatabaseRole.GATEWAY,
+                "SELECT * FROM restricted.read_raw(gen_random_uuid(), 'agent', 'agent', 'stdout', 0, 10)");
         assertRefused(DatabaseRole.GATEWAY, "SELECT * FROM airlock.access_tokens");
     }
 
@@ -297,8 +300,19 @@ class DatabaseRolesIntegrationTests {
         assertThatThrownBy(() -> read(granted, "mallory"))
                 .as("someone else's grant")
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> artifacts.read(granted, "arthur", "oidc:sso:arthur", StreamName.STDOUT, 0, 1000)))
+                .as("another person who shares the requester's name")
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
+        UUID unidentified =
+                grant(completed, "arthur", null, "GRANTED", Instant.now().plusSeconds(3600));
+        assertThatThrownBy(() -> read(unidentified, "arthur"))
+                .as("a grant recorded without its requester's identity")
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
         assertThat(jdbc.sql("SELECT count(*) FROM restricted.raw_reads WHERE grant_id IN (:grants)")
-                        .param("grants", List.of(refused, lapsed, granted))
+                        .param("grants", List.of(refused, lapsed, granted, unidentified))
                         .query(Integer.class)
                         .single())
                 .as("refused reads leave no trace but the refusal")
@@ -309,11 +323,77 @@ class DatabaseRolesIntegrationTests {
         assertThat(new String(bytes.bytes(), StandardCharsets.UTF_8)).isEqualTo("output");
         assertThat(bytes.actualSha256()).hasSize(64);
         assertThat(jdbc.sql(
-                                "SELECT reader || ' ' || stream || ' ' || bytes FROM restricted.raw_reads WHERE grant_id = :grant")
+                                "SELECT reader || ' ' || reader_identity || ' ' || stream || ' ' || bytes FROM restricted.raw_reads"
+                                        + " WHERE grant_id = :grant")
                         .param("grant", granted)
                         .query(String.class)
                         .list())
-                .containsExactly("arthur stdout 6");
+                .containsExactly("arthur password:arthur stdout 6");
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> jdbc.sql("SELECT * FROM restricted.read_raw(:grant, 'arthur', 'stdout', 0, 10)")
+                                .param("grant", granted)
+                                .query((rs, n) -> 1)
+                                .list()))
+                .as("the reading by name alone, left for consoles older than the database")
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED))
+                .rootCause()
+                .hasMessageContaining("upgrade it");
+    }
+
+    @Test
+    void theConsoleDecidesAGrantButNeverChangesWhoAskedNorDecidesItUnderTheirIdentity() {
+        UUID asked = grant(completed, "arthur", "PENDING", NOW.plusSeconds(3600));
+        for (String change : List.of(
+                "requester_identity = 'password:mallory'", "requester = 'mallory'", "run_id = gen_random_uuid()")) {
+            assertRefused(
+                    DatabaseRole.CONSOLE, "UPDATE restricted.raw_grants SET " + change + " WHERE id = '" + asked + "'");
+        }
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> jdbc.sql("UPDATE restricted.raw_grants SET status = 'GRANTED', decided_by = 'arthur-2',"
+                                        + " decided_by_identity = 'password:arthur' WHERE id = :id")
+                                .param("id", asked)
+                                .update()))
+                .as("the requester's identity under another name")
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23514"));
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> jdbc.sql("UPDATE restricted.raw_grants SET status = 'GRANTED', decided_by = 'erin'"
+                                        + " WHERE id = :id")
+                                .param("id", asked)
+                                .update()))
+                .as("a decision without the decider's identity")
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23514"));
+        assertThat(as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> jdbc.sql("UPDATE restricted.raw_grants SET status = 'GRANTED', decided_by = 'erin',"
+                                        + " decided_by_identity = 'password:erin', decided_at = now() WHERE id = :id")
+                                .param("id", asked)
+                                .update()))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void oneIdentityDecidesARunOnceUnderWhateverName() {
+        jdbc.sql(
+                        "INSERT INTO airlock.approval_decisions (run_id, tenant, approver, approver_identity, decision, digest,"
+                                + " decided_at) VALUES (:run, :tenant, 'pat', 'oidc:sso:subject-pat', 'APPROVE', 'digest', now())")
+                .param("run", pending)
+                .param("tenant", tenant)
+                .update();
+        assertThatThrownBy(() -> jdbc.sql(
+                                "INSERT INTO airlock.approval_decisions (run_id, tenant, approver, approver_identity,"
+                                        + " decision, digest, decided_at) VALUES (:run, :tenant, 'pat-2',"
+                                        + " 'oidc:sso:subject-pat', 'APPROVE', 'digest', now())")
+                        .param("run", pending)
+                        .param("tenant", tenant)
+                        .update())
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23505"));
     }
 
     @Test
@@ -475,7 +555,9 @@ class DatabaseRolesIntegrationTests {
         return as(
                 DatabaseRole.CONSOLE,
                 tenant,
-                () -> artifacts.read(grant, reader, StreamName.STDOUT, 0, 1000).orElseThrow());
+                () -> artifacts
+                        .read(grant, reader, "password:" + reader, StreamName.STDOUT, 0, 1000)
+                        .orElseThrow());
     }
 
     private <T> T as(DatabaseRole role, String scopeTenant, java.util.function.Supplier<T> work) {
@@ -535,19 +617,25 @@ class DatabaseRolesIntegrationTests {
     }
 
     private UUID grant(UUID run, String requester, String status, Instant expires) {
+        return grant(run, requester, "password:" + requester, status, expires);
+    }
+
+    private UUID grant(UUID run, String requester, @Nullable String identity, String status, Instant expires) {
         UUID id = UUID.randomUUID();
         String runTenant = jdbc.sql("SELECT tenant FROM airlock.runs WHERE id = :run")
                 .param("run", run)
                 .query(String.class)
                 .single();
         jdbc.sql("""
-                INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, reason, status, requested_at, decided_at, expires_at)
-                VALUES (:id, :tenant, :run, :requester, 'audit', :status, :at, :at, :expires)
+                INSERT INTO restricted.raw_grants (id, tenant, run_id, requester, requester_identity, reason, status,
+                                                  requested_at, decided_at, expires_at)
+                VALUES (:id, :tenant, :run, :requester, :identity, 'audit', :status, :at, :at, :expires)
                 """)
                 .param("id", id)
                 .param("tenant", runTenant)
                 .param("run", run)
                 .param("requester", requester)
+                .param("identity", identity)
                 .param("status", status)
                 .param("at", Timestamp.from(NOW))
                 .param("expires", Timestamp.from(expires))

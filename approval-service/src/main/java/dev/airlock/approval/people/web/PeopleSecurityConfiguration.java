@@ -52,7 +52,9 @@ class PeopleSecurityConfiguration {
             TenantNames tenants,
             Scopes scopes)
             throws Exception {
-        if (oidc.getIfAvailable() != null) {
+        ClientRegistrationRepository registrations = oidc.getIfAvailable();
+        if (registrations != null) {
+            OidcRegistrations.requireOpenId(registrations);
             OidcRoles roles = new OidcRoles(properties.oidc().rolesClaim(), tenants.names());
             http.oauth2Login(login -> login.loginPage("/login")
                     .defaultSuccessUrl("/console", true)
