@@ -95,8 +95,10 @@ class DecisionContext {
 
     /** The agent's last runs of the tool before this one that the viewer may see, newest first, at most five. */
     List<RecentRun> recent(RunRecord run, java.util.function.Predicate<RunRecord> visible) {
-        return runs.findTop6ByTenantAndAgentAndToolOrderByCreatedAtDesc(run.tenant(), run.agent(), run.tool()).stream()
-                .filter(r -> !r.id().equals(run.id()))
+        return runs
+                .findTop20ByTenantAndAgentAndToolAndCreatedAtBeforeOrderByCreatedAtDesc(
+                        run.tenant(), run.agent(), run.tool(), run.createdAt())
+                .stream()
                 .filter(visible)
                 .limit(RECENT)
                 .map(r -> new RecentRun(

@@ -68,6 +68,36 @@ class AuditConsoleIntegrationTests {
     }
 
     @Test
+    void aRunsPageListsTheAgentsRunsOfTheToolBeforeItNotAfter() throws Exception {
+        AgentApi api = new AgentApi(mvc);
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            ids.add(api.park(AgentApi.ACME, "deploy", "{\"service\":\"recent-" + i + "\"}"));
+        }
+        // (The decision context is on the page of a run that asked people.) The fifth run's page
+        // lists the four before it, newest first, and none of the two after it.
+        String page = get("/console/runs/" + ids.get(4), "frank").getContentAsString();
+        String recent = page.substring(page.indexOf("id=\"recent-runs\""));
+        recent = recent.substring(0, recent.indexOf("</ul>"));
+        assertThat(recent).doesNotContain(ids.get(4), ids.get(5), ids.get(6));
+        List<String> listed = java.util.regex.Pattern.compile("/console/runs/([0-9a-f-]{36})")
+                .matcher(recent)
+                .results()
+                .map(m -> m.group(1))
+                .toList();
+        assertThat(listed).startsWith(ids.get(3), ids.get(2), ids.get(1), ids.get(0));
+        // The last one's page lists the five before it.
+        String last = get("/console/runs/" + ids.get(6), "frank").getContentAsString();
+        assertThat(java.util.regex.Pattern.compile("/console/runs/([0-9a-f-]{36})")
+                        .matcher(last.substring(last.indexOf("id=\"recent-runs\"")))
+                        .results()
+                        .map(m -> m.group(1))
+                        .limit(5)
+                        .toList())
+                .containsExactly(ids.get(5), ids.get(4), ids.get(3), ids.get(2), ids.get(1));
+    }
+
+    @Test
     void tenantAdministratorsPlaceAndReleaseLegalHoldsFromTheRunPage() throws Exception {
         String runId = new AgentApi(mvc)
                 .run(AgentApi.ACME, "echo", "{\"message\":\"hold me\"}")

@@ -31,9 +31,12 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
     /** The run an agent created earlier with the same idempotency key. */
     Optional<RunRecord> findByTenantAndAgentAndIdempotencyKey(String tenant, String agent, String idempotencyKey);
 
-    /** The agent's six latest runs of the tool, newest first (a run's page shows the five before it). */
-    java.util.List<RunRecord> findTop6ByTenantAndAgentAndToolOrderByCreatedAtDesc(
-            String tenant, String agent, String tool);
+    /**
+     * The agent's latest twenty runs of the tool created before {@code before}, newest first (a
+     * run's page shows the five before it that its viewer may see).
+     */
+    java.util.List<RunRecord> findTop20ByTenantAndAgentAndToolAndCreatedAtBeforeOrderByCreatedAtDesc(
+            String tenant, String agent, String tool, java.time.Instant before);
 
     /**
      * Ids of the tenant's runs created in {@code [from, to)} after {@code after} (a run id), in id
