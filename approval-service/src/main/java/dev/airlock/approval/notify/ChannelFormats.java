@@ -168,9 +168,32 @@ final class ChannelFormats {
     private static Map<String, Object> plain(String text, int limit) {
         String escaped = slackEscape(text);
         if (escaped.length() > limit) {
-            escaped = escaped.substring(0, limit - 1) + "…";
+            escaped = slackEscape(escapedPrefix(text, limit - 1)) + "…";
         }
         return Map.of("type", "plain_text", "text", escaped, "emoji", false);
+    }
+
+    /**
+     * The longest prefix of {@code text} whose escaped form is at most {@code limit} characters,
+     * cut between whole characters: never inside an escape ({@code &amp;}) or a surrogate pair.
+     */
+    static String escapedPrefix(String text, int limit) {
+        int length = 0;
+        int end = 0;
+        while (end < text.length()) {
+            int c = text.codePointAt(end);
+            int cost = switch (c) {
+                case '&' -> 5;
+                case '<', '>' -> 4;
+                default -> Character.charCount(c);
+            };
+            if (length + cost > limit) {
+                break;
+            }
+            length += cost;
+            end += Character.charCount(c);
+        }
+        return text.substring(0, end);
     }
 
     /** Slack's own escaping: the three characters its messages read as markup. */

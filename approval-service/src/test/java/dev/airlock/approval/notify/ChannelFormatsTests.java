@@ -57,4 +57,33 @@ class ChannelFormatsTests {
                 .as("one long line cut is said too")
                 .contains("NOT THE WHOLE ACTION");
     }
+
+    @Test
+    void aCutNeverSplitsAnEscapeOrACharacter() {
+        // Slack's escapes are longer than what they stand for: a cut after escaping split them.
+        assertThat(ChannelFormats.escapedPrefix("ab&c", 6)).isEqualTo("ab");
+        assertThat(ChannelFormats.escapedPrefix("ab&c", 7)).isEqualTo("ab&");
+        assertThat(ChannelFormats.escapedPrefix("<<", 7)).isEqualTo("<");
+        assertThat(ChannelFormats.escapedPrefix("a\uD83D\uDE00b", 2)).isEqualTo("a");
+        assertThat(ChannelFormats.escapedPrefix("plain", 99)).isEqualTo("plain");
+
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            lines.add("argv[" + i + "]: " + "&<>".repeat(30));
+        }
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> blocks = (List<Map<String, Object>>)
+                ChannelFormats.slack(message(lines, 0)).get("blocks");
+        List<String> texts = blocks.stream()
+                .filter(b -> b.get("text") instanceof Map<?, ?>)
+                .map(b -> String.valueOf(((Map<?, ?>) b.get("text")).get("text")))
+                .toList();
+        assertThat(texts).anySatisfy(t -> assertThat(t).endsWith("…").hasSizeGreaterThan(2900));
+        for (String text : texts) {
+            assertThat(text.length()).isLessThanOrEqualTo(3000);
+            assertThat(text.replaceAll("&(amp|lt|gt);", ""))
+                    .as("every & begins a whole escape")
+                    .doesNotContain("&");
+        }
+    }
 }
