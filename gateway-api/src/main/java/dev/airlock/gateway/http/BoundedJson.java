@@ -55,6 +55,33 @@ public final class BoundedJson {
         return Optional.empty();
     }
 
+    /**
+     * The field a body gave that its type does not have, with the fields it does have, if that is
+     * why {@code failure} (or one of its causes) was thrown; the name printable and bounded.
+     */
+    public static Optional<UnknownField> unknownField(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof tools.jackson.databind.exc.UnrecognizedPropertyException unknown) {
+                String name = printable(String.valueOf(unknown.getPropertyName()));
+                return Optional.of(new UnknownField(
+                        name.length() > 100 ? name.substring(0, 100) + "..." : name,
+                        new java.util.TreeSet<>(unknown.getKnownPropertyIds().stream()
+                                        .map(String::valueOf)
+                                        .toList())
+                                .stream().toList()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A field a request body may not have.
+     *
+     * @param name  the field as given (printable, at most 100 characters)
+     * @param known the fields the body may have, sorted
+     */
+    public record UnknownField(String name, java.util.List<String> known) {}
+
     /** Whether {@code failure} (or one of its causes) is a read bound being passed. */
     public static boolean pastABound(Throwable failure) {
         for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {

@@ -60,7 +60,7 @@ class RequestLimitsConfiguration {
 
     /**
      * Request and response JSON of the server: the application's mapper settings (every Spring
-     * Boot customizer), on a factory that reads within the bounds. It takes the JSON converter's
+     * Boot customizer), on a factory that reads within the bounds, refusing unknown fields. It takes the JSON converter's
      * place among the server's converters (after Spring Boot's, which it replaces), so the others
      * keep theirs.
      */
@@ -71,6 +71,9 @@ class RequestLimitsConfiguration {
         JsonMapper.Builder builder = JsonMapper.builder(
                 BoundedJson.factory(properties.http().maxRequestBody().toBytes()));
         customizers.stream().sorted(AnnotationAwareOrderComparator.INSTANCE).forEach(c -> c.customize(builder));
+        // A field the body's type does not have is a 400 naming it, never ignored: a misspelt
+        // "args" must not run a tool with its defaults (ProblemHandler names the field).
+        builder.enable(tools.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         JacksonJsonHttpMessageConverter converter = new JacksonJsonHttpMessageConverter(builder.build());
         return converters -> converters.withJsonConverter(converter);
     }

@@ -97,7 +97,11 @@ final class AirlockMcpHandler implements McpStatelessServerHandler {
         } catch (McpError e) {
             return JSONRPCResponse.error(request.id(), e.getJsonRpcError());
         } catch (RuntimeException e) {
-            log.error("Could not answer MCP {} request {}", printable(request.method()), request.id(), e);
+            log.error(
+                    "Could not answer MCP {} request {}",
+                    printable(request.method()),
+                    printable(String.valueOf(request.id())),
+                    e);
             return JSONRPCResponse.error(
                     request.id(),
                     new JSONRPCResponse.JSONRPCError(

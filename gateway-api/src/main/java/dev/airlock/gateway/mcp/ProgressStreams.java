@@ -141,12 +141,27 @@ final class ProgressStreams extends OncePerRequestFilter {
 
     /**
      * Why a message is not a JSON-RPC 2.0 message Airlock takes, or null: its {@code jsonrpc} must be
-     * exactly {@code "2.0"}, and a progress token a string or an integer, as the protocol says.
+     * exactly {@code "2.0"}; it must be a request or a notification (a {@code method} that is a
+     * string; Airlock asks clients nothing, so an answer is refused); an {@code id} a string or an
+     * integer, {@code params} an object, and a progress token a string or an integer, as the
+     * protocol says. The SDK never sees anything else (it would log the whole body it could not read).
      */
     static @Nullable String invalid(tools.jackson.databind.JsonNode message) {
         tools.jackson.databind.JsonNode version = message.get("jsonrpc");
         if (version == null || !version.isString() || !"2.0".equals(version.asString())) {
             return "jsonrpc must be \"2.0\".";
+        }
+        tools.jackson.databind.JsonNode method = message.get("method");
+        if (method == null || !method.isString() || message.has("result") || message.has("error")) {
+            return "The message must be a request or a notification: a method that is a string, no result or error.";
+        }
+        tools.jackson.databind.JsonNode id = message.get("id");
+        if (id != null && !id.isString() && !id.isIntegralNumber()) {
+            return "id must be a string or an integer.";
+        }
+        tools.jackson.databind.JsonNode params = message.get("params");
+        if (params != null && !params.isNull() && !params.isObject()) {
+            return "params must be an object.";
         }
         tools.jackson.databind.JsonNode token =
                 message.path("params").path("_meta").get("progressToken");
@@ -186,7 +201,9 @@ final class ProgressStreams extends OncePerRequestFilter {
 
     private void stream(HttpServletRequest request, HttpServletResponse response, McpSchema.JSONRPCRequest call)
             throws IOException {
-        log.debug("Answering tools/call {} as a stream with progress", call.id());
+        log.debug(
+                "Answering tools/call {} as a stream with progress",
+                AirlockMcpHandler.printable(String.valueOf(call.id())));
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType("text/event-stream");
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
@@ -197,7 +214,7 @@ final class ProgressStreams extends OncePerRequestFilter {
         AirlockMcpHandler.ProgressSink sink = (token, message) -> {
             McpSchema.ProgressNotification notification =
                     new McpSchema.ProgressNotification(token, (double) progress.incrementAndGet(), null, message, null);
-            log.debug("Progress of tools/call {}: {}", call.id(), message);
+            log.debug("Progress of tools/call {}: {}", AirlockMcpHandler.printable(String.valueOf(call.id())), message);
             return event(
                     writer, new McpSchema.JSONRPCNotification(McpSchema.METHOD_NOTIFICATION_PROGRESS, notification));
         };

@@ -123,6 +123,17 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             problem.setProperty("field", duplicate.get());
             return ResponseEntity.badRequest().body(problem);
         }
+        var unknown = dev.airlock.gateway.http.BoundedJson.unknownField(ex);
+        if (unknown.isPresent()) {
+            ProblemDetail problem = problem(
+                    HttpStatus.BAD_REQUEST,
+                    "invalid-request",
+                    "Malformed request",
+                    "The request body has a field '" + unknown.get().name() + "' this request does not take; it takes "
+                            + unknown.get().known() + ".");
+            problem.setProperty("field", unknown.get().name());
+            return ResponseEntity.badRequest().body(problem);
+        }
         if (dev.airlock.gateway.http.BoundedJson.pastABound(ex)) {
             return ResponseEntity.badRequest()
                     .body(problem(

@@ -59,7 +59,9 @@ public record OutputExcerpt(
         String[] all = transcript.isEmpty() ? new String[0] : transcript.split("\n", -1);
         int total = all.length > 0 && all[all.length - 1].isEmpty() ? all.length - 1 : all.length;
         int first = from == null ? 1 : from;
-        int last = to == null ? (grep == null ? first + MAX_LINES - 1 : total) : to;
+        int last = to == null
+                ? (grep == null ? (int) Math.min((long) first + MAX_LINES - 1, Integer.MAX_VALUE) : total)
+                : to;
         if (first < 1 || last < first) {
             throw InvalidRequest.because(
                     "Line range must satisfy 1 <= from <= to (got from=" + first + ", to=" + last + ").");

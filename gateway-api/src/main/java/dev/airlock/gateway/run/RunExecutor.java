@@ -148,19 +148,31 @@ public class RunExecutor implements SmartLifecycle {
         UUID runId = execution.runId();
         Cancellation cancellation = new Cancellation();
         running.put(runId, cancellation);
-        threads.execute(() -> {
-            Envelope ended = null;
-            try (permit;
-                    var context = RunLog.of(runId, execution.tenant());
-                    var scope = scopes.agent(execution.tenant()).open()) {
-                ended = execute(execution, cancellation, permit);
-            } catch (RuntimeException e) {
-                log.error("Run {} could not be executed", runId, e);
-            } finally {
-                running.remove(runId);
-                completions.completed(runId, ended);
-            }
-        });
+        try {
+            threads.execute(() -> runAndRelease(execution, cancellation, permit));
+        } catch (RuntimeException | Error e) {
+            // Not taken (the executor is shutting down, no thread could be made): the slot goes back
+            // and the run is not renewed here; its lease runs out and the lease check ends it
+            // INTERRUPTED, as for a replica that stopped.
+            running.remove(runId);
+            permit.close();
+            throw e;
+        }
+    }
+
+    private void runAndRelease(Execution execution, Cancellation cancellation, TenantLimits.Permit permit) {
+        UUID runId = execution.runId();
+        Envelope ended = null;
+        try (permit;
+                var context = RunLog.of(runId, execution.tenant());
+                var scope = scopes.agent(execution.tenant()).open()) {
+            ended = execute(execution, cancellation, permit);
+        } catch (RuntimeException e) {
+            log.error("Run {} could not be executed", runId, e);
+        } finally {
+            running.remove(runId);
+            completions.completed(runId, ended);
+        }
     }
 
     /** Executes the run and records its result; returns its envelope as written, or null ({@link ResultRecorder#record}). */

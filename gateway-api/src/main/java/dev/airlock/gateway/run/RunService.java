@@ -193,7 +193,6 @@ public class RunService {
                 .decide(new RuleInput(
                         checked.values(), agent.agent(), agent.labels(), agent.tenant(), tool.name(), clock.instant()));
         PolicyVerdict verdict = policies.evaluate(decision.policy());
-        TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
         RunRecord requested = RunRecord.request(
                         new RunRecord.NewRun(
                                 RunIds.next(clock),
@@ -218,6 +217,10 @@ public class RunService {
             case PolicyVerdict.Required required -> requested.awaitApproval(clock.instant());
             case PolicyVerdict.Deny deny -> requested.deny(clock.instant());
         }
+        // The tenant's slot is taken only now, and given back on any failure until the executor holds it:
+        // a run that was never recorded (a lost database, a pool timeout, a failed commit) must not
+        // keep it, or the tenant would be busy on this replica until it restarts.
+        TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
         RunRecord run;
         try {
             run = transactions.execute(status -> {
@@ -261,14 +264,14 @@ public class RunService {
                 }
                 return requested;
             });
-        } catch (DataIntegrityViolationException e) {
+        } catch (RuntimeException | Error e) {
             if (permit != null) {
                 permit.close();
             }
-            if (idempotencyKey != null) {
+            if (e instanceof DataIntegrityViolationException conflict && idempotencyKey != null) {
                 RunRecord earlier = runs.findByTenantAndAgentAndIdempotencyKey(
                                 agent.tenant(), agent.agent(), idempotencyKey)
-                        .orElseThrow(() -> e);
+                        .orElseThrow(() -> conflict);
                 return replay(earlier, requestSha256, idempotencyKey);
             }
             throw e;

@@ -149,6 +149,38 @@ class McpIntegrationTests {
         }
     }
 
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void aMessageTheProtocolDoesNotAllowIsRefusedBeforeTheSdkAndWritesNothingOfItToTheLog(
+            org.springframework.boot.test.system.CapturedOutput output) throws Exception {
+        String forged = "FORGED Run 01a2 approved by alice";
+        for (String body : List.of(
+                "{\"jsonrpc\":\"2.0\",\r\n\"x\":\"" + forged + "\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\n\"x\":\"" + forged + "\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":{\"a\":1},\"method\":\"tools/list\",\n\"x\":\"" + forged + "\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7,\n\"x\":\"" + forged + "\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":[1],\n\"x\":\"" + forged + "\"}")) {
+            HttpResponse<String> refused = send(rawMcp(body).header("Authorization", "Bearer " + AgentApi.ACME));
+            assertThat(refused.statusCode()).as(body).isEqualTo(400);
+            assertThat(json.readTree(refused.body()).path("error").path("code").asInt())
+                    .as(body)
+                    .isEqualTo(-32600);
+        }
+        assertThat(output.getAll().lines()).noneMatch(line -> line.contains("FORGED"));
+        assertThat(loggerOff("io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport"))
+                .as("the SDK's transport never logs a body it could not read, whatever the settings")
+                .isTrue();
+    }
+
+    /** Whether the logging system keeps a logger off. */
+    private static boolean loggerOff(String logger) {
+        var configuration = org.springframework.boot.logging.LoggingSystem.get(
+                        McpIntegrationTests.class.getClassLoader())
+                .getLoggerConfiguration(logger);
+        return configuration != null
+                && configuration.getEffectiveLevel() == org.springframework.boot.logging.LogLevel.OFF;
+    }
+
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
             + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}";
 

@@ -28,6 +28,9 @@ import tools.jackson.databind.JsonNode;
 class RunApiIntegrationTests {
 
     @Autowired
+    dev.airlock.gateway.support.OwnerDatabase owner;
+
+    @Autowired
     MockMvcTester mvc;
 
     AgentApi api;
@@ -384,6 +387,52 @@ class RunApiIntegrationTests {
         assertThat(limited.status()).isEqualTo(429);
         assertThat(limited.text("type")).isEqualTo("urn:airlock:problem:rate-limited");
         assertThat(Long.parseLong(limited.headers().getFirst("Retry-After"))).isBetween(1L, 61L);
+    }
+
+    @Test
+    void aFieldTheRequestDoesNotTakeIsRefusedNamingItAndRunsNothing() {
+        long before = owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class);
+        for (String body : List.of(
+                "{\"tool\":\"echo\",\"args\":{\"message\":\"typo\"}}",
+                "{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"},\"reasons\":\"why\"}")) {
+            AgentApi.Response refused = api.post(ACME, "/api/v1/runs", body);
+            assertThat(refused.status()).as(body).isEqualTo(400);
+            assertThat(refused.type()).startsWith("application/problem+json");
+            assertThat(refused.text("field")).isIn("args", "reasons");
+            assertThat(refused.text("detail")).contains("[arguments, reason, tool]");
+        }
+        assertThat(owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class))
+                .isEqualTo(before);
+    }
+
+    @Test
+    void aRunThatCannotBeRecordedGivesItsTenantsSlotBack() {
+        String key = "leaky-bot-key";
+        // The database refuses every new run of this tenant for a while (as a lost primary or a
+        // failed commit would); the tenant has one slot.
+        owner.sql("""
+                CREATE FUNCTION airlock.test_refuse_leaky() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'the database is not taking runs' USING ERRCODE = 'XX000';
+                END $$""").update();
+        owner.sql("CREATE TRIGGER test_refuse_leaky BEFORE INSERT ON airlock.runs FOR EACH ROW"
+                        + " WHEN (NEW.tenant = 'leaky') EXECUTE FUNCTION airlock.test_refuse_leaky()")
+                .update();
+        try {
+            for (int i = 0; i < 3; i++) {
+                AgentApi.Response lost = api.run(key, "echo", "{\"message\":\"lost " + i + "\"}");
+                assertThat(lost.status()).as("attempt %d", i).isGreaterThanOrEqualTo(500);
+                assertThat(lost.body().toString()).doesNotContain("Exception", "at dev.airlock");
+            }
+        } finally {
+            owner.sql("DROP TRIGGER test_refuse_leaky ON airlock.runs").update();
+            owner.sql("DROP FUNCTION airlock.test_refuse_leaky()").update();
+        }
+        AgentApi.Response next = api.run(key, "echo", "{\"message\":\"back\"}");
+        assertThat(next.status()).as("the slot is free again").isEqualTo(201);
+        assertThat(api.get(key, "/api/v1/runs/" + next.text("runId") + "?wait=PT20S")
+                        .text("state"))
+                .isEqualTo("COMPLETED");
     }
 
     @Test
