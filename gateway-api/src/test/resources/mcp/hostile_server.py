@@ -44,6 +44,10 @@ def tools():
         {"name": "count", "description": "typed arguments",
          "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 10}},
                          "required": ["n"], "additionalProperties": False}},
+        {"name": "scale", "description": "defaults in its schema",
+         "inputSchema": {"type": "object", "properties": {"env": {"type": "string", "default": "prod"},
+                                                          "replicas": {"type": "integer", "default": 1}},
+                         "additionalProperties": False}},
         {"name": "redos", "description": "a pattern that backtracks",
          "inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(.*a){20}$"}}}},
         {"name": "fetch_ref", "description": "schema elsewhere",
@@ -78,6 +82,8 @@ def call(name, arguments):
                              "data": base64.b64encode(b"\x89PNG not really").decode()}]}
     if name == "secret":
         return text("token=" + os.environ.get("SERVER_TOKEN", "(none)"))
+    if name == "scale":
+        return text("received " + json.dumps(arguments, sort_keys=True))
     if name == "count":
         return text("n=" + str(arguments.get("n")))
     if name == "cancelled":

@@ -117,7 +117,9 @@ public final class PolicyExplainCommand {
             err.println("agent " + agent.agent() + " of tenant " + tenant + " has no tool '" + toolName + "'");
             return 2;
         }
-        JsonMapper json = JsonMapper.builder().build();
+        // Read as a run request is (duplicate keys refused, the same bounds), so the answer is the server's.
+        JsonMapper json = JsonMapper.builder(dev.airlock.gateway.http.BoundedJson.factory(1 << 20))
+                .build();
         Map<String, Object> arguments;
         ToolArguments checked;
         try {

@@ -4,7 +4,7 @@
  * opened, for a tenant admin checking rules before they go live.
  */
 @NullMarked
-@ApplicationModule(allowedDependencies = {"policy", "settings", "tenant", "tool"})
+@ApplicationModule(allowedDependencies = {"http", "policy", "settings", "tenant", "tool"})
 package dev.airlock.gateway.explain;
 
 import org.jspecify.annotations.NullMarked;

@@ -54,7 +54,7 @@ public final class AgentDirectory {
                     if (tools != null) {
                         for (int i = 0; i < tools.size(); i++) {
                             String pattern = tools.get(i);
-                            if (pattern == null || !pattern.matches("[a-z0-9._*?-]{1,64}")) {
+                            if (pattern == null || !pattern.matches("[A-Za-z0-9._*?-]{1,200}")) {
                                 throw new InvalidConfigurationException(
                                         "airlock.tenants." + tenant + ".agents." + agent + ".tools[" + i + "]",
                                         "must be a tool name or a glob of one ('*' any run of characters, '?' one)");

@@ -49,6 +49,10 @@ public final class SchemaArguments {
         if (!valid.valid()) {
             return "the input schema is not a valid JSON Schema";
         }
+        String defaults = defaultsProblem(schema);
+        if (defaults != null) {
+            return defaults;
+        }
         try {
             ArgumentSchema.compile(schema);
             return null;
@@ -56,6 +60,33 @@ public final class SchemaArguments {
             return e.getMessage();
         }
     }
+
+    /** The most characters a top-level default may take as JSON: it is copied into every call and approval. */
+    static final int MAX_DEFAULT_CHARS = 4096;
+
+    /** Why the schema's top-level defaults cannot be filled into calls, or null. */
+    private static @Nullable String defaultsProblem(Map<String, Object> schema) {
+        if (!(schema.get("properties") instanceof Map<?, ?> properties)) {
+            return null;
+        }
+        for (Map.Entry<?, ?> property : properties.entrySet()) {
+            if (property.getValue() instanceof Map<?, ?> definition && definition.get("default") != null) {
+                List<String> errors = new ArrayList<>();
+                Object value = canonical(definition.get("default"), 1, errors);
+                if (!errors.isEmpty()) {
+                    return "the default of " + property.getKey() + " cannot be sent: " + errors.getFirst();
+                }
+                if (DEFAULT_JSON.writeValueAsString(value).length() > MAX_DEFAULT_CHARS) {
+                    return "the default of " + property.getKey() + " is longer than " + MAX_DEFAULT_CHARS
+                            + " characters as JSON";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static final tools.jackson.databind.json.JsonMapper DEFAULT_JSON =
+            tools.jackson.databind.json.JsonMapper.builder().build();
 
     /** Keywords whose values are instances (data), not schemas: an {@code id} there is data. */
     private static final java.util.Set<String> DATA_KEYWORDS = java.util.Set.of("default", "examples", "const", "enum");
@@ -143,7 +174,49 @@ public final class SchemaArguments {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> values = (Map<String, Object>) canonical;
-        return values;
+        Map<String, Object> filled = withDefaults(values, target.inputSchema(), errors);
+        if (filled != values) {
+            List<String> defaultProblems = target.compiled().problems(filled);
+            if (!errors.isEmpty() || !defaultProblems.isEmpty()) {
+                // The server's own default breaks its schema: nothing is sent that was not checked.
+                throw InvalidRequest.arguments(
+                        tool.name(),
+                        java.util.stream.Stream.concat(errors.stream(), defaultProblems.stream())
+                                .limit(10)
+                                .map(p -> "arguments: with the schema's defaults filled in: " + p)
+                                .toList());
+            }
+        }
+        return filled;
+    }
+
+    /**
+     * The arguments with the default of every top-level property the agent left out, as the schema
+     * declares it: rules decide on the call as it will be made, and the server is sent those values
+     * (what was approved is what runs, whatever default the server's code would have applied).
+     * Returns {@code values} itself when the schema fills in nothing.
+     */
+    private static Map<String, Object> withDefaults(
+            Map<String, Object> values, Map<String, Object> schema, List<String> errors) {
+        if (!(schema.get("properties") instanceof Map<?, ?> properties)) {
+            return values;
+        }
+        TreeMap<String, Object> filled = null;
+        for (Map.Entry<?, ?> property : properties.entrySet()) {
+            if (property.getKey() instanceof String name
+                    && !values.containsKey(name)
+                    && property.getValue() instanceof Map<?, ?> definition
+                    && definition.get("default") != null) {
+                Object value = canonical(definition.get("default"), 1, errors);
+                if (value != null) {
+                    if (filled == null) {
+                        filled = new TreeMap<>(values);
+                    }
+                    filled.put(name, value);
+                }
+            }
+        }
+        return filled == null ? values : filled;
     }
 
     private static @Nullable Object canonical(@Nullable Object value, int depth, List<String> errors) {
@@ -171,8 +244,30 @@ public final class SchemaArguments {
             case Short s -> s.longValue();
             case Byte b -> b.longValue();
             case BigInteger big -> big.bitLength() < 64 ? (Object) big.longValue() : big;
-            case BigDecimal decimal -> decimal;
+            // A whole number written with a fraction (5.0, 1e3) is the integer it equals: schemas
+            // accept it as one, and rules and digests must see the same value as for 5.
+            case BigDecimal decimal -> wholeLong(decimal, decimal);
+            case Double d -> Double.isFinite(d) ? wholeLong(BigDecimal.valueOf(d), d) : notFinite(d, errors);
+            case Float f -> Float.isFinite(f) ? wholeLong(new BigDecimal(Float.toString(f)), f) : notFinite(f, errors);
             default -> value;
         };
+    }
+
+    /**
+     * A number past what a double holds ({@code 1e400} reads as infinity): refused, since it would
+     * be written as the string {@code "Infinity"} where the schema checked a number.
+     */
+    private static Object notFinite(Object value, List<String> errors) {
+        errors.add("arguments: a number too large to be sent as one (" + value + ")");
+        return value;
+    }
+
+    /** {@code decimal} as a long when it is a whole number a long holds; otherwise {@code original}. */
+    private static Object wholeLong(BigDecimal decimal, Object original) {
+        try {
+            return decimal.longValueExact();
+        } catch (ArithmeticException notWholeOrTooLarge) {
+            return original;
+        }
     }
 }

@@ -66,6 +66,11 @@ import tools.jackson.databind.JsonNode;
             "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[0].approval=required",
             "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[1].match[0]=hang",
             "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[1].timeout=PT1S",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].match[0]=scale",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[0].when=has(args.env) && args.env == \"prod\"",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[0].approval=deny",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[1].when=args.replicas > 5",
+            "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[1].approval=deny",
             "airlock.tenants.mcpt.mcp-servers.fragile.command[0]=python3",
             "airlock.tenants.mcpt.mcp-servers.fragile.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
             "airlock.tenants.mcpt.mcp-servers.fragile.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
@@ -196,12 +201,43 @@ class McpUpstreamIntegrationTests {
         assertThat(tooBig.status()).isEqualTo(400);
         AgentApi.Response extra = api.run(KEY, "hostile.count", "{\"n\":1,\"more\":true}");
         assertThat(extra.status()).isEqualTo(400);
+        AgentApi.Response infinite = api.run(KEY, "hostile.count", "{\"n\":1e400}");
+        assertThat(infinite.status())
+                .as("a number past a double, which would be sent as a string")
+                .isEqualTo(400);
+        assertThat(infinite.body().toString()).contains("too large");
         assertThat(api.run(KEY, "everything.get-env", "{}").status())
                 .as("an excluded tool is unknown")
                 .isEqualTo(400);
         AgentApi.Response backtracking = api.run(KEY, "hostile.redos", "{\"s\":\"" + "a".repeat(26) + "ab!\"}");
         assertThat(backtracking.status()).isEqualTo(400);
         assertThat(backtracking.body().toString()).contains("took too long");
+    }
+
+    @Test
+    void rulesDecideOnTheCallAsItWillBeMadeWithTheSchemasDefaultsFilledIn() {
+        // Left out, env is the schema's "prod": the rule that refuses prod holds (it would not hold
+        // on the arguments as the agent sent them, and the server would then apply "prod" itself).
+        AgentApi.Response leftOut = api.run(KEY, "hostile.scale", "{}");
+        assertThat(leftOut.status()).as(leftOut.body().toString()).isEqualTo(403);
+        assertThat(leftOut.body().toString()).contains("rule 1");
+        // What is sent is what was decided on: the defaults, and 2.0 as the integer it is.
+        JsonNode dev = run("hostile.scale", "{\"env\":\"dev\",\"replicas\":2.0}");
+        JsonNode ended = api.get(KEY, "/api/v1/runs/" + dev.path("runId").asString() + "?wait=PT20S")
+                .body();
+        assertThat(ended.path("state").asString()).isEqualTo("COMPLETED");
+        assertThat(ended.path("stdout").path("text").asString())
+                .contains("received {\"env\": \"dev\", \"replicas\": 2}");
+        JsonNode defaults = run("hostile.scale", "{\"env\":\"staging\"}");
+        assertThat(api.get(KEY, "/api/v1/runs/" + defaults.path("runId").asString() + "?wait=PT20S")
+                        .body()
+                        .path("stdout")
+                        .path("text")
+                        .asString())
+                .contains("received {\"env\": \"staging\", \"replicas\": 1}");
+        AgentApi.Response many = api.run(KEY, "hostile.scale", "{\"env\":\"dev\",\"replicas\":6.0}");
+        assertThat(many.status()).as("6.0 is compared as the integer 6").isEqualTo(403);
+        assertThat(many.body().toString()).contains("rule 2");
     }
 
     @Test

@@ -35,4 +35,20 @@ class SchemaArgumentsTests {
             assertThat(problem).as(what).isNotNull().contains(expected);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aDefaultTooLongToCopyIntoEveryCallOrNotANumberItCanSendRefusesTheSchema() {
+        Map<String, Object> long_ = Map.of(
+                "type", "object", "properties", Map.of("note", Map.of("type", "string", "default", "x".repeat(5000))));
+        assertThat(SchemaArguments.problem(long_)).contains("the default of note is longer than 4096 characters");
+        Map<String, Object> infinite = Map.of(
+                "type",
+                "object",
+                "properties",
+                Map.of("n", Map.of("type", "number", "default", Double.POSITIVE_INFINITY)));
+        assertThat(SchemaArguments.problem(infinite)).contains("the default of n cannot be sent");
+        Map<String, Object> fine =
+                Map.of("type", "object", "properties", Map.of("n", Map.of("type", "integer", "default", 3)));
+        assertThat(SchemaArguments.problem(fine)).isNull();
+    }
 }

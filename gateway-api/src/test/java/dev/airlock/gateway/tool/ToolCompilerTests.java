@@ -298,6 +298,33 @@ class ToolCompilerTests {
     }
 
     @Test
+    void anAgentsToolPatternsNameUpstreamToolsAsTheyAreSpelledAndNothingElse() {
+        String hash = "b".repeat(64);
+        AgentDirectory agents = AgentDirectory.from(bind(Map.of(
+                        "airlock.tenants.acme.agents.bot.key-sha256", hash,
+                        "airlock.tenants.acme.agents.bot.tools[0]", "github.createIssue",
+                        "airlock.tenants.acme.agents.bot.tools[1]", "jira.get_*"))
+                .shared());
+        var bot = agents.agentsByKeyHash().get(hash);
+        assertThat(bot.mayUse("github.createIssue")).isTrue();
+        assertThat(bot.mayUse("github.createissue"))
+                .as("names match exactly, case included")
+                .isFalse();
+        assertThat(bot.mayUse("github.createIssueComment")).isFalse();
+        assertThat(bot.mayUse("jira.get_Ticket")).isTrue();
+        assertThat(bot.mayUse("jira.delete_ticket")).isFalse();
+        for (String pattern : List.of("github/createIssue", "a b", "x".repeat(201))) {
+            assertThatThrownBy(() -> AgentDirectory.from(bind(Map.of(
+                                    "airlock.tenants.acme.agents.bot.key-sha256", hash,
+                                    "airlock.tenants.acme.agents.bot.tools[0]", pattern))
+                            .shared()))
+                    .as(pattern)
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageStartingWith("airlock.tenants.acme.agents.bot.tools[0]: must be a tool name");
+        }
+    }
+
+    @Test
     void authenticatesByTheHashOfTheKey() {
         AirlockProperties properties = bind(Map.of(
                         "airlock.tenants.acme.agents.bot.key-sha256",
