@@ -47,8 +47,17 @@ public final class SecretRedactor {
     final int maxPatternLength;
 
     private SecretRedactor(TreeMap<String, String> valuesByName) {
+        this(valuesByName, Map.of());
+    }
+
+    /**
+     * @param valuesByName the secrets
+     * @param moreForms    other forms of their values (form to name), replaced as the value is
+     */
+    private SecretRedactor(TreeMap<String, String> valuesByName, Map<String, String> moreForms) {
         Map<String, String> byValue = new LinkedHashMap<>();
         valuesByName.forEach((name, value) -> byValue.putIfAbsent(value, name));
+        moreForms.forEach(byValue::putIfAbsent);
         this.valuesByName = Collections.unmodifiableMap(new LinkedHashMap<>(valuesByName));
 
         byte[][] patterns = new byte[byValue.size()][];
@@ -156,6 +165,30 @@ public final class SecretRedactor {
     /** A redactor with no secrets: it passes text through unchanged. */
     public static SecretRedactor none() {
         return NONE;
+    }
+
+    /** The shortest rewritten form of a value that is still redacted on its own. */
+    static final int MIN_FORM_LENGTH = 4;
+
+    /**
+     * This redactor for text the terminal sanitizer has written: each value as it is, and also in
+     * the form the sanitizer gives it when that differs (CR LF as LF, a byte order mark or invisible
+     * characters removed), under the value's own name. Without it a secret the sanitizer rewrites
+     * would reach the sanitized text whole while its raw bytes were redacted. A form shorter than
+     * {@value #MIN_FORM_LENGTH} characters (a value that was mostly invisible) is not a form worth
+     * matching everywhere.
+     */
+    public SecretRedactor forSanitizedText() {
+        Map<String, String> forms = new LinkedHashMap<>();
+        valuesByName.forEach((name, value) -> {
+            String sanitized = TerminalSanitizer.sanitize(value.getBytes(StandardCharsets.UTF_8));
+            if (!sanitized.equals(value)
+                    && sanitized.length() >= Math.min(MIN_FORM_LENGTH, value.length())
+                    && !sanitized.isEmpty()) {
+                forms.putIfAbsent(sanitized, name);
+            }
+        });
+        return forms.isEmpty() ? this : new SecretRedactor(new TreeMap<>(valuesByName), forms);
     }
 
     /** The names of the registered secrets. */

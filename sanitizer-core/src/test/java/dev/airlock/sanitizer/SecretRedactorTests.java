@@ -19,6 +19,29 @@ class SecretRedactorTests {
     }
 
     @Test
+    void forSanitizedTextAlsoKnowsEachValueInTheFormTheSanitizerGivesIt() {
+        SecretRedactor redactor = SecretRedactor.of(Map.of(
+                "KEY",
+                "BEGIN\r\nMIIsecret\r\nEND",
+                "BOM",
+                "\uFEFFtok-123456",
+                "PLAIN",
+                "plain-secret",
+                "ODD",
+                "\u200bab"));
+        SecretRedactor sanitized = redactor.forSanitizedText();
+        assertThat(sanitized.redact("k=BEGIN\nMIIsecret\nEND b=tok-123456 p=plain-secret"))
+                .isEqualTo("k=[REDACTED:KEY] b=[REDACTED:BOM] p=[REDACTED:PLAIN]");
+        // A value that was mostly invisible does not turn every "ab" into a redaction.
+        assertThat(sanitized.redact("ab")).isEqualTo("ab");
+        assertThat(sanitized.names()).containsExactlyInAnyOrder("KEY", "BOM", "PLAIN", "ODD");
+        assertThat(SecretRedactor.of(Map.of("PLAIN", "plain-secret"))
+                        .forSanitizedText()
+                        .redact("plain-secret"))
+                .isEqualTo("[REDACTED:PLAIN]");
+    }
+
+    @Test
     void replacesValueSplitAcrossWrites() {
         SecretRedactor redactor = SecretRedactor.of(Map.of("TOKEN", "s3cr3t-value"));
         assertThat(redactInPieces(redactor, "a s3c", "r3t-", "val", "ue b")).isEqualTo("a [REDACTED:TOKEN] b");

@@ -62,9 +62,16 @@ public final class StreamCapture implements Runnable {
         this.maxRetained = maxRetained;
         this.maxObserved = maxObserved;
         this.onLimit = onLimit;
-        this.redacting = redactor.stream(text::write);
-        this.rawRedacting = redactor.stream(raw::write);
+        // Secrets are redacted from the bytes as the tool wrote them first (the raw buffer and the
+        // sanitizer both get the redacted bytes), then once more after the sanitizer, in the forms it
+        // rewrites them to: a secret with CR LF line ends, a byte order mark or invisible characters
+        // never reaches the transcript whole.
+        this.redacting = redactor.forSanitizedText().stream(text::write);
         this.sanitizer = TerminalSanitizer.create(redacting);
+        this.rawRedacting = redactor.stream((bytes, offset, length) -> {
+            raw.write(bytes, offset, length);
+            sanitizer.write(bytes, offset, length);
+        });
     }
 
     @Override
@@ -103,7 +110,6 @@ public final class StreamCapture implements Runnable {
         int keep = (int) Math.min(n, maxRetained - retained);
         if (keep > 0) {
             rawRedacting.write(buffer, 0, keep);
-            sanitizer.write(buffer, 0, keep);
             retained += keep;
         }
         if (observed > maxObserved && !limitReached) {
@@ -137,9 +143,9 @@ public final class StreamCapture implements Runnable {
     /** Stops accepting data and returns what was observed. */
     public synchronized StreamResult seal() {
         sealed = true;
+        rawRedacting.finish();
         sanitizer.finish();
         redacting.finish();
-        rawRedacting.finish();
         return new StreamResult(
                 observed,
                 retained,
@@ -148,7 +154,7 @@ public final class StreamCapture implements Runnable {
                 Sha256.hex(digest),
                 text.toString(StandardCharsets.UTF_8),
                 sanitizer.report(),
-                redacting.redactions(),
+                rawRedacting.redactions() + redacting.redactions(),
                 raw.toByteArray(),
                 rawRedacting.redactions());
     }

@@ -129,7 +129,11 @@ public class McpCalls {
         if (text != null) {
             message.append(": ")
                     .append(McpChannel.cut(
-                            redactor.redact(text.replace('\n', ' ').replace('\r', ' ')), 200));
+                            redactor.forSanitizedText()
+                                    .redact(text)
+                                    .replace('\n', ' ')
+                                    .replace('\r', ' '),
+                            200));
         }
         return message.toString();
     }

@@ -290,7 +290,8 @@ abstract class McpChannel implements AutoCloseable {
 
     /** {@code text} as it may appear in a log line or a reason shown: sanitized, redacted by {@code redactor}, bounded. */
     static String loggable(String text, dev.airlock.sanitizer.SecretRedactor redactor) {
-        return bounded(redactor.redact(oneLine(text)));
+        // Redacted as sent and again as sanitized: a value the sanitizer rewrites is caught either way.
+        return bounded(redactor.forSanitizedText().redact(oneLine(redactor.redact(text))));
     }
 
     /** Untrusted text as it may appear in a log line: sanitized, bounded. */

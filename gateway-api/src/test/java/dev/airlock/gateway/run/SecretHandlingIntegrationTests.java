@@ -75,6 +75,28 @@ class SecretHandlingIntegrationTests {
     }
 
     @Test
+    void aSecretTheSanitizerWouldRewriteNeverReachesTheTranscript(CapturedOutput output) throws Exception {
+        // A PEM key saved with Windows line ends and a token saved with a byte order mark: the
+        // sanitizer writes CR LF as LF and drops the mark, so the values as injected are not in
+        // the sanitized text; their rewritten forms must not be either.
+        java.nio.file.Path secrets = java.nio.file.Path.of(System.getProperty("user.dir"), "target", "test-secrets");
+        java.nio.file.Files.createDirectories(secrets);
+        java.nio.file.Files.writeString(
+                secrets.resolve("crlf-key"), "-----BEGIN KEY-----\r\nMIIsecretKeyLine42\r\n-----END KEY-----\r\n");
+        java.nio.file.Files.writeString(secrets.resolve("bom-token"), "\uFEFFbom-token-9d8c7b6a");
+        JsonNode run = new AgentApi(mvc).run(ACME, "rewritten-secrets", "{}").body();
+        assertThat(run.path("state").asString()).isEqualTo("COMPLETED");
+        String text = run.path("stdout").path("text").asString();
+        assertThat(text)
+                .isEqualTo("key=[REDACTED:CRLF_KEY]\nbom=[REDACTED:BOM_TOKEN]\n")
+                .doesNotContain("MIIsecretKeyLine42")
+                .doesNotContain("bom-token-9d8c7b6a");
+        assertThat(run.path("stdout").path("fenced").asString()).doesNotContain("MIIsecretKeyLine42");
+        assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(2);
+        assertThat(output.getAll()).doesNotContain("MIIsecretKeyLine42").doesNotContain("bom-token-9d8c7b6a");
+    }
+
+    @Test
     void aSecretCutOffByTheEndOfAStreamIsRedactedInTranscriptAndRawArtifact(CapturedOutput output) {
         AgentApi api = new AgentApi(mvc);
         JsonNode run = api.run(ACME, "secret-cut", "{}").body();
