@@ -15,7 +15,9 @@ import org.jspecify.annotations.Nullable;
  * may contain or lie within what every sandbox mounts from the host by name (the system's
  * {@code /usr}, {@code /lib*}, the files of {@code /etc}), nor a file a secret is read from (its
  * own tool's included); and no mount at all may reach what belongs to Airlock itself (the
- * replicas' work areas with every run's working directory, the data directory). Checked at
+ * replicas' work areas with every run's working directory, the data directory), nor what each
+ * sandbox has of its own ({@code /proc}, {@code /sys}, {@code /dev}), nor the host's runtime
+ * directory whole ({@code /run}: its sockets). Checked at
  * start-up over the whole configuration, and again when a run starts from a recorded tool
  * definition that may differ from the configuration of today. Pure: it compares paths and reads
  * nothing from the host but the real path of the reserved directories; {@link MountSource}
@@ -25,6 +27,20 @@ public final class MountRules {
 
     /** What every sandbox mounts from the host by name, read-only (BubblewrapCommand). */
     private static final List<String> SYSTEM = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
+
+    /**
+     * What each sandbox has of its own and no mount may show from the host, even read-only, nor
+     * anything within it: the host's processes (with the gateway's environment and command line),
+     * kernel state and devices (the host's shared memory among them).
+     */
+    private static final List<String> SANDBOX_OWN = List.of("/proc", "/sys", "/dev");
+
+    /**
+     * What no mount may show whole: the host's runtime directory, full of sockets a read-only
+     * mount does not keep a run from connecting to. A directory within it (a mounted secret's
+     * {@code /run/secrets}) may be mounted on purpose.
+     */
+    private static final List<String> HOST_RUNTIME = List.of("/run", "/var/run");
 
     private final List<Mount> mounts;
     private final List<Reserved> reserved;
@@ -52,8 +68,16 @@ public final class MountRules {
      * @param path     the absolute host path, as real as it could be resolved
      * @param what     what it holds, for the message
      * @param readable whether read-only mounts may reach it (the system's files, which every sandbox reads anyway)
+     * @param within   whether a mount may lie within it (only containing it, or being it, is refused)
      */
-    public record Reserved(String key, @Nullable String owner, Path path, String what, boolean readable) {}
+    public record Reserved(
+            String key, @Nullable String owner, Path path, String what, boolean readable, boolean within) {
+
+        /** A path no mount may contain, be or lie within (unless {@code readable} lets read-only mounts). */
+        public Reserved(String key, @Nullable String owner, Path path, String what, boolean readable) {
+            this(key, owner, path, what, readable, false);
+        }
+    }
 
     /**
      * The rules over {@code mounts}, with Airlock's work root and data directory, every file a
@@ -70,6 +94,23 @@ public final class MountRules {
         for (String system : SYSTEM) {
             reserved.add(new Reserved(
                     "(the sandbox's system)", null, Path.of(system), "mounted into every sandbox by name", true));
+        }
+        for (String own : SANDBOX_OWN) {
+            reserved.add(new Reserved(
+                    "(the sandbox's own " + own + ")",
+                    null,
+                    Path.of(own),
+                    "each sandbox's own, never the host's",
+                    false));
+        }
+        for (String runtime : HOST_RUNTIME) {
+            reserved.add(new Reserved(
+                    "(the host's " + runtime + ")",
+                    null,
+                    Path.of(runtime),
+                    "the host's sockets, which a read-only mount does not close",
+                    false,
+                    true));
         }
         for (String etc : BubblewrapCommand.ETC) {
             reserved.add(new Reserved(
@@ -148,7 +189,8 @@ public final class MountRules {
             }
         }
         for (Reserved own : reserved) {
-            boolean overlaps = mount.path().startsWith(own.path()) || own.path().startsWith(mount.path());
+            boolean overlaps = !own.within() && mount.path().startsWith(own.path())
+                    || own.path().startsWith(mount.path());
             boolean allowed = !mount.writable()
                     && (own.readable() || own.owner() != null && own.owner().equals(mount.owner()));
             if (overlaps && !allowed) {

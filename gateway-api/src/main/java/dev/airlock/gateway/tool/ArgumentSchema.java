@@ -86,6 +86,16 @@ public final class ArgumentSchema {
         }
     }
 
+    /**
+     * Whether {@code pattern} matches the whole of {@code value} within the pattern budget.
+     *
+     * @throws PatternTimeout when it takes longer: a pattern that backtracks must not hold a core
+     */
+    static boolean matchesWhole(Pattern pattern, String value) {
+        return pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
+                .matches();
+    }
+
     /** The value a pattern matches, read through a clock: past its deadline, reading it throws. */
     private record Deadline(CharSequence value, long deadline) implements CharSequence {
 

@@ -538,5 +538,31 @@ public final class ToolCompiler {
         if (!ENV_NAME.matcher(name).matches()) {
             throw new InvalidConfigurationException(key, "is not an environment variable name");
         }
+        if (LOADER_PREFIXES.stream().anyMatch(name::startsWith) || LOADER_NAMES.contains(name)) {
+            throw new InvalidConfigurationException(
+                    key,
+                    "is read by the dynamic loader or the C library of every program started on the host to set"
+                            + " up the sandbox (setpriv, bubblewrap), before the sandbox exists; set it inside the"
+                            + " run instead (argv: [env, " + name + "=..., program, ...])");
+        }
     }
+
+    /**
+     * Variables the dynamic loader and the C library read at start (glibc's list of variables it
+     * ignores in privileged programs): a run's environment is also the environment of the host's
+     * setpriv and bubblewrap, so one of these could load a library a run wrote, on the host.
+     */
+    private static final List<String> LOADER_PREFIXES = List.of("LD_", "MALLOC_");
+
+    private static final java.util.Set<String> LOADER_NAMES = java.util.Set.of(
+            "GCONV_PATH",
+            "GETCONF_DIR",
+            "GLIBC_TUNABLES",
+            "HOSTALIASES",
+            "LOCALDOMAIN",
+            "LOCPATH",
+            "NIS_PATH",
+            "NLSPATH",
+            "RESOLV_HOST_CONF",
+            "RES_OPTIONS");
 }

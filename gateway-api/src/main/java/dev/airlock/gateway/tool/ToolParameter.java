@@ -69,9 +69,16 @@ public record ToolParameter(
                     errors.add(where + ": must be one of " + values);
                     return null;
                 }
-                if (pattern != null && !pattern.matcher(s).matches()) {
-                    errors.add(where + ": must match " + pattern.pattern());
-                    return null;
+                if (pattern != null) {
+                    try {
+                        if (!ArgumentSchema.matchesWhole(pattern, s)) {
+                            errors.add(where + ": must match " + pattern.pattern());
+                            return null;
+                        }
+                    } catch (ArgumentSchema.PatternTimeout e) {
+                        errors.add(where + ": took too long to match " + pattern.pattern() + "; refused");
+                        return null;
+                    }
                 }
                 return s;
             }

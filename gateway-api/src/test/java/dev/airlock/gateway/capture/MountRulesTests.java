@@ -50,4 +50,20 @@ class MountRulesTests {
         assertThat(today.problem(MountRules.mountsOf("recorded", SandboxPolicy.DEFAULTS, WORK.resolve("x")), List.of()))
                 .startsWith("recorded.working-dir: /var/airlock/work/x would let runs change /var/airlock/work");
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(
+            strings = {"/proc", "/proc/1", "/sys", "/sys/fs/cgroup", "/dev", "/dev/shm", "/run", "/var/run", "/var"})
+    void noMountShowsTheHostsProcessesDevicesOrRuntimeDirectory(String path) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> MountRules.of(MountRules.mountsOf("t", readOnly(path), null), WORK, DATA, List.of()))
+                .isInstanceOf(dev.airlock.kernel.config.InvalidConfigurationException.class)
+                .hasMessageStartingWith("t.sandbox.read-only-paths[0]: " + path + " would show runs ");
+        assertThat(MountRules.of(
+                        MountRules.mountsOf("t", readOnly("/srv/data", "/etc", "/run/secrets"), null),
+                        WORK,
+                        DATA,
+                        List.of()))
+                .isNotNull();
+    }
 }

@@ -44,6 +44,37 @@ class ToolCompilerTests {
         return bind(entries).catalog();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+        "env.LD_PRELOAD, /srv/build/lib/evil.so",
+        "env.LD_LIBRARY_PATH, /srv/build/lib",
+        "env.GCONV_PATH, /srv/build",
+        "env.MALLOC_CHECK_, 3",
+        "env.GLIBC_TUNABLES, glibc.malloc.check=3",
+        "secrets.LD_AUDIT, env:AUDIT_LIB"
+    })
+    void aVariableTheHostsLoaderReadsStopsTheStartNamingIt(String key, String value) {
+        assertThatThrownBy(() -> catalog(Map.of(TOOL + key, value)))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith(TOOL + key + ": is read by the dynamic loader");
+        assertThat(catalog(Map.of(TOOL + "env.LANG", "C.UTF-8")).find("acme", "git-log"))
+                .isPresent();
+    }
+
+    @Test
+    void aPatternThatBacktracksIsRefusedWithinItsBudgetNotRunForSeconds() {
+        Tool tool = catalog(Map.of(TOOL + "parameters.repo.pattern", ".*_.*_.*_.*\\.csv"))
+                .find("acme", "git-log")
+                .orElseThrow();
+        String hostile = "_".repeat(1000);
+        assertThatThrownBy(() -> ToolArguments.check(tool, Map.of("repo", hostile, "count", 5)))
+                .isInstanceOf(dev.airlock.kernel.problem.InvalidRequest.class)
+                .hasMessageContaining("took too long to match");
+        assertThat(ToolArguments.check(tool, Map.of("repo", "a_b_c_d.csv", "count", 5))
+                        .values())
+                .containsEntry("repo", "a_b_c_d.csv");
+    }
+
     @Test
     void rendersEachParameterAsOneWholeArgument() {
         Tool tool = catalog(Map.of(TOOL + "parameters.repo.pattern", ".+"))
