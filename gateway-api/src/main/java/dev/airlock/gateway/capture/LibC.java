@@ -58,6 +58,9 @@ final class LibC {
     /** Larger than glibc's {@code posix_spawn_file_actions_t} (80 bytes), {@code posix_spawnattr_t} (336) and {@code sigset_t} (128). */
     private static final int OPAQUE_SIZE = 1024;
 
+    /** The encoding of every string handed to the C library. */
+    private static final String UTF_8 = "UTF-8";
+
     static {
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         int directory = 0;
@@ -77,7 +80,11 @@ final class LibC {
         Calls calls = null;
         if (unsupported == null) {
             try {
-                calls = Native.load("c", Calls.class);
+                // Strings (paths, argv, environment) are UTF-8 whatever the host's locale: under
+                // LANG=C JNA would write "é" as "?", and a run would start with other arguments
+                // than the ones people approved.
+                calls = Native.load(
+                        "c", Calls.class, java.util.Map.of(com.sun.jna.Library.OPTION_STRING_ENCODING, UTF_8));
                 NativeLibrary library = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
                 for (String symbol : new String[] {
                     "posix_spawn_file_actions_addclosefrom_np", "posix_spawn_file_actions_addchdir_np", "statx"
@@ -286,7 +293,13 @@ final class LibC {
                 IntByReference pid = new IntByReference();
                 check(
                         "posix_spawn " + path,
-                        c.posix_spawn(pid, path, actions, attributes, new StringArray(argv), new StringArray(envp)));
+                        c.posix_spawn(
+                                pid,
+                                path,
+                                actions,
+                                attributes,
+                                new StringArray(argv, UTF_8),
+                                new StringArray(envp, UTF_8)));
                 return pid.getValue();
             } finally {
                 c.posix_spawnattr_destroy(attributes);

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param readOnlyPaths     absolute host paths mounted read-only at the same place
  * @param writablePaths     absolute host paths mounted read-write at the same place
  * @param maxProcesses      processes of a run at once, the sandbox's own init included (RLIMIT_NPROC)
- * @param maxMemoryBytes    data memory of each process (RLIMIT_DATA)
+ * @param maxMemoryBytes    memory of the run: its cgroup's memory.max, or without a cgroup each process's address space (RLIMIT_AS)
  * @param maxFileSizeBytes  the largest file a process may write (RLIMIT_FSIZE)
  * @param maxOpenFiles      open files of each process (RLIMIT_NOFILE)
  * @param tmpSizeBytes      the size of the run's private {@code /tmp} and of its {@code /dev/shm}
