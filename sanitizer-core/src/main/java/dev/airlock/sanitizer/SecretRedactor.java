@@ -175,10 +175,22 @@ public final class SecretRedactor {
      * the form the sanitizer gives it when that differs (CR LF as LF, a byte order mark or invisible
      * characters removed), under the value's own name. Without it a secret the sanitizer rewrites
      * would reach the sanitized text whole while its raw bytes were redacted. A form shorter than
-     * {@value #MIN_FORM_LENGTH} characters (a value that was mostly invisible) is not a form worth
-     * matching everywhere.
+     * {@value #MIN_FORM_LENGTH} characters is matched only when the value itself is no longer (a
+     * value that was mostly invisible does not make every short string a redaction).
      */
     public SecretRedactor forSanitizedText() {
+        SecretRedactor made = sanitizedText;
+        if (made == null) {
+            made = sanitizedForms();
+            sanitizedText = made;
+        }
+        return made;
+    }
+
+    /** Made once per redactor (a race makes it twice, the same): log lines ask for it each time. */
+    private volatile SecretRedactor sanitizedText;
+
+    private SecretRedactor sanitizedForms() {
         Map<String, String> forms = new LinkedHashMap<>();
         valuesByName.forEach((name, value) -> {
             String sanitized = TerminalSanitizer.sanitize(value.getBytes(StandardCharsets.UTF_8));

@@ -224,7 +224,7 @@ public class RawAccessGrants {
      *
      * @param holder         the reader's name, recorded with the read
      * @param holderIdentity the reader's stable identity, which must be the grant's requester's
-     * @param use    what the bytes are for, recorded in the audit event: {@code hexdump}, {@code audit-view} or {@code download}
+     * @param use    what the bytes are for, recorded in the audit event: {@code hexdump}, {@code audit-view}, {@code download} or {@code evidence}
      * @param offset the first byte
      * @param length how many bytes at most; {@code Integer.MAX_VALUE} for the rest of the stream
      */

@@ -111,7 +111,7 @@ public record ApprovalView(Request request, List<Decision> decisions) {
 
         /** Whether this is the person's decision, by name or by identity (as the decision rules count). */
         public boolean isBy(String name, String identity) {
-            return approver.equals(name) || identity.equals(approverIdentity);
+            return FourEyes.samePerson(name, identity, approver, approverIdentity);
         }
     }
 }

@@ -60,7 +60,9 @@ public final class DecisionRules {
         }
         // By name or by identity: one person signing in under two names (a renamed OpenID Connect
         // account) must not count twice, nor two sign-ins sharing a name as two people.
-        if (earlier.stream().anyMatch(d -> d.isBy(approver.name(), approver.identity()))) {
+        if (earlier.stream()
+                .anyMatch(d -> FourEyes.samePerson(
+                        approver.name(), approver.identity(), d.approver(), d.approverIdentity()))) {
             throw new DecisionRefused(
                     DecisionRefused.Reason.ALREADY_DECIDED, approver.name() + " has already decided on this run.");
         }

@@ -24,6 +24,17 @@ public final class FourEyes {
      */
     public static boolean isSecondPerson(
             String person, String identity, @Nullable String requester, @Nullable String requesterIdentity) {
-        return isSecondPerson(person, requester) && !identity.equals(requesterIdentity);
+        return !samePerson(person, identity, requester, requesterIdentity);
+    }
+
+    /**
+     * Whether two sign-ins are one person where telling them apart matters: the same name or the
+     * same identity (a name two people share, or one identity under a changed name, counts once).
+     *
+     * @param otherIdentity the other's identity, or null when none was recorded (then the name decides)
+     */
+    public static boolean samePerson(
+            String name, String identity, @Nullable String otherName, @Nullable String otherIdentity) {
+        return name.equals(otherName) || identity.equals(otherIdentity);
     }
 }

@@ -49,7 +49,7 @@ public final class BoundedJson {
             if (matcher != null && matcher.find()) {
                 String key = matcher.group(1);
                 int end = key.indexOf('"');
-                return Optional.of(printable(end >= 0 ? key.substring(0, end) : key));
+                return Optional.of(printable(end >= 0 ? key.substring(0, end) : key, 100));
             }
         }
         return Optional.empty();
@@ -62,13 +62,11 @@ public final class BoundedJson {
     public static Optional<UnknownField> unknownField(Throwable failure) {
         for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
             if (t instanceof tools.jackson.databind.exc.UnrecognizedPropertyException unknown) {
-                String name = printable(String.valueOf(unknown.getPropertyName()));
+                java.util.Collection<Object> known =
+                        java.util.Objects.requireNonNullElse(unknown.getKnownPropertyIds(), java.util.List.of());
                 return Optional.of(new UnknownField(
-                        name.length() > 100 ? name.substring(0, 100) + "..." : name,
-                        new java.util.TreeSet<>(unknown.getKnownPropertyIds().stream()
-                                        .map(String::valueOf)
-                                        .toList())
-                                .stream().toList()));
+                        printable(String.valueOf(unknown.getPropertyName()), 100),
+                        known.stream().map(String::valueOf).sorted().distinct().toList()));
             }
         }
         return Optional.empty();
@@ -92,9 +90,10 @@ public final class BoundedJson {
         return false;
     }
 
-    private static String printable(String text) {
+    /** {@code text} in printable ASCII ({@code ?} for anything else), at most {@code limit} characters and "...". */
+    private static String printable(String text, int limit) {
         StringBuilder out = new StringBuilder();
         text.codePoints().forEach(c -> out.appendCodePoint(c >= 0x20 && c < 0x7f ? c : '?'));
-        return out.toString();
+        return out.length() > limit ? out.substring(0, limit) + "..." : out.toString();
     }
 }

@@ -146,6 +146,15 @@ class RunLaunch {
                     execution.runId());
             return refuse(tool, "the tool's recorded mounts are no longer allowed: " + mountProblem);
         }
+        // So must its environment: a name today's rules refuse (one the host's loader reads) is not handed over.
+        try {
+            dev.airlock.gateway.tool.ToolCompiler.checkEnvironment(tool.env(), tool.secrets(), owner);
+        } catch (dev.airlock.kernel.config.InvalidConfigurationException e) {
+            log.error(
+                    "Run {}: its recorded environment breaks the rules of today's configuration; refusing to run it",
+                    execution.runId());
+            return refuse(tool, "the tool's recorded environment is no longer allowed: " + e.getMessage());
+        }
         Map<String, String> environment = new HashMap<>(tool.env());
         environment.put("PATH", properties.capture().path());
         Map<String, String> injected = new TreeMap<>();

@@ -592,7 +592,7 @@ public record AgentSettings(
      * @param readOnlyPaths  absolute host paths mounted read-only at the same place
      * @param writablePaths  absolute host paths mounted read-write at the same place
      * @param maxProcesses   processes of the run at once, the sandbox's own init included (RLIMIT_NPROC)
-     * @param maxMemory      data memory of each process (RLIMIT_DATA)
+     * @param maxMemory      memory of the run: its cgroup's memory.max, or without a cgroup each process's address space (RLIMIT_AS)
      * @param maxFileSize    the largest file a process may write (RLIMIT_FSIZE)
      * @param maxOpenFiles   open files of each process (RLIMIT_NOFILE)
      * @param tmpSize        the size of the run's private {@code /tmp}, and of its {@code /dev/shm}

@@ -66,23 +66,36 @@ public final class SchemaArguments {
 
     /** Why the schema's top-level defaults cannot be filled into calls, or null. */
     private static @Nullable String defaultsProblem(Map<String, Object> schema) {
-        if (!(schema.get("properties") instanceof Map<?, ?> properties)) {
-            return null;
+        List<String> errors = new ArrayList<>();
+        Map<String, Object> defaults = defaults(schema, errors);
+        if (!errors.isEmpty()) {
+            return "a default cannot be sent: " + errors.getFirst();
         }
-        for (Map.Entry<?, ?> property : properties.entrySet()) {
-            if (property.getValue() instanceof Map<?, ?> definition && definition.get("default") != null) {
-                List<String> errors = new ArrayList<>();
-                Object value = canonical(definition.get("default"), 1, errors);
-                if (!errors.isEmpty()) {
-                    return "the default of " + property.getKey() + " cannot be sent: " + errors.getFirst();
-                }
-                if (DEFAULT_JSON.writeValueAsString(value).length() > MAX_DEFAULT_CHARS) {
-                    return "the default of " + property.getKey() + " is longer than " + MAX_DEFAULT_CHARS
-                            + " characters as JSON";
-                }
+        for (Map.Entry<String, Object> value : defaults.entrySet()) {
+            if (DEFAULT_JSON.writeValueAsString(value.getValue()).length() > MAX_DEFAULT_CHARS) {
+                return "the default of " + value.getKey() + " is longer than " + MAX_DEFAULT_CHARS
+                        + " characters as JSON";
             }
         }
         return null;
+    }
+
+    /** The schema's top-level defaults by property, canonical; what cannot be made canonical goes to {@code errors}. */
+    private static Map<String, Object> defaults(Map<String, Object> schema, List<String> errors) {
+        Map<String, Object> defaults = new TreeMap<>();
+        if (schema.get("properties") instanceof Map<?, ?> properties) {
+            for (Map.Entry<?, ?> property : properties.entrySet()) {
+                if (property.getKey() instanceof String name
+                        && property.getValue() instanceof Map<?, ?> definition
+                        && definition.get("default") != null) {
+                    Object value = canonical(definition.get("default"), 1, errors);
+                    if (value != null) {
+                        defaults.put(name, value);
+                    }
+                }
+            }
+        }
+        return defaults;
     }
 
     private static final tools.jackson.databind.json.JsonMapper DEFAULT_JSON =
@@ -198,25 +211,14 @@ public final class SchemaArguments {
      */
     private static Map<String, Object> withDefaults(
             Map<String, Object> values, Map<String, Object> schema, List<String> errors) {
-        if (!(schema.get("properties") instanceof Map<?, ?> properties)) {
+        Map<String, Object> missing = defaults(schema, errors);
+        missing.keySet().removeAll(values.keySet());
+        if (missing.isEmpty()) {
             return values;
         }
-        TreeMap<String, Object> filled = null;
-        for (Map.Entry<?, ?> property : properties.entrySet()) {
-            if (property.getKey() instanceof String name
-                    && !values.containsKey(name)
-                    && property.getValue() instanceof Map<?, ?> definition
-                    && definition.get("default") != null) {
-                Object value = canonical(definition.get("default"), 1, errors);
-                if (value != null) {
-                    if (filled == null) {
-                        filled = new TreeMap<>(values);
-                    }
-                    filled.put(name, value);
-                }
-            }
-        }
-        return filled == null ? values : filled;
+        TreeMap<String, Object> filled = new TreeMap<>(values);
+        filled.putAll(missing);
+        return filled;
     }
 
     private static @Nullable Object canonical(@Nullable Object value, int depth, List<String> errors) {

@@ -95,6 +95,17 @@ class AuditConsoleIntegrationTests {
                         .limit(5)
                         .toList())
                 .containsExactly(ids.get(5), ids.get(4), ids.get(3), ids.get(2), ids.get(1));
+        for (String id : ids) {
+            String digest = api.digest("bob", id);
+            assertThat(api.asHuman(
+                                    "bob",
+                                    "POST",
+                                    "/api/v1/approvals/" + id + "/decisions",
+                                    "{\"decision\":\"DENY\",\"reason\":\"test over\",\"digest\":\"" + digest + "\"}")
+                            .status())
+                    .as("nothing left waiting for the other tests")
+                    .isEqualTo(200);
+        }
     }
 
     @Test

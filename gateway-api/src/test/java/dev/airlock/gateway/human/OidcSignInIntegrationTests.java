@@ -191,32 +191,50 @@ class OidcSignInIntegrationTests {
         String deploy = api.park(AgentApi.ACME, "deploy", "{\"service\":\"billing\"}");
         String digest = api.digest("bob", deploy);
         String decision = "{\"decision\":\"APPROVE\",\"digest\":\"" + digest + "\"}";
-        MockHttpSession pat = signIn(
-                Map.of("sub", "subject-pat", "preferred_username", "pat", "airlock_roles", List.of("APPROVER:acme")),
-                true);
-        assertThat(decide(pat, deploy, decision)).hasStatusOk();
-        MockHttpSession patAgain = signIn(
-                Map.of("sub", "subject-pat", "preferred_username", "pat-2", "airlock_roles", List.of("APPROVER:acme")),
-                true);
-        assertThat(decide(patAgain, deploy, decision)).hasStatus(409).bodyText().contains("ALREADY_DECIDED");
-        assertThat(waitingFor(patAgain)).as("nor is it waiting for them").doesNotContain(deploy);
-        MockHttpSession quinn =
-                signIn(Map.of("preferred_username", "quinn", "airlock_roles", List.of("APPROVER:acme")), true);
-        assertThat(waitingFor(quinn)).as("while it waits for a second person").contains(deploy);
-        assertThat(api.asHuman("bob", false, "GET", "/api/v1/approvals/" + deploy, null)
-                        .body()
-                        .path("summary")
-                        .path("status")
-                        .asString())
-                .isEqualTo("PENDING");
-        assertThat(api.asHuman(
-                                "bob",
-                                "POST",
-                                "/api/v1/approvals/" + deploy + "/decisions",
-                                "{\"decision\":\"DENY\",\"reason\":\"test over\",\"digest\":\"" + digest + "\"}")
-                        .status())
-                .as("nothing left waiting for the other tests")
-                .isEqualTo(200);
+        try {
+            MockHttpSession pat = signIn(
+                    Map.of(
+                            "sub",
+                            "subject-pat",
+                            "preferred_username",
+                            "pat",
+                            "airlock_roles",
+                            List.of("APPROVER:acme")),
+                    true);
+            assertThat(decide(pat, deploy, decision)).hasStatusOk();
+            MockHttpSession patAgain = signIn(
+                    Map.of(
+                            "sub",
+                            "subject-pat",
+                            "preferred_username",
+                            "pat-2",
+                            "airlock_roles",
+                            List.of("APPROVER:acme")),
+                    true);
+            assertThat(decide(patAgain, deploy, decision))
+                    .hasStatus(409)
+                    .bodyText()
+                    .contains("ALREADY_DECIDED");
+            assertThat(waitingFor(patAgain)).as("nor is it waiting for them").doesNotContain(deploy);
+            MockHttpSession quinn =
+                    signIn(Map.of("preferred_username", "quinn", "airlock_roles", List.of("APPROVER:acme")), true);
+            assertThat(waitingFor(quinn))
+                    .as("while it waits for a second person")
+                    .contains(deploy);
+            assertThat(api.asHuman("bob", false, "GET", "/api/v1/approvals/" + deploy, null)
+                            .body()
+                            .path("summary")
+                            .path("status")
+                            .asString())
+                    .isEqualTo("PENDING");
+        } finally {
+            // Nothing left waiting for the other tests of this shared context, whatever happened above.
+            api.asHuman(
+                    "bob",
+                    "POST",
+                    "/api/v1/approvals/" + deploy + "/decisions",
+                    "{\"decision\":\"DENY\",\"reason\":\"test over\",\"digest\":\"" + digest + "\"}");
+        }
     }
 
     /** The console's "Waiting for you" section as the person sees it. */

@@ -46,7 +46,8 @@ class SchemaArgumentsTests {
                 "object",
                 "properties",
                 Map.of("n", Map.of("type", "number", "default", Double.POSITIVE_INFINITY)));
-        assertThat(SchemaArguments.problem(infinite)).contains("the default of n cannot be sent");
+        assertThat(SchemaArguments.problem(infinite))
+                .contains("a default cannot be sent: arguments: a number too large");
         Map<String, Object> fine =
                 Map.of("type", "object", "properties", Map.of("n", Map.of("type", "integer", "default", 3)));
         assertThat(SchemaArguments.problem(fine)).isNull();

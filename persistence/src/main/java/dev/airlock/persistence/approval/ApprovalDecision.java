@@ -77,14 +77,6 @@ public class ApprovalDecision {
         return approverIdentity;
     }
 
-    /**
-     * Whether this decision is the person's: the same identity, or the same name (a decision
-     * recorded without an identity, or two sign-ins sharing a name, count as one person here).
-     */
-    public boolean isBy(String name, String identity) {
-        return approver.equals(name) || identity.equals(approverIdentity);
-    }
-
     public Verdict decision() {
         return decision;
     }

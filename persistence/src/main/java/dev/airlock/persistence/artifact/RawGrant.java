@@ -47,7 +47,7 @@ public record RawGrant(
      * only its requester, by identity (a name may be shared or change), while it is granted.
      */
     public boolean usableBy(String identity, Instant now) {
-        return requesterIdentity != null && requesterIdentity.equals(identity) && statusAt(now) == GrantStatus.GRANTED;
+        return requestedBy(identity) && statusAt(now) == GrantStatus.GRANTED;
     }
 
     /** Whether {@code identity} is the requester's. */
