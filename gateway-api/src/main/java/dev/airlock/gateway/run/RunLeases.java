@@ -105,8 +105,16 @@ class RunLeases implements SmartInitializingSingleton {
         try {
             Instant now = clock.instant();
             if (Duration.between(lastRenewal, now).compareTo(ttl.dividedBy(3)) >= 0) {
-                claims.renewLeases(executor.node(), executor.leased(), now.plus(ttl));
+                List<UUID> held = List.copyOf(executor.leased());
+                Set<UUID> renewed = Set.copyOf(claims.renewLeases(executor.node(), held, now.plus(ttl)));
                 lastRenewal = now;
+                for (UUID runId : held) {
+                    // Ended or taken over by another replica (this one paused past its lease, or lost
+                    // the database for longer): its process must not go on with effects nobody sees.
+                    if (!renewed.contains(runId) && executor.cancelHere(runId)) {
+                        log.warn("Run {}: this replica no longer holds its lease; stopping its process", runId);
+                    }
+                }
             }
             List<UUID> expired = claims.leaseExpired(now, BATCH);
             for (UUID runId : expired) {

@@ -271,6 +271,30 @@ class ClusterIntegrationTests {
     }
 
     @Test
+    void aReplicaThatNoLongerHoldsARunsLeaseStopsItsProcess() throws Exception {
+        Path marks = toolDir("marks-lease");
+        ConfigurableApplicationContext holder = start("holder", marks, url);
+        try {
+            int port = Integer.parseInt(holder.getEnvironment().getProperty("local.server.port"));
+            UUID runId = startedSleeper(port, marks, 60);
+            assertThat(dev.airlock.gateway.support.HostProcesses.withEnvironment("AIRLOCK_RUN_ID=" + runId))
+                    .as("the tool runs")
+                    .isNotEmpty();
+            // Another replica took the run over, as it would after this one paused past its lease.
+            db().sql("UPDATE airlock.runs SET claimed_by = 'another-replica' WHERE id = ?")
+                    .param(runId)
+                    .update();
+            await(
+                    LEASE.plusSeconds(5),
+                    "the process gone within a renewal",
+                    () -> dev.airlock.gateway.support.HostProcesses.withEnvironment("AIRLOCK_RUN_ID=" + runId)
+                            .isEmpty());
+        } finally {
+            holder.close();
+        }
+    }
+
+    @Test
     void aReplicaKilledMidRunLeavesItInterruptedAndItNeverRunsAgain() throws Exception {
         Path marks = toolDir("marks-killed");
         // Under target/, not the test's private temporary directory: the sandbox's host user must pass through it.

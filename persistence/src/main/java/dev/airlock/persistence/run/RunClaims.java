@@ -84,20 +84,25 @@ public class RunClaims {
                 .list();
     }
 
-    /** Extends this node's leases on the runs it is still executing; returns how many it extended. */
+    /**
+     * Extends this node's leases on the runs it is still executing; returns the runs whose lease it
+     * extended (a run missing from them is no longer this node's: another replica ended it).
+     */
     @Transactional
-    public int renewLeases(String node, Collection<UUID> runIds, Instant leaseUntil) {
+    public List<UUID> renewLeases(String node, Collection<UUID> runIds, Instant leaseUntil) {
         if (runIds.isEmpty()) {
-            return 0;
+            return List.of();
         }
         return jdbc.sql("""
                 UPDATE airlock.runs SET lease_until = :lease
                  WHERE state = 'RUNNING' AND claimed_by = :node AND id = ANY(:ids)
+                RETURNING id
                 """)
                 .param("lease", Timestamp.from(leaseUntil))
                 .param("node", node)
                 .param("ids", runIds.toArray(UUID[]::new))
-                .update();
+                .query((rs, n) -> rs.getObject(1, UUID.class))
+                .list();
     }
 
     /** Runs whose executing replica's lease ran out before {@code now}, oldest lease first. */
