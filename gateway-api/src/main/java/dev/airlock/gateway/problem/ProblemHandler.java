@@ -115,24 +115,15 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         }
         var duplicate = dev.airlock.gateway.http.BoundedJson.duplicateKey(ex);
         if (duplicate.isPresent()) {
-            ProblemDetail problem = problem(
-                    HttpStatus.BAD_REQUEST,
-                    "invalid-request",
-                    "Malformed request",
-                    "The request body gives the key '" + duplicate.get() + "' twice in one object.");
-            problem.setProperty("field", duplicate.get());
-            return ResponseEntity.badRequest().body(problem);
+            return malformedField(
+                    duplicate.get(), "The request body gives the key '" + duplicate.get() + "' twice in one object.");
         }
         var unknown = dev.airlock.gateway.http.BoundedJson.unknownField(ex);
         if (unknown.isPresent()) {
-            ProblemDetail problem = problem(
-                    HttpStatus.BAD_REQUEST,
-                    "invalid-request",
-                    "Malformed request",
+            return malformedField(
+                    unknown.get().name(),
                     "The request body has a field '" + unknown.get().name() + "' this request does not take; it takes "
                             + unknown.get().known() + ".");
-            problem.setProperty("field", unknown.get().name());
-            return ResponseEntity.badRequest().body(problem);
         }
         if (dev.airlock.gateway.http.BoundedJson.pastABound(ex)) {
             return ResponseEntity.badRequest()
@@ -148,6 +139,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                 HttpStatus.BAD_REQUEST, "The request body is not valid JSON of the expected shape.");
         problem.setTitle("Malformed request");
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** A 400 for a body whose JSON names {@code field} wrongly, naming it. */
+    private static ResponseEntity<Object> malformedField(String field, String detail) {
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request", detail);
+        problem.setProperty("field", field);
         return ResponseEntity.badRequest().body(problem);
     }
 }

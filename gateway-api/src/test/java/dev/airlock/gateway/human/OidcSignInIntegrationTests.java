@@ -163,25 +163,15 @@ class OidcSignInIntegrationTests {
         MockHttpSession olga = signIn(
                 Map.of("sub", "subject-olga", "preferred_username", "olga", "airlock_roles", List.of("AUDITOR:acme")),
                 true);
-        MvcTestResult asked = mvc.post()
-                .uri("/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme")
-                .session(olga)
-                .with(csrf().asHeader())
-                .contentType(MediaType.APPLICATION_JSON)
-                .content("{\"reason\":\"my own\"}")
-                .exchange();
+        MvcTestResult asked =
+                post(olga, "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme", "{\"reason\":\"my own\"}");
         assertThat(asked).hasStatus(201);
         String grant = api.parse(asked).text("id");
         MockHttpSession renamed = signIn(
                 Map.of("sub", "subject-olga", "preferred_username", "olga-2", "airlock_roles", List.of("AUDITOR:acme")),
                 true);
-        MvcTestResult selfGranted = mvc.post()
-                .uri("/api/v1/audit/raw-grants/" + grant + "/decision")
-                .session(renamed)
-                .with(csrf().asHeader())
-                .contentType(MediaType.APPLICATION_JSON)
-                .content("{\"decision\":\"GRANT\"}")
-                .exchange();
+        MvcTestResult selfGranted =
+                post(renamed, "/api/v1/audit/raw-grants/" + grant + "/decision", "{\"decision\":\"GRANT\"}");
         assertThat(selfGranted).hasStatus(409).bodyText().contains("SELF_APPROVAL");
         assertThat(api.asHuman("bob", "GET", "/api/v1/audit/raw-grants/" + grant, null)
                         .text("status"))
@@ -249,8 +239,13 @@ class OidcSignInIntegrationTests {
     }
 
     private MvcTestResult decide(MockHttpSession session, String runId, String body) {
+        return post(session, "/api/v1/approvals/" + runId + "/decisions", body);
+    }
+
+    /** A JSON POST in a signed-in session, with the CSRF token. */
+    private MvcTestResult post(MockHttpSession session, String uri, String body) {
         return mvc.post()
-                .uri("/api/v1/approvals/" + runId + "/decisions")
+                .uri(uri)
                 .session(session)
                 .with(csrf().asHeader())
                 .contentType(MediaType.APPLICATION_JSON)
