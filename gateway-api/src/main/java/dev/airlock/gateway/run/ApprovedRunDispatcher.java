@@ -81,7 +81,7 @@ class ApprovedRunDispatcher {
             try {
                 Instant now = clock.instant();
                 for (UUID runId : claims.claimNext(
-                        executor.node(), tenant, permits.size(), now, executor.leaseFrom(now), executor.sandbox())) {
+                        executor.node(), tenant, permits.size(), now, executor.leaseTtl(), executor.sandbox())) {
                     RunRecord run = runs.findById(runId).orElseThrow();
                     executor.start(Execution.of(run), permits.removeLast());
                 }

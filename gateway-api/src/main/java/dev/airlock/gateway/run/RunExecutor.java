@@ -74,7 +74,8 @@ public class RunExecutor implements SmartLifecycle {
             Scopes scopes,
             AirlockProperties properties,
             AgentSettings settings,
-            ApplicationEventPublisher events) {
+            ApplicationEventPublisher events,
+            @org.springframework.beans.factory.annotation.Value("${server.port:8080}") String port) {
         this.launch = launch;
         this.calls = calls;
         this.mcpCalls = mcpCalls;
@@ -85,7 +86,7 @@ public class RunExecutor implements SmartLifecycle {
         this.scopes = scopes;
         this.settings = settings.executor();
         this.events = events;
-        this.node = properties.nodeId() != null ? properties.nodeId() : hostName();
+        this.node = properties.nodeId() != null ? properties.nodeId() : defaultNode(port);
         RunLog.useNode(node);
     }
 
@@ -116,9 +117,14 @@ public class RunExecutor implements SmartLifecycle {
         return ids;
     }
 
-    /** The lease a claim made now holds until. */
+    /** The lease a claim made now holds until (by this replica's clock; the database times it by its own). */
     Instant leaseFrom(Instant now) {
         return now.plus(settings.leaseTtl());
+    }
+
+    /** How long a lease lasts from its claim or renewal. */
+    Duration leaseTtl() {
+        return settings.leaseTtl();
     }
 
     /**
@@ -275,6 +281,16 @@ public class RunExecutor implements SmartLifecycle {
                 return;
             }
         }
+    }
+
+    /**
+     * The host name and the server's port, so that replicas on one host differ; with a port chosen at
+     * start ({@code server.port=0}) the process id stands in for it.
+     */
+    static String defaultNode(String port) {
+        String instance =
+                port.strip().equals("0") ? "pid" + ProcessHandle.current().pid() : port.strip();
+        return hostName() + ":" + instance;
     }
 
     private static String hostName() {

@@ -29,6 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code airlock.executor.lease-ttl}, also for results waiting in the spool), and ends as
  * {@code INTERRUPTED} every run whose lease ran out, whichever replica held it: that replica died
  * or lost the database for longer than the lease. An interrupted run is never executed again.
+ * Leases are timed by the database's clock, so replicas whose clocks disagree still agree on them.
  * At start-up, runs this node was executing in an earlier life are interrupted at once.
  */
 @ConditionalOnSide(Side.AGENT_API)
@@ -48,7 +49,9 @@ class RunLeases implements SmartInitializingSingleton {
     private final TransactionTemplate transactions;
     private final Duration ttl;
     private final Clock clock;
-    private Instant lastRenewal = Instant.EPOCH;
+    private final NodeLock nodeLock;
+    /** When the leases were last renewed, by the monotonic clock (a wall clock's step must not delay a renewal). */
+    private long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
 
     RunLeases(
             RunExecutor executor,
@@ -60,8 +63,10 @@ class RunLeases implements SmartInitializingSingleton {
             TransactionTemplate transactions,
             AgentSettings properties,
             Clock clock,
-            dev.airlock.persistence.scope.Scopes scopes) {
+            dev.airlock.persistence.scope.Scopes scopes,
+            NodeLock nodeLock) {
         this.scopes = scopes;
+        this.nodeLock = nodeLock;
         this.executor = executor;
         this.claims = claims;
         this.runs = runs;
@@ -73,9 +78,13 @@ class RunLeases implements SmartInitializingSingleton {
         this.clock = clock;
     }
 
-    /** Runs left RUNNING by this node before it last stopped have no process any more. */
+    /**
+     * Runs left RUNNING by this node before it last stopped have no process any more; they are this
+     * node's only once no other live replica uses its node id (else the start stops).
+     */
     @Override
     public void afterSingletonsInstantiated() {
+        nodeLock.acquire();
         scopes.gatewayJobs().run(this::interruptLeftovers);
     }
 
@@ -83,7 +92,7 @@ class RunLeases implements SmartInitializingSingleton {
         Set<UUID> mine = executor.leased();
         int interrupted = 0;
         for (UUID runId : claims.runningOn(executor.node())) {
-            if (!mine.contains(runId) && interrupt(runId, clock.instant(), "this node restarted")) {
+            if (!mine.contains(runId) && interrupt(runId, false, "this node restarted")) {
                 interrupted++;
             }
         }
@@ -103,11 +112,12 @@ class RunLeases implements SmartInitializingSingleton {
 
     private void checkLeases() {
         try {
-            Instant now = clock.instant();
-            if (Duration.between(lastRenewal, now).compareTo(ttl.dividedBy(3)) >= 0) {
+            long now = System.nanoTime();
+            if (now - lastRenewal >= ttl.dividedBy(3).toNanos()) {
                 List<UUID> held = List.copyOf(executor.leased());
-                Set<UUID> renewed = Set.copyOf(claims.renewLeases(executor.node(), held, now.plus(ttl)));
+                Set<UUID> renewed = Set.copyOf(claims.renewLeases(executor.node(), held, ttl));
                 lastRenewal = now;
+                nodeLock.keep();
                 for (UUID runId : held) {
                     // Ended or taken over by another replica (this one paused past its lease, or lost
                     // the database for longer): its process must not go on with effects nobody sees.
@@ -116,22 +126,28 @@ class RunLeases implements SmartInitializingSingleton {
                     }
                 }
             }
-            List<UUID> expired = claims.leaseExpired(now, BATCH);
+            List<UUID> expired = claims.leaseExpired(BATCH);
             for (UUID runId : expired) {
-                interrupt(runId, now, "its lease ran out");
+                interrupt(runId, true, "its lease ran out");
             }
         } catch (DataAccessException | TransactionException e) {
             log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
         }
     }
 
-    private boolean interrupt(UUID runId, Instant now, String why) {
+    /**
+     * Ends the run INTERRUPTED if it is still RUNNING and, when {@code onlyIfExpired}, its lease ran
+     * out by the database's clock when the row is locked (its replica may have renewed it since the
+     * expired runs were listed).
+     */
+    private boolean interrupt(UUID runId, boolean onlyIfExpired, String why) {
         Boolean done = transactions.execute(status -> {
-            RunRecord run = runs.lockRunning(runId).orElse(null);
+            RunRecord run = (onlyIfExpired ? runs.lockLeaseExpired(runId) : runs.lockRunning(runId)).orElse(null);
             if (run == null) {
                 return false;
             }
-            Instant ranOut = run.leaseUntil() != null && run.leaseUntil().isBefore(now) ? run.leaseUntil() : now;
+            Instant now = clock.instant();
+            Instant ranOut = onlyIfExpired && run.leaseUntil() != null ? run.leaseUntil() : now;
             String node = run.claimedBy();
             run.interrupt(ranOut, now);
             runs.save(run);

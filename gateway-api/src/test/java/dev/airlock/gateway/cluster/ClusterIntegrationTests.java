@@ -1,6 +1,7 @@
 package dev.airlock.gateway.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.approval.request.ApprovalService;
 import dev.airlock.gateway.AirlockApplication;
@@ -89,6 +90,11 @@ class ClusterIntegrationTests {
 
     private static ConfigurableApplicationContext start(String node, Path marks, String datasourceUrl, String... extra)
             throws IOException {
+        return start(node, marks, datasourceUrl, List.of(), extra);
+    }
+
+    private static ConfigurableApplicationContext start(
+            String node, Path marks, String datasourceUrl, List<Class<?>> sources, String... extra) throws IOException {
         Files.createDirectories(marks);
         List<String> args = new ArrayList<>(List.of(
                 "--airlock.data-dir=" + work.resolve("data-" + node),
@@ -110,7 +116,9 @@ class ClusterIntegrationTests {
             }
         }
         args.addAll(List.of(extra));
-        return new SpringApplicationBuilder(AirlockApplication.class)
+        List<Class<?>> all = new ArrayList<>(List.of(AirlockApplication.class));
+        all.addAll(sources);
+        return new SpringApplicationBuilder(all.toArray(Class<?>[]::new))
                 .profiles("test")
                 .run(args.toArray(String[]::new));
     }
@@ -292,6 +300,86 @@ class ClusterIntegrationTests {
         } finally {
             holder.close();
         }
+    }
+
+    /** A replica whose clock is an hour ahead of the database's. */
+    @org.springframework.boot.test.context.TestConfiguration(proxyBeanMethods = false)
+    static class ClockAnHourAhead {
+        @org.springframework.context.annotation.Bean
+        @org.springframework.context.annotation.Primary
+        java.time.Clock skewedClock() {
+            return java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(1));
+        }
+    }
+
+    /** A replica whose clock is an hour behind the database's. */
+    @org.springframework.boot.test.context.TestConfiguration(proxyBeanMethods = false)
+    static class ClockAnHourBehind {
+        @org.springframework.context.annotation.Bean
+        @org.springframework.context.annotation.Primary
+        java.time.Clock skewedClock() {
+            return java.time.Clock.offset(java.time.Clock.systemUTC(), Duration.ofHours(-1));
+        }
+    }
+
+    private static int port(ConfigurableApplicationContext replica) {
+        return Integer.parseInt(replica.getEnvironment().getProperty("local.server.port"));
+    }
+
+    /** How long the run's lease has left by the database's clock. */
+    private static Duration leaseLeft(UUID runId) {
+        double seconds = db().sql("SELECT extract(epoch FROM lease_until - now()) FROM airlock.runs WHERE id = ?")
+                .param(runId)
+                .query(Double.class)
+                .single();
+        return Duration.ofMillis(Math.round(seconds * 1000));
+    }
+
+    @Test
+    void leasesAreTimedByTheDatabaseSoAReplicaWhoseClockIsWrongEndsNoLiveRun() throws Exception {
+        Path marks = toolDir("marks-clocks");
+        ConfigurableApplicationContext ahead =
+                start("ahead", marks, url, List.of(ClockAnHourAhead.class), "--airlock.executor.drain-timeout=PT1S");
+        ConfigurableApplicationContext behind =
+                start("behind", marks, url, List.of(ClockAnHourBehind.class), "--airlock.executor.drain-timeout=PT1S");
+        try {
+            UUID onAhead = startedSleeper(port(ahead), marks, 60);
+            UUID onBehind = startedSleeper(port(behind), marks, 60);
+            assertThat(leaseLeft(onAhead)).as("a lease claimed an hour ahead").isBetween(Duration.ZERO, LEASE);
+            assertThat(leaseLeft(onBehind)).as("a lease claimed an hour behind").isBetween(Duration.ZERO, LEASE);
+            // Every replica (this class's first one too) checks leases every half second meanwhile, and
+            // the runs' own replicas renew theirs.
+            org.awaitility.Awaitility.await("both runs stay RUNNING for two leases")
+                    .during(LEASE.multipliedBy(2))
+                    .atMost(LEASE.multipliedBy(3))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() ->
+                            state(onAhead).equals("RUNNING") && state(onBehind).equals("RUNNING"));
+            assertThat(leaseLeft(onAhead)).as("renewed by the database's clock").isBetween(Duration.ZERO, LEASE);
+        } finally {
+            ahead.close();
+            behind.close();
+        }
+    }
+
+    @Test
+    void aSecondLiveReplicaWithTheSameNodeIdStopsItsStartAndEndsNothing() throws Exception {
+        Path marks = toolDir("marks-twins");
+        ConfigurableApplicationContext one = start("twin", marks, url, "--airlock.executor.drain-timeout=PT1S");
+        try {
+            UUID runId = startedSleeper(port(one), marks, 60);
+            assertThatThrownBy(() -> start("twin", marks, url))
+                    .hasStackTraceContaining("airlock.node-id")
+                    .hasStackTraceContaining("another live replica on this database uses the node id 'twin'");
+            assertThat(state(runId)).as("the live replica's run").isEqualTo("RUNNING");
+            assertThat(dev.airlock.gateway.support.HostProcesses.withEnvironment("AIRLOCK_RUN_ID=" + runId))
+                    .as("its process")
+                    .isNotEmpty();
+        } finally {
+            one.close();
+        }
+        // The replica that held the id is gone, and with its session the lock: a restart under it starts.
+        start("twin", marks, url).close();
     }
 
     @Test

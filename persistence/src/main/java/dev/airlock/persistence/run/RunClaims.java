@@ -1,6 +1,7 @@
 package dev.airlock.persistence.run;
 
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -12,7 +13,8 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Moves approved runs to RUNNING so that each is executed exactly once, whatever the number of
  * gateway replicas: a conditional update for one run, {@code FOR UPDATE SKIP LOCKED} for the
- * next ones in line.
+ * next ones in line. Leases are timed by the database's clock ({@code now()}), never a replica's:
+ * replicas whose clocks disagree still agree on when a lease runs out.
  */
 @Component
 public class RunClaims {
@@ -31,13 +33,14 @@ public class RunClaims {
 
     /**
      * Claims up to {@code limit} APPROVED runs of {@code tenant}, oldest first, skipping rows that
-     * other replicas are claiming at the same moment; each names the sandbox it will run in from now on.
+     * other replicas are claiming at the same moment; each names the sandbox it will run in from now on
+     * and holds a lease of {@code ttl} from the database's present time.
      */
     @Transactional
-    public List<UUID> claimNext(
-            String node, String tenant, int limit, Instant now, Instant leaseUntil, SandboxKind sandbox) {
+    public List<UUID> claimNext(String node, String tenant, int limit, Instant now, Duration ttl, SandboxKind sandbox) {
         return jdbc.sql("""
-                UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now, lease_until = :lease,
+                UPDATE airlock.runs SET state = 'RUNNING', claimed_by = :node, started_at = :now,
+                       lease_until = now() + :ttlMicros * interval '1 microsecond',
                        sandbox = CASE WHEN kind = 'PROCESS' THEN :sandbox END, updated_at = :now, version = version + 1
                  WHERE id IN (SELECT id FROM airlock.runs WHERE state = 'APPROVED' AND tenant = :tenant
                                ORDER BY created_at LIMIT :limit FOR UPDATE SKIP LOCKED)
@@ -46,7 +49,7 @@ public class RunClaims {
                 .param("node", node)
                 .param("tenant", tenant)
                 .param("now", Timestamp.from(now))
-                .param("lease", Timestamp.from(leaseUntil))
+                .param("ttlMicros", micros(ttl))
                 .param("sandbox", sandbox.name())
                 .param("limit", limit)
                 .query((rs, n) -> rs.getObject(1, UUID.class))
@@ -85,35 +88,42 @@ public class RunClaims {
     }
 
     /**
-     * Extends this node's leases on the runs it is still executing; returns the runs whose lease it
-     * extended (a run missing from them is no longer this node's: another replica ended it).
+     * Extends this node's leases on the runs it is still executing to {@code ttl} from the database's
+     * present time; returns the runs whose lease it extended (a run missing from them is no longer
+     * this node's: another replica ended it).
      */
     @Transactional
-    public List<UUID> renewLeases(String node, Collection<UUID> runIds, Instant leaseUntil) {
+    public List<UUID> renewLeases(String node, Collection<UUID> runIds, Duration ttl) {
         if (runIds.isEmpty()) {
             return List.of();
         }
         return jdbc.sql("""
-                UPDATE airlock.runs SET lease_until = :lease
+                UPDATE airlock.runs SET lease_until = now() + :ttlMicros * interval '1 microsecond'
                  WHERE state = 'RUNNING' AND claimed_by = :node AND id = ANY(:ids)
                 RETURNING id
                 """)
-                .param("lease", Timestamp.from(leaseUntil))
+                .param("ttlMicros", micros(ttl))
                 .param("node", node)
                 .param("ids", runIds.toArray(UUID[]::new))
                 .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
     }
 
-    /** Runs whose executing replica's lease ran out before {@code now}, oldest lease first. */
+    /** Runs whose executing replica's lease ran out by the database's clock, oldest lease first. */
     @Transactional(readOnly = true)
-    public List<UUID> leaseExpired(Instant now, int limit) {
+    public List<UUID> leaseExpired(int limit) {
         return jdbc.sql(
-                        "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < :now ORDER BY lease_until LIMIT :limit")
-                .param("now", Timestamp.from(now))
+                        "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < now() ORDER BY lease_until LIMIT :limit")
                 .param("limit", limit)
                 .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
+    }
+
+    private static long micros(Duration ttl) {
+        if (!ttl.isPositive()) {
+            throw new IllegalArgumentException("a lease must be longer than zero: " + ttl);
+        }
+        return java.util.concurrent.TimeUnit.NANOSECONDS.toMicros(ttl.toNanos());
     }
 
     /** Runs that this node was executing in an earlier life (before a crash or a kill). */

@@ -21,6 +21,16 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
             nativeQuery = true)
     Optional<RunRecord> lockRunning(@Param("id") UUID id);
 
+    /**
+     * The run if it is still RUNNING and its lease ran out by the database's clock, row-locked; empty
+     * when its replica renewed the lease meanwhile, or another replica holds the row.
+     */
+    @Query(
+            value = "SELECT * FROM airlock.runs WHERE id = :id AND state = 'RUNNING' AND lease_until < now()"
+                    + " FOR UPDATE SKIP LOCKED",
+            nativeQuery = true)
+    Optional<RunRecord> lockLeaseExpired(@Param("id") UUID id);
+
     /** The run if it belongs to one of {@code tenants}. */
     Optional<RunRecord> findByIdAndTenantIn(UUID id, java.util.Collection<String> tenants);
 

@@ -58,7 +58,17 @@ public class RunWrites {
         params.put("state", run.state().name());
         params.put("approvalRequired", run.approvalRequired());
         params.put("claimedBy", run.claimedBy());
-        params.put("leaseUntil", timestamp(run.leaseUntil()));
+        // A lease is timed by the database's clock (as RunClaims times claims and renewals): its length
+        // as the run was started, from the database's present time.
+        Instant leaseUntil = run.leaseUntil();
+        Instant startedAt = run.startedAt();
+        params.put(
+                "leaseMicros",
+                leaseUntil == null || startedAt == null
+                        ? null
+                        : java.util.concurrent.TimeUnit.NANOSECONDS.toMicros(
+                                java.time.Duration.between(startedAt, leaseUntil)
+                                        .toNanos()));
         params.put("sandbox", run.sandbox() == null ? null : run.sandbox().name());
         params.put("createdAt", timestamp(run.createdAt()));
         params.put("updatedAt", timestamp(run.updatedAt()));
@@ -79,7 +89,8 @@ public class RunWrites {
                                           created_at, updated_at, started_at, ended_at, version)
                 VALUES (:id, :tenant, :agent, :tool, :snapshot, :arguments, :argv, :kind, :request,
                         :policyRule, :agentReason, :requestSha256, :idempotencyKey, :state,
-                        :approvalRequired, :cancelRequested, :claimedBy, :leaseUntil, :sandbox,
+                        :approvalRequired, :cancelRequested, :claimedBy,
+                        now() + CAST(:leaseMicros AS bigint) * interval '1 microsecond', :sandbox,
                         :exitCode, :termination, :failure, :call,
                         :createdAt, :updatedAt, :startedAt, :endedAt, 0)
                 """).params(params).update();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.airlock.persistence.Fixtures;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -31,8 +32,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 @SpringBootTest
 class RunClaimsIntegrationTests {
 
+    /** A replica's clock, far from the database's: leases must not depend on it. */
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
-    private static final Instant LEASE = NOW.plusSeconds(30);
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
 
     @Autowired
     RunClaims claims;
@@ -183,26 +186,34 @@ class RunClaimsIntegrationTests {
     }
 
     @Test
-    void aClaimHoldsALeaseThatOnlyItsNodeRenewsAndThatRunsOut() {
+    void aClaimHoldsALeaseTimedByTheDatabaseThatOnlyItsNodeRenewsAndThatRunsOut() throws InterruptedException {
         UUID mine = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
         UUID theirs = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(20));
         String node = "lease-" + tenant;
         claims.claimNext(node, tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
-        claims.claimNext("other-" + tenant, tenant, 1, NOW, LEASE, SandboxKind.BUBBLEWRAP);
-        assertThat(runs.findById(mine).orElseThrow().leaseUntil()).isEqualTo(LEASE);
-        assertThat(claims.leaseExpired(LEASE.minusMillis(1), 1000)).doesNotContain(mine, theirs);
-        assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000)).contains(mine, theirs);
+        claims.claimNext("other-" + tenant, tenant, 1, NOW, Duration.ofMillis(1), SandboxKind.BUBBLEWRAP);
+        assertThat(leaseLeft(mine))
+                .as("30 s from the database's present, whatever the replica's clock says")
+                .isBetween(Duration.ofSeconds(25), LEASE);
+        Thread.sleep(20);
+        assertThat(claims.leaseExpired(1000)).contains(theirs).doesNotContain(mine);
 
-        Instant later = LEASE.plusSeconds(30);
-        assertThat(claims.renewLeases(node, List.of(mine, theirs), later))
+        assertThat(claims.renewLeases(node, List.of(mine, theirs), Duration.ofMinutes(5)))
                 .as("only its own run")
                 .containsExactly(mine);
-        assertThat(runs.findById(mine).orElseThrow().leaseUntil()).isEqualTo(later);
-        assertThat(runs.findById(theirs).orElseThrow().leaseUntil()).isEqualTo(LEASE);
-        assertThat(claims.leaseExpired(LEASE.plusMillis(1), 1000))
-                .contains(theirs)
-                .doesNotContain(mine);
-        assertThat(claims.renewLeases(node, List.of(), later)).isEmpty();
+        assertThat(leaseLeft(mine)).isBetween(Duration.ofMinutes(4), Duration.ofMinutes(5));
+        assertThat(leaseLeft(theirs)).isNegative();
+        assertThat(claims.renewLeases(node, List.of(), LEASE)).isEmpty();
+        assertThatThrownBy(() -> claims.renewLeases(node, List.of(mine), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private Duration leaseLeft(UUID run) {
+        double seconds = jdbc.sql("SELECT extract(epoch FROM lease_until - now()) FROM airlock.runs WHERE id = ?")
+                .param(run)
+                .query(Double.class)
+                .single();
+        return Duration.ofMillis(Math.round(seconds * 1000));
     }
 
     private static void await(CountDownLatch latch) {

@@ -20,7 +20,8 @@ import org.springframework.validation.annotation.Validated;
  * of it in YAML in git; secret values never appear here, only where the gateway finds them.
  *
  * @param dataDir     where the embedded PostgreSQL keeps its data, and replicas their result spool
- * @param nodeId      this replica's name in run claims; defaults to the host name
+ * @param nodeId      this replica's name in run claims, one live replica's; defaults to the host name and the
+ *                    server's port
  * @param tenants     tenants by name, with their agents (every tenant's name: {@link TenantNames})
  * @param console     the web console
  * @param database    the embedded PostgreSQL
