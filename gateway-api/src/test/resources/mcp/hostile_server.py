@@ -81,7 +81,12 @@ def call(name, arguments):
         return {"content": [{"type": "image", "mimeType": "image/png",
                              "data": base64.b64encode(b"\x89PNG not really").decode()}]}
     if name == "secret":
-        return text("token=" + os.environ.get("SERVER_TOKEN", "(none)"))
+        # in a text item, and in an embedded resource, which the agent is told of by its digest
+        result = text("token=" + os.environ.get("SERVER_TOKEN", "(none)"))
+        result["content"].append({"type": "resource", "resource": {
+            "uri": "mem://token", "mimeType": "text/plain",
+            "text": "token=" + os.environ.get("SERVER_TOKEN", "(none)")}})
+        return result
     if name == "scale":
         return text("received " + json.dumps(arguments, sort_keys=True))
     if name == "count":

@@ -215,12 +215,16 @@ public final class SecretRedactor {
 
     /** {@code text} with every registered value replaced. */
     public String redact(String text) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
+        return new String(redact(text.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+    }
+
+    /** {@code bytes} with every registered value replaced (a new array; {@code bytes} is left as it was). */
+    public byte[] redact(byte[] bytes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length);
         RedactingStream stream = stream(out::write);
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         stream.write(bytes, 0, bytes.length);
         stream.finish();
-        return out.toString(StandardCharsets.UTF_8);
+        return out.toByteArray();
     }
 
     @Override

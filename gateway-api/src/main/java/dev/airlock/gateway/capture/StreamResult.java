@@ -9,7 +9,8 @@ import dev.airlock.sanitizer.RemovalReport;
  * @param retainedBytes  bytes kept (the prefix of what was observed)
  * @param truncated      whether fewer bytes were kept than observed
  * @param eof            whether the end of the stream was seen
- * @param sha256         hex SHA-256 of all observed bytes
+ * @param sha256         hex SHA-256 of all observed bytes, with the values of injected secrets replaced as in
+ *                       the raw artifact
  * @param text           the sanitized, redacted transcript of the retained bytes
  * @param removed        what the sanitizer removed
  * @param redactions     how many secret values were replaced

@@ -104,7 +104,7 @@ public class McpCalls {
             JsonNode result = reply.result();
             Boolean isError =
                     result.path("isError").isBoolean() ? result.path("isError").asBoolean() : null;
-            stdout = capture(reply.raw(), render(result), tool.maxRetainedBytes(), redactor);
+            stdout = capture(reply.raw(), render(result, redactor), tool.maxRetainedBytes(), redactor);
             facts = new McpFacts(call.server(), call.tool(), isError, null, null);
             termination = Termination.RESPONDED;
         }
@@ -151,9 +151,10 @@ public class McpCalls {
 
     /**
      * The result as people and agents read it: text items as they are, structured content as
-     * JSON text, and every other item described (it stays in the raw artifact).
+     * JSON text, and every other item described (it stays in the raw artifact) by its type, size
+     * and the digest of its bytes with {@code redactor}'s values replaced (as the digests of streams).
      */
-    static String render(JsonNode result) {
+    static String render(JsonNode result, SecretRedactor redactor) {
         StringBuilder text = new StringBuilder();
         JsonNode content = result.path("content");
         if (content.isArray()) {
@@ -162,7 +163,8 @@ public class McpCalls {
                 switch (type) {
                     case "text" -> text.append(item.path("text").asString("")).append('\n');
                     case "image", "audio" ->
-                        text.append(describe(type, item.path("mimeType").asString("unknown"), item.path("data")))
+                        text.append(describe(
+                                        type, item.path("mimeType").asString("unknown"), item.path("data"), redactor))
                                 .append('\n');
                     case "resource" -> {
                         JsonNode resource = item.path("resource");
@@ -174,7 +176,7 @@ public class McpCalls {
                                 .append(", ")
                                 .append(resource.has("blob") ? decodedSize(data) : utf8(data).length)
                                 .append(" bytes, sha256 ")
-                                .append(Sha256.hex(resource.has("blob") ? decoded(data) : utf8(data)))
+                                .append(Sha256.hex(redactor.redact(resource.has("blob") ? decoded(data) : utf8(data))))
                                 .append(": kept in the raw artifact]\n");
                     }
                     case "resource_link" ->
@@ -199,9 +201,9 @@ public class McpCalls {
         return text.toString();
     }
 
-    private static String describe(String type, String mimeType, JsonNode data) {
-        return "[" + type + " " + mimeType + ", " + decodedSize(data) + " bytes, sha256 " + Sha256.hex(decoded(data))
-                + ": kept in the raw artifact]";
+    private static String describe(String type, String mimeType, JsonNode data, SecretRedactor redactor) {
+        return "[" + type + " " + mimeType + ", " + decodedSize(data) + " bytes, sha256 "
+                + Sha256.hex(redactor.redact(decoded(data))) + ": kept in the raw artifact]";
     }
 
     private static byte[] decoded(JsonNode data) {

@@ -303,6 +303,11 @@ class McpUpstreamIntegrationTests {
         JsonNode secret = run("hostile.secret", "{}");
         assertThat(secret.toString()).doesNotContain(TestSecrets.MCP_TOKEN);
         assertThat(secret.path("stdout").path("redactions").asLong()).isPositive();
+        assertThat(secret.path("stdout").path("text").asString())
+                .as("the embedded resource's digest is of its text with the secret replaced, never of the secret")
+                .contains("[embedded resource mem://token, text/plain, ")
+                .contains("sha256 " + dev.airlock.kernel.digest.Sha256.hex("token=[REDACTED:SERVER_TOKEN]") + ":")
+                .doesNotContain(dev.airlock.kernel.digest.Sha256.hex("token=" + TestSecrets.MCP_TOKEN));
 
         JsonNode image = run("hostile.image", "{}");
         assertThat(image.path("stdout").path("text").asString()).startsWith("[image image/png, 15 bytes, sha256 ");

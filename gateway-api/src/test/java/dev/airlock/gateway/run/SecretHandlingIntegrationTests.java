@@ -31,9 +31,11 @@ class SecretHandlingIntegrationTests {
         AgentApi api = new AgentApi(mvc);
         JsonNode run = api.run(ACME, "secret", "{}").body();
         String runId = run.path("runId").asString();
-        // The stream's digest is still of what the process wrote.
+        // The stream's digest is of what the process wrote with the secret replaced: a digest of the
+        // value as written would let the agent test guesses of it offline.
         assertThat(run.path("stdout").path("sha256").asString())
-                .isEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
+                .isEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=[REDACTED:API_TOKEN]\n"))
+                .isNotEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
 
         String grant = api.asHuman(
                         "bob",
@@ -71,6 +73,25 @@ class SecretHandlingIntegrationTests {
                         .path("sha256")
                         .asString())
                 .isEqualTo(dev.airlock.persistence.artifact.RawArtifactDigest.of(download, new byte[0]));
+        // An evidence bundle holding those bytes verifies offline: the stream hashes to its digest.
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("secret-evidence");
+        java.nio.file.Path bundle = dir.resolve("bundle.zip");
+        java.nio.file.Files.write(
+                bundle,
+                api.rawAsHuman("bob", "POST", "/api/v1/audit/evidence?tenant=acme&runId=" + runId)
+                        .getContentAsByteArray());
+        java.nio.file.Path keys = dir.resolve("keys.json");
+        java.nio.file.Files.write(
+                keys,
+                api.rawAsHuman("bob", "GET", "/api/v1/audit/evidence/keys?tenant=acme")
+                        .getContentAsByteArray());
+        java.io.ByteArrayOutputStream verdict = new java.io.ByteArrayOutputStream();
+        int status = dev.airlock.evidence.VerifyCommand.run(
+                new String[] {bundle.toString(), "--keys", keys.toString()},
+                new java.io.PrintStream(verdict, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(verdict, true, StandardCharsets.UTF_8));
+        assertThat(status).as(verdict.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(verdict.toString(StandardCharsets.UTF_8)).contains("1 raw artifact(s)");
         assertThat(output.getAll()).doesNotContain(TestSecrets.API_TOKEN);
     }
 

@@ -188,6 +188,10 @@ class HttpToolIntegrationTests {
         String text = run.path("stdout").path("text").asString();
         assertThat(text).startsWith("you sent: Bearer [REDACTED:").doesNotContain(TestSecrets.API_TOKEN);
         assertThat(run.path("stdout").path("redactions").asLong()).isEqualTo(1);
+        assertThat(run.path("stdout").path("sha256").asString())
+                .as("the body's digest is of the body with the credential replaced: no guess of it can be tested")
+                .isEqualTo(dev.airlock.kernel.digest.Sha256.hex(text))
+                .isNotEqualTo(dev.airlock.kernel.digest.Sha256.hex("you sent: Bearer " + TestSecrets.API_TOKEN + "\n"));
     }
 
     @Test
