@@ -101,6 +101,9 @@ class ClusterIntegrationTests {
                 "--server.port=0",
                 "--airlock.node-id=" + node,
                 "--airlock.executor.lease-ttl=" + LEASE,
+                // Many replicas share one PostgreSQL (100 connections): each holds few while idle.
+                "--spring.datasource.hikari.minimum-idle=2",
+                "--spring.datasource.hikari.maximum-pool-size=10",
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
                 "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks));
         if (datasourceUrl != null) {
@@ -191,6 +194,11 @@ class ClusterIntegrationTests {
                 .query(String.class)
                 .list();
         assertThat(nodes).as("claims spread over the instances").hasSizeGreaterThanOrEqualTo(2);
+        // Their connections back to the shared PostgreSQL for the tests after this one.
+        for (ConfigurableApplicationContext replica : deciders) {
+            replica.close();
+            others.remove(replica);
+        }
     }
 
     private static int freePort() throws IOException {
@@ -215,6 +223,8 @@ class ClusterIntegrationTests {
                                 + Path.of("target", "test-classes").toAbsolutePath() + "/",
                         "--server.port=" + port,
                         "--airlock.node-id=" + node,
+                        "--spring.datasource.hikari.minimum-idle=2",
+                        "--spring.datasource.hikari.maximum-pool-size=10",
                         "--airlock.data-dir=" + work.resolve("data-" + node),
                         "--airlock.executor.lease-ttl=" + LEASE,
                         "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
