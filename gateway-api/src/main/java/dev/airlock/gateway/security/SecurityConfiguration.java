@@ -143,6 +143,12 @@ class SecurityConfiguration {
         return new org.springframework.security.web.firewall.HttpStatusRequestRejectedHandler(400);
     }
 
+    /** Every request through {@link NoEscapesFirewall}: no path that reads one way encoded and another decoded. */
+    @Bean
+    org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer noEscapesInPaths() {
+        return web -> web.httpFirewall(new NoEscapesFirewall());
+    }
+
     /** Matches the paths of the sides this replica does not run (none when it runs both). */
     private static org.springframework.security.web.util.matcher.RequestMatcher otherSides(
             AirlockProperties properties) {

@@ -181,6 +181,17 @@ class AccessTokenIntegrationTests {
         assertThat(withToken(auditor.token(), "GET", "/api/v1/audit/runs?tenant=acme", null))
                 .hasStatusOk();
         assertThat(withToken(auditor.token(), "GET", "/api/v1/approvals", null)).hasStatus(403);
+        // The raw bytes need raw:access however their path is spelled.
+        for (String path : new String[] {
+            "/api/v1/audit/raw-gr%61nts/" + java.util.UUID.randomUUID() + "/download?stream=stdout",
+            "/api/v1/audit/raw-grants/" + java.util.UUID.randomUUID() + "/download?stream=stdout"
+        }) {
+            MvcTestResult raw = mvc.get()
+                    .uri(java.net.URI.create(path))
+                    .header("Authorization", "Bearer " + auditor.token())
+                    .exchange();
+            assertThat(raw.getResponse().getStatus()).as(path).isIn(400, 403);
+        }
     }
 
     @Test

@@ -85,6 +85,29 @@ class SecurityHardeningIntegrationTests {
     }
 
     @Test
+    void noSpellingOfTheSignInPathSkipsTheLockOut() {
+        for (int i = 0; i < 5; i++) {
+            signIn("carol", "wrong-" + i, "10.0.0." + i);
+        }
+        for (String path : new String[] {"/l%6Fgin", "/%6cogin", "/login%2F", "/log%69n"}) {
+            MvcTestResult encoded = mvc.post()
+                    .uri(java.net.URI.create(path))
+                    .param("username", "carol")
+                    .param("password", "carol-password")
+                    .with(csrf())
+                    .with(request -> {
+                        request.setRemoteAddr("10.0.0.99");
+                        return request;
+                    })
+                    .exchange();
+            assertThat(signedIn(encoded)).as(path).isFalse();
+            assertThat(encoded.getResponse().getStatus())
+                    .as("%s: refused by the firewall", path)
+                    .isEqualTo(400);
+        }
+    }
+
+    @Test
     void locksAnAddressOutThatGuessesManyUserNames() {
         for (int i = 0; i < 20; i++) {
             signIn("nobody-" + i, "guess", "10.9.9.9");

@@ -40,7 +40,9 @@ final class AccessTokenAuthenticationFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        String path = request.getRequestURI().substring(request.getContextPath().length());
+        // The decoded path, as the security matchers and MVC route it: a scope is never decided on a
+        // spelling of the path other than the one the request is served by.
+        String path = org.springframework.web.util.UrlPathHelper.defaultInstance.getPathWithinApplication(request);
         if (!header.startsWith("Bearer ") || !path.startsWith("/api/")) {
             PeopleProblems.invalidToken(response);
             return;

@@ -20,6 +20,14 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
 
     static final String USERNAME = "username";
 
+    /**
+     * The form login's own request, matched as the form login matches it (the decoded path), so
+     * that no spelling of the path reaches the password check without passing the lock-out.
+     */
+    private static final org.springframework.security.web.util.matcher.RequestMatcher SIGN_IN =
+            org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher.withDefaults()
+                    .matcher(org.springframework.http.HttpMethod.POST, "/login");
+
     private final LoginThrottle throttle;
 
     LoginThrottleFilter(LoginThrottle throttle) {
@@ -29,11 +37,7 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if ("POST".equals(request.getMethod())
-                && "/login"
-                        .equals(request.getRequestURI()
-                                .substring(request.getContextPath().length()))
-                && throttle.lockedOut(username(request), request.getRemoteAddr())) {
+        if (SIGN_IN.matches(request) && throttle.lockedOut(username(request), request.getRemoteAddr())) {
             response.sendRedirect(request.getContextPath() + "/login?locked");
             return;
         }
