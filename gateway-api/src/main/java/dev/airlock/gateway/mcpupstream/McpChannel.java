@@ -141,9 +141,20 @@ abstract class McpChannel implements AutoCloseable {
         pending.put(id, waiting);
         java.util.concurrent.atomic.AtomicReference<@Nullable Runnable> abort =
                 new java.util.concurrent.atomic.AtomicReference<>();
+        // A cancel that comes before the request is sent (while the listing is read, or before this
+        // call at all: onCancel runs the action at once then) keeps it from being sent; one that
+        // comes after cuts the exchange and tells the server.
+        java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
         onCancel.accept(() -> {
             if (waiting.answer()
                     .completeExceptionally(new McpFailure(Termination.CANCELLED, "the run was cancelled"))) {
+                synchronized (sending) {
+                    cancelled.set(true);
+                    if (!sending.get()) {
+                        return;
+                    }
+                }
                 Runnable cut = abort.get();
                 if (cut != null) {
                     cut.run();
@@ -153,6 +164,12 @@ abstract class McpChannel implements AutoCloseable {
         });
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
+            synchronized (sending) {
+                if (cancelled.get()) {
+                    throw new McpFailure(Termination.CANCELLED, "the run was cancelled before its call was sent");
+                }
+                sending.set(true);
+            }
             transmit(json.writeValueAsBytes(message), timeout, abort::set);
             long left = deadline - System.nanoTime();
             return waiting.answer().get(Math.max(left, 0), TimeUnit.NANOSECONDS);

@@ -562,6 +562,26 @@ class McpUpstreamIntegrationTests {
         startThenCancel("javasdk.hang", Duration.ofSeconds(15));
     }
 
+    @Test
+    void aCallCancelledBeforeItIsSentIsNeverSent() {
+        // The next listing, which a call reads before it is sent, comes 3 s late: the cancel lands in it.
+        run("hostile.slow_list", "{}");
+        AgentApi.Response started = api.post(KEY, "/api/v1/runs", "{\"tool\":\"hostile.mark\",\"arguments\":{}}");
+        assertThat(started.status()).as(started.body().toString()).isEqualTo(201);
+        String runId = started.text("runId");
+        AgentApi.Response cancelled = api.post(KEY, "/api/v1/runs/" + runId + "/cancel", "");
+        assertThat(cancelled.status()).as(cancelled.body().toString()).isIn(200, 202);
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            JsonNode now = api.get(KEY, "/api/v1/runs/" + runId).body();
+            assertThat(now.path("state").asString()).isEqualTo("CANCELLED");
+            assertThat(now.path("mcp").path("termination").asString()).isEqualTo("CANCELLED");
+        });
+        assertThat(run("hostile.calls", "{}").path("stdout").path("text").asString())
+                .as("the tools the server was called for")
+                .contains("\"slow_list\"")
+                .doesNotContain("\"mark\"");
+    }
+
     /**
      * Starts a run of {@code tool}, waits until it runs, cancels it, and waits up to {@code within}
      * for it to end CANCELLED, its call too.
