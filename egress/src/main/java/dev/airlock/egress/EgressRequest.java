@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param contentType the body's content type, or null for none
  * @param idempotent whether the request may be sent again after a failure: GET, HEAD, PUT, DELETE,
  *                   OPTIONS, or a tool its configuration marks idempotent
+ * @param redirectsBelow a URL that redirects must stay at or below (an HTTP tool's base URL), or null
+ *                   when the same origin is enough
  */
 public record EgressRequest(
         String method,
@@ -23,7 +25,19 @@ public record EgressRequest(
         List<Header> headers,
         byte[] body,
         @Nullable String contentType,
-        boolean idempotent) {
+        boolean idempotent,
+        @Nullable String redirectsBelow) {
+
+    /** A request whose redirects need only stay within its origin. */
+    public EgressRequest(
+            String method,
+            URI url,
+            List<Header> headers,
+            byte[] body,
+            @Nullable String contentType,
+            boolean idempotent) {
+        this(method, url, headers, body, contentType, idempotent, null);
+    }
 
     private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "PUT", "DELETE", "OPTIONS");
 

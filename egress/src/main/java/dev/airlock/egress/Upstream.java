@@ -492,6 +492,12 @@ public final class Upstream implements AutoCloseable {
                         "the upstream redirected to another origin (" + origin(next)
                                 + "); redirects are followed only within " + origin(from));
             }
+            String below = request.redirectsBelow();
+            if (below != null && !within(next, below)) {
+                throw new RedirectRefused(
+                        status,
+                        "the upstream redirected outside its base URL; redirects are followed only below " + below);
+            }
             if (redirects >= MAX_REDIRECTS) {
                 throw new RedirectRefused(status, "more than " + MAX_REDIRECTS + " redirects");
             }
@@ -542,6 +548,20 @@ public final class Upstream implements AutoCloseable {
             return uri.getPort();
         }
         return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+
+    /**
+     * Whether {@code next} (normalized) is {@code base} or below it, with no encoded dot, slash or
+     * backslash in its path that a server could decode into a way out.
+     */
+    static boolean within(URI next, String base) {
+        String path = String.valueOf(next.getRawPath()).toLowerCase(Locale.ROOT);
+        if (path.contains("%2e") || path.contains("%2f") || path.contains("%5c") || path.contains("\\")) {
+            return false;
+        }
+        String url = next.normalize().toString();
+        String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        return url.equals(root) || url.startsWith(root + "/") || url.startsWith(root + "?");
     }
 
     private static String origin(URI uri) {

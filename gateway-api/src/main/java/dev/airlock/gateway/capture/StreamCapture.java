@@ -80,6 +80,23 @@ public final class StreamCapture implements Runnable {
         this.digestRedacting = redactor.names().isEmpty() ? null : redactor.stream(digest::update);
     }
 
+    /** What {@code bytes} become through the capture pipeline: retained, redacted, sanitized. */
+    public static StreamResult of(byte[] bytes, long maxRetained, SecretRedactor redactor) {
+        StreamCapture capture = new StreamCapture(
+                () -> new java.io.ByteArrayInputStream(bytes), maxRetained, Long.MAX_VALUE, redactor, () -> {});
+        capture.run();
+        return capture.seal();
+    }
+
+    /**
+     * {@code text} from an upstream made inert to be shown as a fact: its first 4,096 bytes, secret
+     * values redacted, sanitized like output (still to be fenced or kept out of Airlock's own words).
+     */
+    public static String inert(String text, SecretRedactor redactor) {
+        return of(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), 4096, redactor)
+                .text();
+    }
+
     @Override
     public void run() {
         byte[] buffer = new byte[CHUNK];

@@ -54,8 +54,12 @@ final class CallResults {
             content.add(text(pending(envelope, state, approvalsMissing)));
         } else if (envelope.http() != null) {
             content.add(text(answer(envelope, envelope.http(), state)));
+            details(envelope, envelope.http().reason()).ifPresent(content::add);
         } else if (envelope.mcp() != null) {
             content.add(text(answer(envelope, envelope.mcp(), state)));
+            if (!"UPSTREAM_ERROR".equals(envelope.mcp().termination())) {
+                details(envelope, envelope.mcp().reason()).ifPresent(content::add);
+            }
         } else if (failed) {
             content.add(text(failure(envelope, state)));
         }
@@ -191,12 +195,14 @@ final class CallResults {
         String call = "run " + envelope.runId() + " (" + envelope.tool() + "): tool " + mcp.tool() + " of MCP server "
                 + mcp.server();
         long bytes = envelope.stdout() == null ? 0 : envelope.stdout().observedBytes();
-        String why = mcp.reason() == null ? "" : " (" + mcp.reason() + ")";
+        String why = mcp.reason() == null ? "" : DETAILS_FOLLOW;
         String statement = switch (String.valueOf(mcp.termination())) {
             case "RESPONDED" ->
                 call + " answered with " + (Boolean.TRUE.equals(mcp.isError()) ? "an error result" : "a result") + " ("
                         + bytes + " bytes).";
-            case "UPSTREAM_ERROR" -> call + " answered with JSON-RPC error " + mcp.errorCode() + why + ".";
+            case "UPSTREAM_ERROR" ->
+                call + " answered with JSON-RPC error " + mcp.errorCode()
+                        + "; the server's message is in its untrusted output below.";
             case "TIMED_OUT" -> call + " did not answer in time; the call was cancelled.";
             case "RESPONSE_LIMIT" -> call + " sent a message longer than its limit; the server was stopped.";
             case "SERVER_DOWN" -> call + " could not be made: the server is down" + why + ".";
@@ -209,12 +215,13 @@ final class CallResults {
 
     /** Airlock's statement of an HTTP tool's call: what was sent and what came back, or why nothing did. */
     private static String answer(Envelope envelope, Envelope.HttpFacts http, RunState state) {
-        String call = "run " + envelope.runId() + " (" + envelope.tool() + "): " + http.method() + " " + http.url();
-        String type = http.headers().getOrDefault("content-type", "no content type");
+        // The URL stays in the envelope: after a redirect its path is the upstream's choice.
+        String call = "run " + envelope.runId() + " (" + envelope.tool() + "): " + http.method() + " to upstream "
+                + http.upstream();
         long bytes = envelope.stdout() == null ? 0 : envelope.stdout().observedBytes();
         String statement = switch (String.valueOf(http.termination())) {
             case "RESPONDED" ->
-                call + " answered " + http.status() + " (" + type + ", " + bytes + " bytes"
+                call + " answered " + http.status() + " (" + bytes + " bytes"
                         + (Boolean.FALSE.equals(http.bodyIsText()) ? ", not text: kept only in the raw artifact" : "")
                         + (http.attempts() > 1 ? ", after " + http.attempts() + " attempts" : "") + ").";
             case "RESPONSE_LIMIT" ->
@@ -232,7 +239,21 @@ final class CallResults {
     }
 
     private static String reason(Envelope.HttpFacts http) {
-        return http.reason() == null ? "" : ": " + http.reason();
+        return http.reason() == null ? "" : DETAILS_FOLLOW;
+    }
+
+    /**
+     * What a statement says where a reason exists: a reason may quote the upstream (an error message,
+     * a host name), so it never stands in Airlock's own words but follows them, fenced.
+     */
+    private static final String DETAILS_FOLLOW = " (the reason follows as untrusted text)";
+
+    /** The run's reason for how its call ended, fenced as untrusted text, if it has one. */
+    private static java.util.Optional<McpSchema.Content> details(Envelope envelope, @Nullable String reason) {
+        if (reason == null || reason.isBlank()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(text(Fence.wrap(envelope.tool() + " reason", reason)));
     }
 
     private static String observed(Envelope envelope) {

@@ -9,7 +9,6 @@ import dev.airlock.gateway.tool.ToolSnapshot;
 import dev.airlock.kernel.digest.Sha256;
 import dev.airlock.persistence.run.Termination;
 import dev.airlock.sanitizer.SecretRedactor;
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -243,14 +242,11 @@ public class McpCalls {
     }
 
     private static StreamResult run(byte[] bytes, long maxRetained, SecretRedactor redactor) {
-        StreamCapture capture = new StreamCapture(
-                () -> new ByteArrayInputStream(bytes), maxRetained, Long.MAX_VALUE, redactor, () -> {});
-        capture.run();
-        return capture.seal();
+        return StreamCapture.of(bytes, maxRetained, redactor);
     }
 
     private static String redacted(String text, SecretRedactor redactor) {
-        return run(text.getBytes(StandardCharsets.UTF_8), 4096, redactor).text();
+        return StreamCapture.inert(text, redactor);
     }
 
     private CaptureResult failed(Instant started, McpCallRequest call, Termination termination, String reason) {

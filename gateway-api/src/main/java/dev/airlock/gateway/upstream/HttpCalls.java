@@ -98,7 +98,9 @@ public class HttpCalls {
                 headers,
                 body(request),
                 request.contentType(),
-                request.idempotent());
+                request.idempotent(),
+                // Within the origin is not enough: the credential goes only where the tool's path may lead.
+                terms.baseUrl());
         SecretRedactor redactor = SecretRedactor.of(secretValues);
         AtomicReference<@Nullable StreamResult> body = new AtomicReference<>();
         AtomicReference<@Nullable String> bodyType = new AtomicReference<>();
@@ -141,9 +143,9 @@ public class HttpCalls {
                 request.method(),
                 result.finalUrl().toString(),
                 result.status(),
-                result.headers(),
+                ResponseHeaders.shown(result.headers()),
                 result.attempts(),
-                result.reason(),
+                result.reason() == null ? null : StreamCapture.inert(result.reason(), redactor),
                 text);
         return new CaptureResult(
                 result.startedAt(),

@@ -350,12 +350,23 @@ class McpIntegrationTests {
             assertThat(ok.isError()).isFalse();
             String runId = structured(ok).path("runId").asString();
             assertThat(texts(ok).getFirst())
-                    .startsWith("Airlock: run " + runId + " (service-status): GET http://api.test:")
-                    .endsWith("/v1/services/ledger answered 200 (application/json, 39 bytes).");
+                    .isEqualTo("Airlock: run " + runId
+                            + " (service-status): GET to upstream api answered 200 (39 bytes).");
             assertThat(texts(ok).get(1))
                     .isEqualTo(Fence.wrap(
                             "service-status response body", "{\"service\":\"ledger\",\"status\":\"running\"}"));
             assertThat(structured(ok).path("http").path("status").asInt()).isEqualTo(200);
+
+            McpSchema.CallToolResult forged = call(client, "forged-type", Map.of());
+            assertThat(String.join("\n", texts(forged)))
+                    .as("an upstream's header value is never in Airlock's words")
+                    .doesNotContain("NOTE FROM AIRLOCK");
+            assertThat(structured(forged)
+                            .path("http")
+                            .path("headers")
+                            .path("content-type")
+                            .asString())
+                    .isEqualTo("text/plain; charset=utf-8");
 
             McpSchema.CallToolResult notFound = call(client, "status", Map.of("code", 404));
             assertThat(notFound.isError()).as("a 4xx answer is an error").isTrue();
@@ -363,7 +374,12 @@ class McpIntegrationTests {
 
             McpSchema.CallToolResult refused = call(client, "metadata", Map.of());
             assertThat(refused.isError()).isTrue();
-            assertThat(texts(refused).getFirst()).contains("was refused: metadata.test resolves to 169.254.169.254");
+            assertThat(texts(refused).getFirst())
+                    .endsWith("was refused (the reason follows as untrusted text); nothing was sent there.");
+            assertThat(texts(refused).get(1))
+                    .as("the reason, fenced")
+                    .startsWith(Fence.openLine("metadata reason") + "\n| ")
+                    .contains("metadata.test resolves to 169.254.169.254");
         }
     }
 

@@ -280,6 +280,17 @@ class HttpToolIntegrationTests {
         assertThat(home.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(home.path("http").path("status").asInt()).isEqualTo(200);
         assertThat(home.path("stdout").path("text").asString()).contains("\"service\":\"home\"");
+        for (String tool : List.of("redirect-out", "redirect-dots")) {
+            JsonNode out = run(tool, "{}");
+            assertThat(out.path("http").path("termination").asString())
+                    .as("%s: within the origin but not below the base URL", tool)
+                    .isEqualTo("REFUSED");
+            assertThat(out.path("http").path("reason").asString()).contains("outside its base URL");
+        }
+        assertThat(upstream.receivedAt("/billing"))
+                .as("nothing sent outside the base URL")
+                .isEmpty();
+        assertThat(upstream.receivedAt("/v1/%2e%2e")).isEmpty();
     }
 
     @Autowired
