@@ -85,7 +85,8 @@ def call(name, arguments):
                              "data": base64.b64encode(b"\x89PNG not really").decode()}]}
     if name == "secret":
         # in a text item, and in an embedded resource, which the agent is told of by its digest
-        result = text("token=" + os.environ.get("SERVER_TOKEN", "(none)"))
+        result = text("token=" + os.environ.get("SERVER_TOKEN", "(none)"),
+                      {"token": os.environ.get("SERVER_TOKEN", "(none)")})
         result["content"].append({"type": "resource", "resource": {
             "uri": "mem://token", "mimeType": "text/plain",
             "text": "token=" + os.environ.get("SERVER_TOKEN", "(none)")}})

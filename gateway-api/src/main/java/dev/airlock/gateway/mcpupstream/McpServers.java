@@ -19,7 +19,6 @@ import dev.airlock.kernel.config.TenantNames;
 import dev.airlock.persistence.mcp.McpToolDefinitions;
 import dev.airlock.persistence.run.Termination;
 import dev.airlock.persistence.scope.Scopes;
-import dev.airlock.sanitizer.SecretRedactor;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
@@ -152,8 +151,10 @@ public class McpServers implements SmartLifecycle {
                             key + ".secrets." + variable, "cannot be read: " + e.getMessage());
                 }
             });
-            SecretRedactor redactor = SecretRedactor.of(values);
-            return new ServerSettings(tenant, name, key, server, () -> redactor, null);
+            // Values read at each start are added: a rotated secret is redacted in its old and new value.
+            SeenSecrets seen = new SeenSecrets();
+            seen.rememberWithForms(values);
+            return new ServerSettings(tenant, name, key, server, seen::redactor, null, seen);
         }
         if (!server.env().isEmpty() || !server.secrets().isEmpty()) {
             throw new InvalidConfigurationException(
@@ -167,7 +168,7 @@ public class McpServers implements SmartLifecycle {
         HttpUpstream.Auth auth = ToolCompiler.upstream(name, asUpstream(server), key, key + ".url")
                 .auth();
         UrlCredential credential = new UrlCredential(auth, secrets);
-        return new ServerSettings(tenant, name, key, server, credential::redactor, credential);
+        return new ServerSettings(tenant, name, key, server, credential::redactor, credential, null);
     }
 
     /** A URL server's client settings, as an upstream's. */
@@ -207,6 +208,8 @@ public class McpServers implements SmartLifecycle {
                 }
             }
             environment.putAll(values);
+            java.util.Objects.requireNonNull(server.seen(), "a stdio server's secrets")
+                    .rememberWithForms(values);
             ProcessSpec spec = new ProcessSpec(
                     UUID.randomUUID(),
                     server.label(),
@@ -216,7 +219,7 @@ public class McpServers implements SmartLifecycle {
                     Duration.ofDays(3650),
                     server.settings().maxResponseBytes().toBytes(),
                     server.settings().maxResponseBytes().toBytes(),
-                    SecretRedactor.of(values),
+                    server.redactor().get(),
                     sandbox);
             ServerProcess process;
             try {

@@ -13,6 +13,7 @@ import dev.airlock.sanitizer.SecretRedactor;
  * @param redactor what redacts its secret values (a stdio server's secrets, a URL server's credential, read
  *                 now) from what it answers and logs
  * @param credential a URL server's credential (null for a stdio server)
+ * @param seen     a stdio server's secret values, as given at each of its starts (null for a URL server)
  */
 record ServerSettings(
         String tenant,
@@ -20,7 +21,8 @@ record ServerSettings(
         String key,
         AgentSettings.McpServer settings,
         java.util.function.Supplier<SecretRedactor> redactor,
-        @org.jspecify.annotations.Nullable UrlCredential credential) {
+        @org.jspecify.annotations.Nullable UrlCredential credential,
+        @org.jspecify.annotations.Nullable SeenSecrets seen) {
 
     /** {@code <tenant>/<server>}, for logs and metrics. */
     String label() {

@@ -7,7 +7,6 @@ import dev.airlock.gateway.tool.HttpUpstream;
 import dev.airlock.gateway.upstream.UpstreamCredentials;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -21,8 +20,8 @@ final class UrlCredential {
 
     private final HttpUpstream.@Nullable Auth auth;
     private final SecretSource secrets;
-    /** Every value read, each under the name it is redacted as (a second value of a name gets a suffix). */
-    private final Map<String, String> seen = new LinkedHashMap<>();
+    /** Every value read, for redaction. */
+    private final SeenSecrets seen = new SeenSecrets();
 
     UrlCredential(HttpUpstream.@Nullable Auth auth, SecretSource secrets) {
         this.auth = auth;
@@ -54,30 +53,14 @@ final class UrlCredential {
                 // Not readable now: what was read before (and could have been sent) is still redacted.
             }
         }
-        synchronized (seen) {
-            return SecretRedactor.of(Map.copyOf(seen));
-        }
+        return seen.redactor();
     }
 
     /** The credential's header, its secret values read now and remembered. */
     private EgressRequest.Header read(HttpUpstream.Auth terms) throws SecretReference.SecretUnavailable {
         Map<String, String> values = new HashMap<>();
         EgressRequest.Header header = UpstreamCredentials.header(terms, secrets, values);
-        remember(values);
+        seen.remember(values);
         return header;
-    }
-
-    private void remember(Map<String, String> values) {
-        synchronized (seen) {
-            values.forEach((name, value) -> {
-                if (!seen.containsValue(value)) {
-                    String unique = name;
-                    for (int n = 2; seen.containsKey(unique); n++) {
-                        unique = name + "_" + n;
-                    }
-                    seen.put(unique, value);
-                }
-            });
-        }
     }
 }

@@ -64,7 +64,7 @@ public final class UpstreamCredentials {
      * ASCII as backslash-u escapes, in lower or upper case hex), percent-encoded (a form's {@code +} for a space, and {@code %20}),
      * and Base64. A form equal to the value itself is not noted twice.
      */
-    static void noteEncodings(Map<String, String> values, String name, String value) {
+    public static void noteEncodings(Map<String, String> values, String name, String value) {
         note(values, name + "_JSON", jsonEscaped(value, false, false), value);
         note(values, name + "_JSON_SLASHES", jsonEscaped(value, true, false), value);
         String ascii = jsonEscaped(value, true, true);

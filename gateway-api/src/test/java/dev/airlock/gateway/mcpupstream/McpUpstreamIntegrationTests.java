@@ -71,6 +71,11 @@ import tools.jackson.databind.JsonNode;
             "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[0].approval=deny",
             "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[1].when=args.replicas > 5",
             "airlock.tenants.mcpt.mcp-servers.hostile.tools.overrides[2].rules[1].approval=deny",
+            "airlock.tenants.mcpt.mcp-servers.rotating.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.rotating.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.rotating.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.rotating.secrets.SERVER_TOKEN=file:${user.dir}/target/test-secrets/rotating-token",
+            "airlock.tenants.mcpt.mcp-servers.rotating.approval=auto",
             "airlock.tenants.mcpt.mcp-servers.fragile.command[0]=python3",
             "airlock.tenants.mcpt.mcp-servers.fragile.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
             "airlock.tenants.mcpt.mcp-servers.fragile.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
@@ -329,6 +334,44 @@ class McpUpstreamIntegrationTests {
             assertThat(now.path("state").asString()).isEqualTo("TIMED_OUT");
             assertThat(now.path("mcp").path("termination").asString()).isEqualTo("TIMED_OUT");
         });
+    }
+
+    /** The rotating server's file secret: its first value, in place before the context starts, and its next. */
+    private static final String ROTATING_ONE = "first\"rot\\ated-1a2b3c";
+
+    private static final String ROTATING_TWO = "second\"rot\\ated-4d5e6f";
+
+    private static final java.nio.file.Path ROTATING_FILE =
+            java.nio.file.Path.of(System.getProperty("user.dir"), "target", "test-secrets", "rotating-token");
+
+    static {
+        try {
+            java.nio.file.Files.createDirectories(ROTATING_FILE.getParent());
+            java.nio.file.Files.writeString(ROTATING_FILE, ROTATING_ONE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aServersSecretIsRedactedEscapedAsJsonAndAfterItWasRotatedAndTheServerStartedAgain() throws Exception {
+        JsonNode first = run("rotating.secret", "{}");
+        assertThat(first.path("stdout").path("text").asString())
+                .as("in a text item, and escaped in the structured content")
+                .contains("token=[REDACTED:SERVER_TOKEN]")
+                .contains("\"token\" : \"[REDACTED:SERVER_TOKEN");
+        assertThat(first.toString()).doesNotContain("rot\\\\ated-1a2b3c").doesNotContain("ated-1a2b3c");
+
+        java.nio.file.Files.writeString(ROTATING_FILE, ROTATING_TWO);
+        run("rotating.die", "{}");
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    JsonNode again = run("rotating.secret", "{}");
+                    assertThat(again.path("state").asString()).isEqualTo("COMPLETED");
+                    assertThat(again.path("stdout").path("text").asString()).contains("token=[REDACTED:SERVER_TOKEN");
+                    assertThat(again.toString()).as("the new value").doesNotContain("ated-4d5e6f");
+                });
     }
 
     @Test
