@@ -118,6 +118,15 @@ class SecretHandlingIntegrationTests {
     }
 
     @Test
+    void aSecretPrintedInBase64IsRedactedToo() {
+        JsonNode run = new AgentApi(mvc).run(ACME, "secret-encoded", "{}").body();
+        assertThat(run.path("stdout").path("text").asString()).isEqualTo("[REDACTED:API_TOKEN_BASE64]\n");
+        assertThat(run.toString())
+                .doesNotContain(java.util.Base64.getEncoder()
+                        .encodeToString(TestSecrets.API_TOKEN.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
     void aSecretCutOffByTheEndOfAStreamIsRedactedInTranscriptAndRawArtifact(CapturedOutput output) {
         AgentApi api = new AgentApi(mvc);
         JsonNode run = api.run(ACME, "secret-cut", "{}").body();
