@@ -25,6 +25,22 @@ public class InertText {
     }
 
     /**
+     * A line of an action as an approver reads it: spaces at its end written {@code \x20}, as the
+     * strict view writes the bytes it does not show, so {@code "prod "} never looks like
+     * {@code "prod"}; the page keeps runs of spaces inside a line as they are.
+     */
+    public @Nullable String edges(@Nullable String line) {
+        if (line == null) {
+            return null;
+        }
+        int end = line.length();
+        while (end > 0 && line.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return line.substring(0, end) + "\\x20".repeat(line.length() - end);
+    }
+
+    /**
      * The sanitized text: terminal controls and invisible Unicode (bidi overrides, zero-width
      * characters) removed, line separators made line feeds, readable letters kept. For prose
      * people typed, such as reasons.

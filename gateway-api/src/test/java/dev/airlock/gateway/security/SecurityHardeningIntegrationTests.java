@@ -143,6 +143,18 @@ class SecurityHardeningIntegrationTests {
                 .isEqualTo(403);
     }
 
+    @Test
+    void anApproverSeesASpaceAtTheEndOfAnArgument() {
+        AgentApi api = new AgentApi(mvc);
+        String parked = api.post(ACME, "/api/v1/runs", "{\"tool\":\"release\",\"arguments\":{\"note\":\"prod  \"}}")
+                .text("runId");
+        assertThat(page("alice", "APPROVER:acme", parked))
+                .hasStatusOk()
+                .bodyText()
+                .as("\"prod  \" never reads as \"prod\"")
+                .contains("prod\\x20\\x20</code>");
+    }
+
     private MvcTestResult page(String person, String role, String runId) {
         return mvc.get()
                 .uri("/console/runs/" + runId)
