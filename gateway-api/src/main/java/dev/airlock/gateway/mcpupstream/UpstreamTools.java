@@ -97,6 +97,10 @@ final class UpstreamTools {
         if (input == null || !input.isObject()) {
             throw new InvalidConfigurationException(key, "tool " + listed.name() + " has no input schema object");
         }
+        String unshowable = unshowable(input);
+        if (unshowable != null) {
+            throw new InvalidConfigurationException(key, "tool " + listed.name() + ": its input schema " + unshowable);
+        }
         Map<String, Object> inputSchema = CANONICAL.treeToValue(input, new TypeReference<Map<String, Object>>() {});
         String problem = SchemaArguments.problem(inputSchema);
         if (problem != null) {
@@ -157,6 +161,47 @@ final class UpstreamTools {
                         outputSchema,
                         text(node.get("title"), MAX_TITLE),
                         dev.airlock.gateway.tool.ArgumentSchema.compile(inputSchema)));
+    }
+
+    /** The most characters of an input schema (as canonical JSON) that agents are shown. */
+    static final int MAX_SCHEMA_CHARS = 64 * 1024;
+
+    /**
+     * Why an input schema cannot be shown to agents as it is, or null: agents read it whole (every
+     * property name, description, enum and default), so text in it that the sanitizer would change
+     * (terminal controls, bidi overrides, invisible and tag characters hiding instructions) or a
+     * schema past {@value #MAX_SCHEMA_CHARS} characters keeps the tool from being offered, where a
+     * tool's description would be cut and sanitized.
+     */
+    static @Nullable String unshowable(JsonNode schema) {
+        if (CANONICAL.writeValueAsString(schema).length() > MAX_SCHEMA_CHARS) {
+            return "is longer than " + MAX_SCHEMA_CHARS + " characters";
+        }
+        java.util.ArrayDeque<JsonNode> left = new java.util.ArrayDeque<>(List.of(schema));
+        while (!left.isEmpty()) {
+            JsonNode node = left.pop();
+            if (node.isString() && !inert(node.asString())) {
+                return "holds text with terminal controls or invisible characters";
+            }
+            if (node.isObject()) {
+                for (var field : node.properties()) {
+                    if (!inert(field.getKey())) {
+                        return "holds a property name with terminal controls or invisible characters";
+                    }
+                    left.push(field.getValue());
+                }
+            } else if (node.isArray()) {
+                node.forEach(left::push);
+            }
+        }
+        return null;
+    }
+
+    /** Whether the sanitizer leaves {@code text} as it is (a CR LF line end aside). */
+    private static boolean inert(String text) {
+        String lines = text.replace("\r\n", "\n");
+        return TerminalSanitizer.sanitize(lines.getBytes(StandardCharsets.UTF_8))
+                .equals(lines);
     }
 
     /** What rules may ask about: the schema's top-level string, integer and boolean properties. */

@@ -280,7 +280,9 @@ class McpUpstreamIntegrationTests {
         assertThat(listed).contains("hostile.echo").doesNotContain("\\u001b").doesNotContain("\\u202e");
         assertThat(toolNames())
                 .as("a schema referring to another host, and an invalid name, are never offered")
-                .doesNotContain("hostile.fetch_ref", "hostile.bad name!");
+                .doesNotContain("hostile.fetch_ref", "hostile.bad name!")
+                .as("a schema agents would read hidden or bidi text in, or one too long to read, is not offered")
+                .doesNotContain("hostile.poisoned_schema", "hostile.bidi_schema", "hostile.huge_schema");
         assertThat(toolNames())
                 .as("a definition holding the server's secret is never offered")
                 .contains("hostile.secret")
