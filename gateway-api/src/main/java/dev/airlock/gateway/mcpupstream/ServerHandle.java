@@ -37,6 +37,9 @@ final class ServerHandle {
     /** The least time between two listings a server's notifications ask for. */
     private static final Duration MIN_RELISTING = Duration.ofSeconds(2);
 
+    /** New or changed tools of one listing logged one by one; the rest in one line. */
+    private static final int LOGGED_PER_LISTING = 10;
+
     /** Makes a new connection to the server (a started process, or an HTTP client). */
     @FunctionalInterface
     interface Connector {
@@ -272,6 +275,7 @@ final class ServerHandle {
             Map<String, Map<String, McpToolDefinitions.Status>> statuses =
                     definitions.statuses(server.tenant(), server.name());
             SecretRedactor secrets = redactor();
+            int newlyHeld = 0;
             for (UpstreamTools.Listed one : listed.values()) {
                 // As the console shows it: the server's secret values redacted (the digest is of the listing).
                 String definition = secrets.redact(one.canonical());
@@ -286,7 +290,7 @@ final class ServerHandle {
                             definition,
                             first,
                             clock.instant());
-                    if (status != McpToolDefinitions.Status.APPROVED) {
+                    if (status != McpToolDefinitions.Status.APPROVED && ++newlyHeld <= LOGGED_PER_LISTING) {
                         log.warn(
                                 "MCP server {}: tool {} is new or changed (definition {}); held until a tenant"
                                         + " administrator approves it",
@@ -329,6 +333,13 @@ final class ServerHandle {
                             shown(one.name()),
                             shown(e.getMessage()));
                 }
+            }
+            if (newlyHeld > LOGGED_PER_LISTING) {
+                log.warn(
+                        "MCP server {}: {} more tools are new or changed and held (at most {} are kept for review)",
+                        server.label(),
+                        newlyHeld - LOGGED_PER_LISTING,
+                        McpToolDefinitions.MAX_PENDING);
             }
         }
         listing = Map.copyOf(listed);

@@ -129,9 +129,10 @@ public class McpToolDefinitions {
             boolean firstListing,
             Instant now) {
         Status status = firstListing ? Status.APPROVED : Status.PENDING;
-        if (!firstListing && pendingOf(tenant, server, tool)) {
-            // One held definition per tool: a server that keeps changing a tool cannot fill the table
-            // (or the console); the next is recorded once people decided on this one.
+        if (!firstListing && (pendingOf(tenant, server, tool) || pendingCount(tenant, server) >= MAX_PENDING)) {
+            // One held definition per tool, and at most MAX_PENDING per server: a server that keeps
+            // changing a tool, or lists new names by the thousand, cannot fill the table (or the
+            // console); the next is recorded once people decided on those held. Held either way.
             return Status.PENDING;
         }
         int inserted = jdbc.sql("""
@@ -161,6 +162,20 @@ public class McpToolDefinitions {
             return status;
         }
         return find(tenant, server, tool, sha256).map(Definition::status).orElse(Status.PENDING);
+    }
+
+    /** The most definitions of one server held for people's decision at once. */
+    public static final int MAX_PENDING = 100;
+
+    private int pendingCount(String tenant, String server) {
+        return jdbc.sql("""
+                SELECT count(*) FROM airlock.mcp_tool_definitions
+                WHERE tenant = :tenant AND server = :server AND status = 'PENDING'
+                """)
+                .param("tenant", tenant)
+                .param("server", server)
+                .query(Integer.class)
+                .single();
     }
 
     private boolean pendingOf(String tenant, String server, String tool) {
