@@ -36,6 +36,14 @@ record ApprovalMessage(
         @Nullable String outcome,
         String console) {
 
+    /**
+     * The tool's name as messages write it: an upstream MCP tool's name is its server's choice and may
+     * read as a host name ({@code srv.login-example.io}), which mail clients turn into a link.
+     */
+    ApprovalMessage {
+        tool = ChannelFormats.defang(tool);
+    }
+
     /** Lines of the action a message shows at most; the console shows all. */
     static final int MAX_LINES = 20;
 

@@ -155,14 +155,17 @@ final class ChannelFormats {
 
     private static final java.util.regex.Pattern SCHEME =
             java.util.regex.Pattern.compile("(?i)\\b([a-z][a-z0-9+.-]*)://");
-    private static final java.util.regex.Pattern WWW = java.util.regex.Pattern.compile("(?i)\\bwww\\.");
+    private static final java.util.regex.Pattern DOT =
+            java.util.regex.Pattern.compile("(?<=[\\p{L}\\p{N}_-])\\.(?=[\\p{L}\\p{N}])");
 
     /**
      * An argument as a chat or mail client cannot turn into a link: {@code https://} becomes
-     * {@code https[:]//} and {@code www.} becomes {@code www[.]}; the console shows it as it is.
+     * {@code https[:]//} and every dot between letters or digits {@code [.]}, so neither a URL nor a
+     * bare host name ({@code airlock-login.example.io/console}, which mail clients link on their own)
+     * nor an address is a link; the console shows it as it is.
      */
     static String defang(String text) {
-        return WWW.matcher(SCHEME.matcher(text).replaceAll("$1[:]//")).replaceAll("www[.]");
+        return DOT.matcher(SCHEME.matcher(text).replaceAll("$1[:]//")).replaceAll("[.]");
     }
 
     private static Map<String, Object> plain(String text, int limit) {

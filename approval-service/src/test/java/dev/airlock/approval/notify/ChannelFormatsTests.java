@@ -30,12 +30,32 @@ class ChannelFormatsTests {
     void linksAreDefangedInEveryFormat() {
         ApprovalMessage message = message(List.of("argv[1]: see https://evil.example/x and www.evil.example"), 0);
         String slack = ChannelFormats.slack(message).toString();
-        assertThat(slack).contains("https[:]//evil.example/x").contains("www[.]evil.example");
+        assertThat(slack).contains("https[:]//evil[.]example/x").contains("www[.]evil[.]example");
         assertThat(ChannelFormats.text(message))
-                .contains("https[:]//evil.example/x")
+                .contains("https[:]//evil[.]example/x")
                 .doesNotContain("https://evil.example");
         assertThat(ChannelFormats.teams(message).toString()).doesNotContain("https://evil.example");
         assertThat(ChannelFormats.defang("FTP://host and ssh://x")).isEqualTo("FTP[:]//host and ssh[:]//x");
+        assertThat(ChannelFormats.defang("Approve at airlock-login.example.io/console or mail ops@corp.example."))
+                .as("bare host names and addresses, which mail clients link on their own")
+                .isEqualTo("Approve at airlock-login[.]example[.]io/console or mail ops@corp[.]example.");
+        assertThat(ChannelFormats.defang("10.0.0.1 and ../up")).isEqualTo("10[.]0[.]0[.]1 and ../up");
+        ApprovalMessage upstreamTool = new ApprovalMessage(
+                "approval.requested",
+                "run-1",
+                "acme",
+                "srv.login-example.io",
+                "bot",
+                List.of(),
+                0,
+                null,
+                java.time.Instant.parse("2026-12-02T12:00:00Z"),
+                null,
+                "https://airlock.example.test/console/runs/run-1");
+        assertThat(ChannelFormats.subject(upstreamTool))
+                .as("an upstream tool's name, its server's choice")
+                .isEqualTo("[Airlock] srv[.]login-example[.]io in acme waits for approval");
+        assertThat(ChannelFormats.text(upstreamTool)).doesNotContain("srv.login-example.io");
     }
 
     @Test

@@ -175,7 +175,7 @@ class ApprovalChannelsIntegrationTests {
                 .doesNotContain("<!channel>")
                 .doesNotContain("<@U123>")
                 .as("links are defanged")
-                .contains("http[:]//evil.example")
+                .contains("http[:]//evil[.]example")
                 .doesNotContain("http://evil.example")
                 .contains("&amp;amp;");
         slack.path("blocks")
