@@ -105,6 +105,32 @@ public final class HumanDirectory implements UserDetailsService {
         return username != null && users.containsKey(username);
     }
 
+    /**
+     * The tenants a configured person has a role in, of {@code all}: every one for a platform
+     * administrator, none for a name that is nobody's.
+     */
+    public java.util.Set<String> tenantsOf(String username, java.util.Set<String> all) {
+        UserDetails user = username == null ? null : users.get(username);
+        if (user == null) {
+            return java.util.Set.of();
+        }
+        java.util.Set<String> tenants = new java.util.TreeSet<>();
+        for (GrantedAuthority authority : user.getAuthorities()) {
+            String role = authority.getAuthority();
+            if (role == null) {
+                continue;
+            }
+            if (PLATFORM_ADMIN.equals(role)) {
+                return java.util.Set.copyOf(all);
+            }
+            int colon = role.indexOf(':');
+            if (colon > 0 && all.contains(role.substring(colon + 1))) {
+                tenants.add(role.substring(colon + 1));
+            }
+        }
+        return tenants;
+    }
+
     @Override
     public UserDetails loadUserByUsername(String username) {
         UserDetails user = users.get(username);

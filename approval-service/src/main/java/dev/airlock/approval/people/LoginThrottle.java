@@ -20,7 +20,9 @@ import org.springframework.stereotype.Service;
  * {@code max-failures-per-address} from one client address, within {@code window}, every attempt
  * for that name or from that address is refused for {@code lockout} without the password being
  * checked, so a refusal never tells whether the password was right. Each lock-out is an audit
- * event in every tenant's log (a sign-in belongs to no one tenant).
+ * event: a configured person's in the logs of the tenants they have a role in (another tenant's
+ * auditors do not learn their name), an address's or a name that is nobody's in every tenant's
+ * (it may be aimed at any of them; the name is not written down).
  */
 @Service
 public class LoginThrottle {
@@ -98,7 +100,9 @@ public class LoginThrottle {
         log.warn("Sign-in locked out for {} {} after {} failed attempts, until {}", kind, shown, failures, until);
         Map<String, String> details =
                 new TreeMap<>(Map.of(kind, shown, "failures", Long.toString(failures), "until", until.toString()));
-        for (String tenant : tenants) {
+        java.util.Set<String> where =
+                kind.equals("user") && people.knows(who) ? people.tenantsOf(who, tenants) : tenants;
+        for (String tenant : where) {
             audit.append(tenant, AuditEventType.LOGIN_LOCKED, null, "airlock", details, now);
         }
     }

@@ -79,6 +79,12 @@ class SecurityHardeningIntegrationTests {
                         .query(String.class)
                         .list())
                 .anySatisfy(d -> assertThat(d).contains("carol"));
+        assertThat(jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE tenant <> 'acme' AND type = 'login.locked'"
+                                + " AND details::text LIKE '%carol%'")
+                        .query(Long.class)
+                        .single())
+                .as("carol has a role in acme only: no other tenant's auditors learn her name")
+                .isZero();
 
         clock.advance(Duration.ofMinutes(16));
         assertThat(signedIn(signIn("carol", "carol-password", "10.0.0.99"))).isTrue();
