@@ -17,12 +17,20 @@ import tools.jackson.databind.json.JsonMapper;
  * registry of its own (so no other schema, of this tenant or another, can stand in for it through
  * a shared cache or a shared {@code $id}), with every {@code pattern} run against a deadline: a
  * pattern that backtracks for longer than {@link #PATTERN_BUDGET_NANOS} fails the argument instead
- * of holding a thread.
+ * of holding a thread, and all of one request's patterns together get
+ * {@link #REQUEST_PATTERN_BUDGET_NANOS} (an array of thousands of values, each just under the first
+ * budget, must not hold a core for minutes).
  */
 public final class ArgumentSchema {
 
     /** The longest one pattern may take to match one value. */
     static final long PATTERN_BUDGET_NANOS = 100_000_000L;
+
+    /** The longest all patterns may take together while one request's arguments are validated. */
+    static final long REQUEST_PATTERN_BUDGET_NANOS = 250_000_000L;
+
+    /** The deadline of the validation running on this thread, if one is. */
+    private static final ThreadLocal<long[]> VALIDATION_DEADLINE = new ThreadLocal<>();
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -56,12 +64,15 @@ public final class ArgumentSchema {
     /** What in {@code arguments} does not conform, one message per problem; empty when they conform. */
     List<String> problems(Object arguments) {
         JsonNode instance = JSON.valueToTree(arguments);
+        VALIDATION_DEADLINE.set(new long[] {System.nanoTime() + REQUEST_PATTERN_BUDGET_NANOS});
         try {
             return schema.validate(instance).stream()
                     .map(error -> error.getInstanceLocation() + ": " + error.getMessage())
                     .toList();
         } catch (PatternTimeout e) {
             return List.of("a pattern of the tool's input schema took too long to match; refused");
+        } finally {
+            VALIDATION_DEADLINE.remove();
         }
     }
 
@@ -72,8 +83,14 @@ public final class ArgumentSchema {
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("not a regular expression: " + regex);
         }
-        return value -> pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
-                .find();
+        return value -> pattern.matcher(new Deadline(value, deadline())).find();
+    }
+
+    /** Now plus one pattern's budget, or the validation's deadline when that comes first. */
+    private static long deadline() {
+        long own = System.nanoTime() + PATTERN_BUDGET_NANOS;
+        long[] validation = VALIDATION_DEADLINE.get();
+        return validation != null && validation[0] - own < 0 ? validation[0] : own;
     }
 
     /** A pattern ran out of time. */

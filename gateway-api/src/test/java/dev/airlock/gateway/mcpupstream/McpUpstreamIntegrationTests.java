@@ -217,6 +217,12 @@ class McpUpstreamIntegrationTests {
         AgentApi.Response backtracking = api.run(KEY, "hostile.redos", "{\"s\":\"" + "a".repeat(26) + "ab!\"}");
         assertThat(backtracking.status()).isEqualTo(400);
         assertThat(backtracking.body().toString()).contains("took too long");
+        // Each value backtracks for about a millisecond, far under one value's budget; 5,000 of them
+        // would hold a core for seconds: the request's patterns share one budget.
+        String values = String.join(",", java.util.Collections.nCopies(5000, "\"" + "a".repeat(13) + "!\""));
+        AgentApi.Response many = api.run(KEY, "hostile.redos_many", "{\"xs\":[" + values + "]}");
+        assertThat(many.status()).as(many.body().toString()).isEqualTo(400);
+        assertThat(many.body().toString()).contains("took too long");
     }
 
     @Test
