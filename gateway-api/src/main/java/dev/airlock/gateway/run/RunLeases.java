@@ -117,7 +117,6 @@ class RunLeases implements SmartInitializingSingleton {
                 List<UUID> held = List.copyOf(executor.leased());
                 Set<UUID> renewed = Set.copyOf(claims.renewLeases(executor.node(), held, ttl));
                 lastRenewal = now;
-                nodeLock.keep();
                 for (UUID runId : held) {
                     // Ended or taken over by another replica (this one paused past its lease, or lost
                     // the database for longer): its process must not go on with effects nobody sees.
@@ -132,6 +131,13 @@ class RunLeases implements SmartInitializingSingleton {
             }
         } catch (DataAccessException | TransactionException e) {
             log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
+        }
+        try {
+            // After the leases, so that a lock lost with the database never delays a renewal; at
+            // every check, so that a session lost with the database is taken again as soon as it answers.
+            nodeLock.keep();
+        } catch (DataAccessException e) {
+            log.debug("Node id lock not checked: the database is unreachable ({})", e.getMessage());
         }
     }
 

@@ -420,6 +420,8 @@ public record AgentSettings(
      * @param drainTimeout       on shutdown, how long runs in flight may go on before they are cancelled
      * @param spoolDir           where results the database refused are kept until written; default {@code <data-dir>/spool}
      * @param leaseCheckInterval how often a replica renews its leases (when due) and looks for runs whose lease ran out
+     * @param nodeLockWait       how long a starting replica waits for its node id's lock, held by a session PostgreSQL
+     *                           has not yet found dead (a host that crashed), before it stops its start
      */
     public record Executor(
             @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
@@ -440,7 +442,10 @@ public record AgentSettings(
             @Nullable Path spoolDir,
 
             @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
-            Duration leaseCheckInterval) {}
+            Duration leaseCheckInterval,
+
+            @DefaultValue("PT60S") @DurationMin(nanos = 0, message = "must not be negative")
+            Duration nodeLockWait) {}
 
     /**
      * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,

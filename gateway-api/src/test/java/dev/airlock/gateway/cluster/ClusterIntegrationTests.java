@@ -103,7 +103,6 @@ class ClusterIntegrationTests {
                 "--airlock.executor.lease-ttl=" + LEASE,
                 // Many replicas share one PostgreSQL (100 connections): each holds few while idle.
                 "--spring.datasource.hikari.minimum-idle=2",
-                "--spring.datasource.hikari.maximum-pool-size=10",
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
                 "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks));
         if (datasourceUrl != null) {
@@ -117,6 +116,10 @@ class ClusterIntegrationTests {
             } else {
                 args.add("--spring.flyway.enabled=false");
             }
+        }
+        if (java.util.Arrays.stream(extra)
+                .noneMatch(a -> a.startsWith("--spring.datasource.hikari.maximum-pool-size"))) {
+            args.add("--spring.datasource.hikari.maximum-pool-size=10");
         }
         args.addAll(List.of(extra));
         List<Class<?>> all = new ArrayList<>(List.of(AirlockApplication.class));
@@ -378,7 +381,7 @@ class ClusterIntegrationTests {
         ConfigurableApplicationContext one = start("twin", marks, url, "--airlock.executor.drain-timeout=PT1S");
         try {
             UUID runId = startedSleeper(port(one), marks, 60);
-            assertThatThrownBy(() -> start("twin", marks, url))
+            assertThatThrownBy(() -> start("twin", marks, url, "--airlock.executor.node-lock-wait=PT2S"))
                     .hasStackTraceContaining("airlock.node-id")
                     .hasStackTraceContaining("another live replica on this database uses the node id 'twin'");
             assertThat(state(runId)).as("the live replica's run").isEqualTo("RUNNING");
@@ -390,6 +393,14 @@ class ClusterIntegrationTests {
         }
         // The replica that held the id is gone, and with its session the lock: a restart under it starts.
         start("twin", marks, url).close();
+    }
+
+    @Test
+    void anAgentSideWithTooSmallAPoolStopsItsStartNamingTheSetting() throws Exception {
+        assertThatThrownBy(() -> start(
+                        "small-pool", toolDir("marks-small"), url, "--spring.datasource.hikari.maximum-pool-size=3"))
+                .hasStackTraceContaining("spring.datasource.hikari.maximum-pool-size")
+                .hasStackTraceContaining("at least 4");
     }
 
     @Test
