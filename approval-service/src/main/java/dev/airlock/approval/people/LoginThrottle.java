@@ -98,10 +98,15 @@ public class LoginThrottle {
         // A user name that is nobody's may be a password typed in the wrong field: never write it down.
         String shown = kind.equals("user") && !people.knows(who) ? "(an unknown user name)" : bounded(who);
         log.warn("Sign-in locked out for {} {} after {} failed attempts, until {}", kind, shown, failures, until);
-        Map<String, String> details =
-                new TreeMap<>(Map.of(kind, shown, "failures", Long.toString(failures), "until", until.toString()));
         java.util.Set<String> where =
                 kind.equals("user") && people.knows(who) ? people.tenantsOf(who, tenants) : tenants;
+        if (where.isEmpty()) {
+            // A configured person with no role in any tenant: audited everywhere, without the name.
+            where = tenants;
+            shown = "(a person with no role in a tenant)";
+        }
+        Map<String, String> details =
+                new TreeMap<>(Map.of(kind, shown, "failures", Long.toString(failures), "until", until.toString()));
         for (String tenant : where) {
             audit.append(tenant, AuditEventType.LOGIN_LOCKED, null, "airlock", details, now);
         }

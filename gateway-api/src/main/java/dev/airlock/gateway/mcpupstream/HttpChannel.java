@@ -79,7 +79,9 @@ final class HttpChannel extends McpChannel {
         if (version != null) {
             headers.add(new EgressRequest.Header("MCP-Protocol-Version", version));
         }
-        EgressRequest request = new EgressRequest("POST", url, headers, message, "application/json", false);
+        // Redirected, the server's credential goes only to its own endpoint or below it.
+        EgressRequest request =
+                new EgressRequest("POST", url, headers, message, "application/json", false, url.toString());
         EgressResult result = client.call(
                 request,
                 (status, contentType, body) -> {

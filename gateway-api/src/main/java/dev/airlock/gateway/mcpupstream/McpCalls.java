@@ -126,7 +126,7 @@ public class McpCalls {
         }
         String text = UpstreamTools.text(reported.get("message"), PROGRESS_TEXT_READ);
         if (text != null) {
-            message.append(": ")
+            message.append(" in its own words (untrusted): ")
                     .append(McpChannel.cut(
                             redactor.forSanitizedText()
                                     .redact(text)
@@ -236,7 +236,8 @@ public class McpCalls {
                 bytes.sha256(),
                 text.text(),
                 text.removed(),
-                text.redactions(),
+                // Replaced in the rendering and in the raw answer, as a process's stream counts both.
+                text.redactions() + bytes.rawRedactions(),
                 bytes.raw(),
                 bytes.rawRedactions());
     }

@@ -144,22 +144,31 @@ abstract class McpChannel implements AutoCloseable {
         // A cancel that comes before the request is sent (while the listing is read, or before this
         // call at all: onCancel runs the action at once then) keeps it from being sent; one that
         // comes after cuts the exchange and tells the server.
+        // While it is being written, the server has not seen the request: the writer tells it of the
+        // cancel once the request is out, never before (a cancel of an unknown id is ignored).
         java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean out = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable tellServer = () ->
+                notifyQuietly("notifications/cancelled", Map.of("requestId", id, "reason", "cancelled by Airlock"));
         onCancel.accept(() -> {
             if (waiting.answer()
                     .completeExceptionally(new McpFailure(Termination.CANCELLED, "the run was cancelled"))) {
+                boolean written;
                 synchronized (sending) {
                     cancelled.set(true);
                     if (!sending.get()) {
                         return;
                     }
+                    written = out.get();
                 }
                 Runnable cut = abort.get();
                 if (cut != null) {
                     cut.run();
                 }
-                notifyQuietly("notifications/cancelled", Map.of("requestId", id, "reason", "cancelled by Airlock"));
+                if (written) {
+                    tellServer.run();
+                }
             }
         });
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -170,7 +179,19 @@ abstract class McpChannel implements AutoCloseable {
                 }
                 sending.set(true);
             }
-            transmit(json.writeValueAsBytes(message), timeout, abort::set);
+            try {
+                transmit(json.writeValueAsBytes(message), timeout, abort::set);
+            } finally {
+                // Out, or cut while it went out (an HTTP exchange is cut by the cancel itself).
+                boolean cancelledWhileSending;
+                synchronized (sending) {
+                    out.set(true);
+                    cancelledWhileSending = cancelled.get();
+                }
+                if (cancelledWhileSending) {
+                    tellServer.run();
+                }
+            }
             long left = deadline - System.nanoTime();
             return waiting.answer().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {

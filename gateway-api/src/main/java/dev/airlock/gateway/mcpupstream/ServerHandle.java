@@ -37,6 +37,9 @@ final class ServerHandle {
     /** The least time between two listings a server's notifications ask for. */
     private static final Duration MIN_RELISTING = Duration.ofSeconds(2);
 
+    /** How many tools the last listing held without recording them; logged when it changes. */
+    private int lastUnrecorded;
+
     /** New or changed tools of one listing logged one by one; the rest in one line. */
     private static final int LOGGED_PER_LISTING = 10;
 
@@ -276,12 +279,24 @@ final class ServerHandle {
                     definitions.statuses(server.tenant(), server.name());
             SecretRedactor secrets = redactor();
             int newlyHeld = 0;
+            int unrecorded = 0;
+            long pending = statuses.values().stream()
+                    .filter(s -> s.containsValue(McpToolDefinitions.Status.PENDING))
+                    .count();
             for (UpstreamTools.Listed one : listed.values()) {
                 // As the console shows it: the server's secret values redacted (the digest is of the listing).
                 String definition = secrets.redact(one.canonical());
-                McpToolDefinitions.Status status =
-                        statuses.getOrDefault(one.name(), Map.of()).get(one.sha256());
-                if (status == null) {
+                Map<String, McpToolDefinitions.Status> known = statuses.getOrDefault(one.name(), Map.of());
+                McpToolDefinitions.Status status = known.get(one.sha256());
+                if (status == null
+                        && !first
+                        && (known.containsValue(McpToolDefinitions.Status.PENDING)
+                                || pending >= McpToolDefinitions.MAX_PENDING)) {
+                    // Held, and not recorded again (one held definition per tool, at most MAX_PENDING per
+                    // server): decided from this listing's statuses, without a statement per tool.
+                    status = McpToolDefinitions.Status.PENDING;
+                    unrecorded++;
+                } else if (status == null) {
                     status = definitions.record(
                             server.tenant(),
                             server.name(),
@@ -290,6 +305,9 @@ final class ServerHandle {
                             definition,
                             first,
                             clock.instant());
+                    if (status == McpToolDefinitions.Status.PENDING) {
+                        pending++;
+                    }
                     if (status != McpToolDefinitions.Status.APPROVED && ++newlyHeld <= LOGGED_PER_LISTING) {
                         log.warn(
                                 "MCP server {}: tool {} is new or changed (definition {}); held until a tenant"
@@ -336,10 +354,20 @@ final class ServerHandle {
             }
             if (newlyHeld > LOGGED_PER_LISTING) {
                 log.warn(
-                        "MCP server {}: {} more tools are new or changed and held (at most {} are kept for review)",
+                        "MCP server {}: {} more tools are new or changed and held",
                         server.label(),
-                        newlyHeld - LOGGED_PER_LISTING,
-                        McpToolDefinitions.MAX_PENDING);
+                        newlyHeld - LOGGED_PER_LISTING);
+            }
+            if (unrecorded != lastUnrecorded) {
+                lastUnrecorded = unrecorded;
+                if (unrecorded > 0) {
+                    log.warn(
+                            "MCP server {}: {} new or changed tools are held without being recorded (one held"
+                                    + " definition per tool, at most {} per server, until people decide on those)",
+                            server.label(),
+                            unrecorded,
+                            McpToolDefinitions.MAX_PENDING);
+                }
             }
         }
         listing = Map.copyOf(listed);

@@ -36,6 +36,19 @@ final class ProblemResponses {
     }
 
     /** 403 for a caller who is someone (an agent, a signed-in person); 401 for a caller who is nobody. */
+    /**
+     * 400 for a request the firewall refuses (a percent-encoded path, a header it does not accept),
+     * as problem+json; the detail names what is refused, never the request's own text.
+     */
+    static org.springframework.security.web.firewall.RequestRejectedHandler rejected() {
+        return (request, response, e) -> write(
+                response,
+                HttpServletResponse.SC_BAD_REQUEST,
+                "Bad Request",
+                "The request was rejected: its path holds a percent-encoded character, or its path or a"
+                        + " header holds characters Airlock does not accept.");
+    }
+
     static AccessDeniedHandler forbidden() {
         AuthenticationTrustResolver trust = new AuthenticationTrustResolverImpl();
         return (request, response, e) -> {

@@ -140,7 +140,7 @@ class SecurityConfiguration {
      */
     @Bean
     org.springframework.security.web.firewall.RequestRejectedHandler requestRejectedHandler() {
-        return new org.springframework.security.web.firewall.HttpStatusRequestRejectedHandler(400);
+        return ProblemResponses.rejected();
     }
 
     /** Every request through {@link NoEscapesFirewall}: no path that reads one way encoded and another decoded. */

@@ -64,13 +64,28 @@ public final class ArgumentSchema {
     /** What in {@code arguments} does not conform, one message per problem; empty when they conform. */
     List<String> problems(Object arguments) {
         JsonNode instance = JSON.valueToTree(arguments);
+        return withOneBudget(() -> {
+            try {
+                return schema.validate(instance).stream()
+                        .map(error -> error.getInstanceLocation() + ": " + error.getMessage())
+                        .toList();
+            } catch (PatternTimeout e) {
+                return List.of("a pattern of the tool's input schema took too long to match; refused");
+            }
+        });
+    }
+
+    /**
+     * Runs {@code validations} with one pattern budget for all of them ({@link #REQUEST_PATTERN_BUDGET_NANOS}):
+     * a request's arguments checked twice (as sent, then with the schema's defaults) share it.
+     */
+    static <T> T withOneBudget(java.util.function.Supplier<T> validations) {
+        if (VALIDATION_DEADLINE.get() != null) {
+            return validations.get();
+        }
         VALIDATION_DEADLINE.set(new long[] {System.nanoTime() + REQUEST_PATTERN_BUDGET_NANOS});
         try {
-            return schema.validate(instance).stream()
-                    .map(error -> error.getInstanceLocation() + ": " + error.getMessage())
-                    .toList();
-        } catch (PatternTimeout e) {
-            return List.of("a pattern of the tool's input schema took too long to match; refused");
+            return validations.get();
         } finally {
             VALIDATION_DEADLINE.remove();
         }

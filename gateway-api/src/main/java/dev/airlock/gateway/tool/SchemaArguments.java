@@ -170,6 +170,10 @@ public final class SchemaArguments {
      * @throws InvalidRequest naming what does not conform
      */
     static Map<String, Object> check(Tool tool, McpTarget target, @Nullable Map<String, Object> arguments) {
+        return ArgumentSchema.withOneBudget(() -> checked(tool, target, arguments));
+    }
+
+    private static Map<String, Object> checked(Tool tool, McpTarget target, @Nullable Map<String, Object> arguments) {
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         List<String> errors = new ArrayList<>();
         Object canonical = java.util.Objects.requireNonNull(canonical(given, 0, errors), "an object");

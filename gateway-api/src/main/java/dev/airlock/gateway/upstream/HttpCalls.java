@@ -126,7 +126,8 @@ public class HttpCalls {
                     stdout.sha256(),
                     "",
                     RemovalReport.EMPTY,
-                    0,
+                    // Only the raw artifact holds the body: what was replaced is what was replaced there.
+                    stdout.rawRedactions(),
                     stdout.raw(),
                     stdout.rawRedactions());
         }

@@ -165,10 +165,12 @@ class RequestBoundsIntegrationTests {
     }
 
     @Test
-    void anEncodedPathToTheMcpEndpointGetsItsChecksToo() throws Exception {
-        HttpResponse<String> refused = post("/%6Dcp", "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}");
+    void anEncodedPathToTheMcpEndpointIsRefusedBeforeItsHandler() throws Exception {
+        HttpResponse<String> refused = post("/%6Dcp", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
         assertThat(refused.statusCode()).isEqualTo(400);
-        assertThat(refused.body()).contains("\"code\":-32600");
+        assertThat(refused.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).contains("application/problem+json"));
+        assertThat(refused.body()).contains("percent-encoded").doesNotContain("\"result\"");
     }
 
     @Test

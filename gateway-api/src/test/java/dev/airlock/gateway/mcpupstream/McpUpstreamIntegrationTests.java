@@ -517,7 +517,7 @@ class McpUpstreamIntegrationTests {
         List<McpSchema.ProgressNotification> progress = callWithProgress("javasdk.slow", "p-up");
         assertThat(progress)
                 .extracting(McpSchema.ProgressNotification::message)
-                .contains("running; MCP server javasdk reports 1 of 2: step 1 of two")
+                .contains("running; MCP server javasdk reports 1 of 2 in its own words (untrusted): step 1 of two")
                 .allSatisfy(m -> assertThat(m).doesNotContain(String.valueOf(ESC)));
     }
 
@@ -529,8 +529,10 @@ class McpUpstreamIntegrationTests {
         // The secret whole, then across the 200th character of the server's message: redacted before the cut.
         assertThat(progress)
                 .extracting(McpSchema.ProgressNotification::message)
-                .anySatisfy(m -> assertThat(m)
-                        .startsWith("running; MCP server hostile reports 1 of 2: token=[REDACTED:SERVER_TOKEN] 000"))
+                .anySatisfy(
+                        m -> assertThat(m)
+                                .startsWith(
+                                        "running; MCP server hostile reports 1 of 2 in its own words (untrusted): token=[REDACTED:SERVER_TOKEN] 000"))
                 .allSatisfy(m -> assertThat(m).doesNotContain("token=" + TestSecrets.MCP_TOKEN.charAt(0)));
         String logMessage = "MCP server mcpt/hostile logged: ";
         await().atMost(Duration.ofSeconds(10))
