@@ -109,25 +109,19 @@ public final class HumanDirectory implements UserDetailsService {
      * The tenants a configured person has a role in, of {@code all}: every one for a platform
      * administrator, none for a name that is nobody's.
      */
-    public java.util.Set<String> tenantsOf(String username, java.util.Set<String> all) {
+    public Set<String> tenantsOf(String username, Set<String> all) {
         UserDetails user = username == null ? null : users.get(username);
         if (user == null) {
-            return java.util.Set.of();
+            return Set.of();
         }
-        java.util.Set<String> tenants = new java.util.TreeSet<>();
-        for (GrantedAuthority authority : user.getAuthorities()) {
-            String role = authority.getAuthority();
-            if (role == null) {
-                continue;
-            }
-            if (PLATFORM_ADMIN.equals(role)) {
-                return java.util.Set.copyOf(all);
-            }
-            int colon = role.indexOf(':');
-            if (colon > 0 && all.contains(role.substring(colon + 1))) {
-                tenants.add(role.substring(colon + 1));
-            }
+        Human human =
+                Human.of(org.springframework.security.authentication.UsernamePasswordAuthenticationToken.authenticated(
+                        user, null, user.getAuthorities()));
+        if (human.authorities().contains(PLATFORM_ADMIN)) {
+            return Set.copyOf(all);
         }
+        Set<String> tenants = new java.util.TreeSet<>(human.tenants());
+        tenants.retainAll(all);
         return tenants;
     }
 

@@ -195,7 +195,7 @@ final class CallResults {
         String call = "run " + envelope.runId() + " (" + envelope.tool() + "): tool " + mcp.tool() + " of MCP server "
                 + mcp.server();
         long bytes = envelope.stdout() == null ? 0 : envelope.stdout().observedBytes();
-        String why = mcp.reason() == null ? "" : DETAILS_FOLLOW;
+        String why = detailsFollow(mcp.reason());
         String statement = switch (String.valueOf(mcp.termination())) {
             case "RESPONDED" ->
                 call + " answered with " + (Boolean.TRUE.equals(mcp.isError()) ? "an error result" : "a result") + " ("
@@ -227,26 +227,24 @@ final class CallResults {
             case "RESPONSE_LIMIT" ->
                 call + " answered " + http.status() + " with a body longer than the upstream's"
                         + " limit; the connection was cut after " + bytes + " bytes.";
-            case "TIMED_OUT" -> call + " timed out" + reason(http) + "; the connection was cut.";
-            case "CONNECT_FAILED" -> call + " could not be sent" + reason(http) + ".";
+            case "TIMED_OUT" -> call + " timed out" + detailsFollow(http.reason()) + "; the connection was cut.";
+            case "CONNECT_FAILED" -> call + " could not be sent" + detailsFollow(http.reason()) + ".";
             case "CIRCUIT_OPEN" ->
                 call + " was not sent: the upstream's circuit breaker is open after repeated failures.";
-            case "REFUSED" -> call + " was refused" + reason(http) + "; nothing was sent there.";
+            case "REFUSED" -> call + " was refused" + detailsFollow(http.reason()) + "; nothing was sent there.";
             case "CANCELLED" -> call + " was cancelled.";
             default -> failure(envelope, state).substring(VOICE.length());
         };
         return VOICE + oneLine(statement);
     }
 
-    private static String reason(Envelope.HttpFacts http) {
-        return http.reason() == null ? "" : DETAILS_FOLLOW;
-    }
-
     /**
      * What a statement says where a reason exists: a reason may quote the upstream (an error message,
-     * a host name), so it never stands in Airlock's own words but follows them, fenced.
+     * a host name), so it never stands in Airlock's own words but follows them, fenced ({@link #details}).
      */
-    private static final String DETAILS_FOLLOW = " (the reason follows as untrusted text)";
+    private static String detailsFollow(@Nullable String reason) {
+        return reason == null || reason.isBlank() ? "" : " (the reason follows as untrusted text)";
+    }
 
     /** The run's reason for how its call ended, fenced as untrusted text, if it has one. */
     private static java.util.Optional<McpSchema.Content> details(Envelope envelope, @Nullable String reason) {

@@ -82,7 +82,7 @@ public class McpCalls {
                     reported -> progress.report(runId, progressMessage(call, reported, server.redactor())),
                     onCancel);
         } catch (McpFailure e) {
-            String reason = redacted(String.valueOf(e.getMessage()), server.redactor());
+            String reason = StreamCapture.inert(String.valueOf(e.getMessage()), server.redactor());
             log.info("MCP call {}.{} ended {}: {}", call.server(), call.tool(), e.termination(), reason);
             return failed(started, call, e.termination(), reason);
         }
@@ -97,7 +97,7 @@ public class McpCalls {
             stdout = capture(reply.raw(), "JSON-RPC error " + reason + "\n", tool.maxRetainedBytes(), redactor);
             Integer code =
                     error.path("code").canConvertToInt() ? error.path("code").asInt() : null;
-            facts = new McpFacts(call.server(), call.tool(), null, code, redacted(reason, redactor));
+            facts = new McpFacts(call.server(), call.tool(), null, code, StreamCapture.inert(reason, redactor));
             termination = Termination.UPSTREAM_ERROR;
         } else {
             JsonNode result = reply.result();
@@ -226,8 +226,8 @@ public class McpCalls {
      * (sanitized, redacted, bounded) text.
      */
     private static StreamResult capture(byte[] raw, String rendering, long maxRetained, SecretRedactor redactor) {
-        StreamResult bytes = run(raw, maxRetained, redactor);
-        StreamResult text = run(rendering.getBytes(StandardCharsets.UTF_8), maxRetained, redactor);
+        StreamResult bytes = StreamCapture.of(raw, maxRetained, redactor);
+        StreamResult text = StreamCapture.of(rendering.getBytes(StandardCharsets.UTF_8), maxRetained, redactor);
         return new StreamResult(
                 bytes.observedBytes(),
                 bytes.retainedBytes(),
@@ -240,14 +240,6 @@ public class McpCalls {
                 text.redactions() + bytes.rawRedactions(),
                 bytes.raw(),
                 bytes.rawRedactions());
-    }
-
-    private static StreamResult run(byte[] bytes, long maxRetained, SecretRedactor redactor) {
-        return StreamCapture.of(bytes, maxRetained, redactor);
-    }
-
-    private static String redacted(String text, SecretRedactor redactor) {
-        return StreamCapture.inert(text, redactor);
     }
 
     private CaptureResult failed(Instant started, McpCallRequest call, Termination termination, String reason) {

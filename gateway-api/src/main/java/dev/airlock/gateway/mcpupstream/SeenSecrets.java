@@ -20,9 +20,7 @@ final class SeenSecrets {
 
     /** Remembers {@code values} (name to value) with their encoded forms. */
     void rememberWithForms(Map<String, String> values) {
-        Map<String, String> forms = new LinkedHashMap<>(values);
-        values.forEach((name, value) -> UpstreamCredentials.noteEncodings(forms, name, value));
-        remember(forms);
+        remember(UpstreamCredentials.withEncodings(values));
     }
 
     /** Remembers {@code forms} (name to value) as they are. */

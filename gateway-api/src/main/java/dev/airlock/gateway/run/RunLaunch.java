@@ -179,20 +179,10 @@ class RunLaunch {
                         Duration.parse(tool.timeout()),
                         tool.maxRetainedBytes(),
                         tool.maxObservedBytes(),
-                        SecretRedactor.of(withForms(injected)),
+                        // As a tool is likely to print them too: JSON-escaped, percent-encoded, Base64.
+                        SecretRedactor.of(dev.airlock.gateway.upstream.UpstreamCredentials.withEncodings(injected)),
                         tool.sandboxOrDefaults()),
                 approved);
-    }
-
-    /**
-     * The injected values and the forms a tool is likely to print them in besides their own bytes
-     * (JSON-escaped, percent-encoded, Base64: {@code jq}, a URL, a header it builds), each redacted.
-     */
-    private static Map<String, String> withForms(Map<String, String> injected) {
-        Map<String, String> forms = new java.util.LinkedHashMap<>(injected);
-        injected.forEach(
-                (name, value) -> dev.airlock.gateway.upstream.UpstreamCredentials.noteEncodings(forms, name, value));
-        return forms;
     }
 
     /** An HTTP tool's run: its request as recorded, sent only if it is still exactly what people approved. */

@@ -58,13 +58,21 @@ public final class UpstreamCredentials {
     }
 
     /**
-     * Notes the forms an upstream is likely to echo a secret value in besides its own bytes, each
-     * under the value's name with a suffix, so that those are redacted too: JSON-escaped (as most
+     * {@code values} (name to secret value) and the forms a tool or an upstream is likely to echo each
+     * value in besides its own bytes, each under the value's name with a suffix, so that those are
+     * redacted too: JSON-escaped (as most
      * serializers write it, with {@code /} escaped as some do, and with every character outside
      * ASCII as backslash-u escapes, in lower or upper case hex), percent-encoded (a form's {@code +} for a space, and {@code %20}),
      * and Base64. A form equal to the value itself is not noted twice.
      */
-    public static void noteEncodings(Map<String, String> values, String name, String value) {
+    public static Map<String, String> withEncodings(Map<String, String> values) {
+        Map<String, String> forms = new java.util.LinkedHashMap<>(values);
+        values.forEach((name, value) -> noteEncodings(forms, name, value));
+        return forms;
+    }
+
+    /** As {@link #withEncodings}, for one value, into {@code values}. */
+    static void noteEncodings(Map<String, String> values, String name, String value) {
         note(values, name + "_JSON", jsonEscaped(value, false, false), value);
         note(values, name + "_JSON_SLASHES", jsonEscaped(value, true, false), value);
         String ascii = jsonEscaped(value, true, true);

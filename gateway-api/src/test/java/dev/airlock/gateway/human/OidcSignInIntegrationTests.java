@@ -111,19 +111,7 @@ class OidcSignInIntegrationTests {
         AgentApi api = new AgentApi(mvc);
         String runId =
                 api.run(AgentApi.ACME, "echo", "{\"message\":\"shared name\"}").text("runId");
-        String grant = api.asHuman(
-                        "bob",
-                        "POST",
-                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
-                        "{\"reason\":\"incident 7\"}")
-                .text("id");
-        assertThat(api.asHuman(
-                                "erin",
-                                "POST",
-                                "/api/v1/audit/raw-grants/" + grant + "/decision",
-                                "{\"decision\":\"GRANT\"}")
-                        .status())
-                .isEqualTo(200);
+        String grant = api.grantedRawAccess("bob", "erin", runId, "acme", "incident 7");
         String hexdump = "/api/v1/audit/raw-grants/" + grant + "/hexdump";
         assertThat(api.asHuman("bob", "GET", hexdump, null).status()).isEqualTo(200);
 

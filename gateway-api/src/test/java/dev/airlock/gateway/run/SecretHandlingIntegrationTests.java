@@ -37,19 +37,7 @@ class SecretHandlingIntegrationTests {
                 .isEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=[REDACTED:API_TOKEN]\n"))
                 .isNotEqualTo(dev.airlock.kernel.digest.Sha256.hex("token=" + TestSecrets.API_TOKEN + "\n"));
 
-        String grant = api.asHuman(
-                        "bob",
-                        "POST",
-                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=acme",
-                        "{\"reason\":\"secret check\"}")
-                .text("id");
-        assertThat(api.asHuman(
-                                "erin",
-                                "POST",
-                                "/api/v1/audit/raw-grants/" + grant + "/decision",
-                                "{\"decision\":\"GRANT\"}")
-                        .status())
-                .isEqualTo(200);
+        String grant = api.grantedRawAccess("bob", "erin", runId, "acme", "secret check");
         String auditView = api.asHuman("bob", "GET", "/api/v1/audit/raw-grants/" + grant + "/audit-view", null)
                 .body()
                 .toString();

@@ -110,6 +110,27 @@ public final class AgentApi {
         return asHuman(user, true, method, path, body);
     }
 
+    /**
+     * The id of a raw-access grant for {@code runId} of {@code tenant} that {@code requester} asked
+     * for with {@code reason} and {@code granter} granted (the decision answered 200).
+     */
+    public String grantedRawAccess(String requester, String granter, String runId, String tenant, String reason) {
+        String grant = asHuman(
+                        requester,
+                        "POST",
+                        "/api/v1/audit/runs/" + runId + "/raw-grants?tenant=" + tenant,
+                        "{\"reason\":\"" + reason + "\"}")
+                .text("id");
+        org.assertj.core.api.Assertions.assertThat(asHuman(
+                                granter,
+                                "POST",
+                                "/api/v1/audit/raw-grants/" + grant + "/decision",
+                                "{\"decision\":\"GRANT\"}")
+                        .status())
+                .isEqualTo(200);
+        return grant;
+    }
+
     /** A GET as a configured, signed-in person, its body kept as bytes (downloads, exports). */
     public MockHttpServletResponse rawAsHuman(String user, String path) {
         return humanRequest(user, false, "GET", path, null).exchange().getResponse();

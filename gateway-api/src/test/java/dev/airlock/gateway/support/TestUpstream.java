@@ -172,26 +172,16 @@ public final class TestUpstream {
             }
             send(exchange, status, "application/json", "{\"status\":" + status + "}");
         } else if (rest.startsWith("/redirect-away")) {
-            exchange.getResponseHeaders().set("Location", "http://other.test:" + port() + "/v1/services/x");
-            exchange.sendResponseHeaders(302, -1);
-            exchange.close();
+            redirect(exchange, 302, "http://other.test:" + port() + "/v1/services/x");
         } else if (rest.startsWith("/redirect-repeat")) {
-            exchange.getResponseHeaders().set("Location", "/v1/services/home");
-            exchange.sendResponseHeaders(307, -1);
-            exchange.close();
+            redirect(exchange, 307, "/v1/services/home");
         } else if (rest.startsWith("/redirect-out")) {
             // The same origin, another service behind it: outside the base URL /v1.
-            exchange.getResponseHeaders().set("Location", "/billing/accounts/42");
-            exchange.sendResponseHeaders(302, -1);
-            exchange.close();
+            redirect(exchange, 302, "/billing/accounts/42");
         } else if (rest.startsWith("/redirect-dots")) {
-            exchange.getResponseHeaders().set("Location", "/v1/%2e%2e/billing/accounts/42");
-            exchange.sendResponseHeaders(302, -1);
-            exchange.close();
+            redirect(exchange, 302, "/v1/%2e%2e/billing/accounts/42");
         } else if (rest.startsWith("/redirect-home")) {
-            exchange.getResponseHeaders().set("Location", "/v1/services/home");
-            exchange.sendResponseHeaders(302, -1);
-            exchange.close();
+            redirect(exchange, 302, "/v1/services/home");
         } else {
             send(
                     exchange,
@@ -203,6 +193,12 @@ public final class TestUpstream {
                                     : " query " + exchange.getRequestURI().getRawQuery())
                             + "\n");
         }
+    }
+
+    private static void redirect(HttpExchange exchange, int status, String location) throws IOException {
+        exchange.getResponseHeaders().set("Location", location);
+        exchange.sendResponseHeaders(status, -1);
+        exchange.close();
     }
 
     private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
