@@ -16,6 +16,8 @@ import dev.cel.common.types.CelTypeProvider;
 import dev.cel.common.types.MapType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelStringExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
@@ -45,6 +47,20 @@ public final class ToolRules {
 
     /** The most rules one tool may have. */
     public static final int MAX_RULES = 64;
+
+    /**
+     * The functions of CEL's strings extension a rule may call: none makes a string longer than its
+     * input ({@code replace}, {@code join}, {@code split}, {@code format}, {@code quote} and
+     * {@code reverse} are left out).
+     */
+    private static final CelStringExtensions STRINGS = CelExtensions.strings(
+            CelStringExtensions.Function.LOWER_ASCII,
+            CelStringExtensions.Function.UPPER_ASCII,
+            CelStringExtensions.Function.TRIM,
+            CelStringExtensions.Function.INDEX_OF,
+            CelStringExtensions.Function.LAST_INDEX_OF,
+            CelStringExtensions.Function.CHAR_AT,
+            CelStringExtensions.Function.SUBSTRING);
 
     /** The rules of a tool that has none. */
     public static ToolRules none(ToolPolicy defaults) {
@@ -289,6 +305,10 @@ public final class ToolRules {
                         .enableRegexPartialMatch(false)
                         .build())
                 .setStandardMacros(CelStandardMacro.HAS)
+                // Normalising before comparing (args.repo.lowerAscii() == "secrets"), and finding:
+                // none of these makes a string longer than its input, so a rule's cost stays bounded.
+                .addCompilerLibraries(STRINGS)
+                .addRuntimeLibraries(STRINGS)
                 .setTypeProvider(types)
                 .addVar("args", args)
                 .addVar("agent", agent)

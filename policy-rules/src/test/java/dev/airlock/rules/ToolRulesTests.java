@@ -97,6 +97,35 @@ class ToolRulesTests {
     }
 
     @Test
+    void aRuleCanCompareANormalisedValueSoThatCaseAndBlanksDoNotSlipPastARefusal() {
+        List<RuleSpec> rules = List.of(
+                rule("args.namespace.trim().lowerAscii() == \"secrets\"", ApprovalMode.DENY),
+                rule(
+                        "args.namespace.indexOf(\"-\") == 3 && args.namespace.substring(0, 3) == \"dev\"",
+                        ApprovalMode.AUTO));
+        assertThat(decide(rules, " Secrets ", 1, false, Map.of()).policy().mode())
+                .isEqualTo(ApprovalMode.DENY);
+        assertThat(decide(rules, "SECRETS", 1, false, Map.of()).policy().mode()).isEqualTo(ApprovalMode.DENY);
+        assertThat(decide(rules, "dev-1", 1, false, Map.of()).ruleIndex()).isEqualTo(2);
+        assertThat(decide(rules, "prod", 1, false, Map.of()).ruleIndex()).isNull();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            replace, which can grow a string   | args.namespace.replace("a", "aaaa") == "x"
+            split, which makes lists           | size(args.namespace.split("-")) > 1
+            join                               | ["a", "b"].join("-") == "a-b"
+            format                             | "%s".format([args.namespace]) == "x"
+            """)
+    void theStringFunctionsThatCanGrowAValueAreNotOffered(String what, String when) {
+        assertThatThrownBy(() -> ToolRules.compile(
+                        "kubectl", PARAMETERS, List.of(rule(when, ApprovalMode.AUTO)), DEFAULTS, "k.rules"))
+                .as(what)
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith("k.rules[0].when");
+    }
+
+    @Test
     void aCommentEndingARuleCannotReachTheNext() {
         List<RuleSpec> rules = List.of(
                 rule("args.namespace == \"a\" // the first", ApprovalMode.AUTO),

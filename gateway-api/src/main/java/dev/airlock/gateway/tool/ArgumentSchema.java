@@ -94,7 +94,8 @@ public final class ArgumentSchema {
     private static RegularExpression boundedPattern(String regex) {
         Pattern pattern;
         try {
-            pattern = Pattern.compile(regex);
+            // The schema's pattern is ECMA-262's: read as Java reads it, some would take more.
+            pattern = Pattern.compile(EcmaPattern.toJava(regex));
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("not a regular expression: " + regex);
         }

@@ -177,6 +177,12 @@ public final class SchemaArguments {
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         List<String> errors = new ArrayList<>();
         Object canonical = java.util.Objects.requireNonNull(canonical(given, 0, errors), "an object");
+        if (errors.isEmpty()) {
+            String lookalike = LookalikeKeys.problem(canonical, propertyNames(target.inputSchema()));
+            if (lookalike != null) {
+                errors.add(lookalike);
+            }
+        }
         if (!errors.isEmpty()) {
             throw InvalidRequest.arguments(tool.name(), errors);
         }
@@ -205,6 +211,15 @@ public final class SchemaArguments {
             }
         }
         return filled;
+    }
+
+    /** The names of the schema's top-level properties. */
+    private static Set<String> propertyNames(Map<String, Object> schema) {
+        Set<String> names = new java.util.HashSet<>();
+        if (schema.get("properties") instanceof Map<?, ?> properties) {
+            properties.keySet().forEach(name -> names.add(String.valueOf(name)));
+        }
+        return names;
     }
 
     /**

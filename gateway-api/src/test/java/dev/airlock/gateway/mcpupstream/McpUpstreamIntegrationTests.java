@@ -223,6 +223,19 @@ class McpUpstreamIntegrationTests {
         AgentApi.Response many = api.run(KEY, "hostile.redos_many", "{\"xs\":[" + values + "]}");
         assertThat(many.status()).as(many.body().toString()).isEqualTo(400);
         assertThat(many.body().toString()).contains("took too long");
+        // The schema's pattern means what ECMA-262 says: its $ is the end of the value, where Java's
+        // also holds before a final line break.
+        AgentApi.Response lineBreak = api.run(KEY, "hostile.redos_many", "{\"xs\":[\"aaaaaaaa\\n\"]}");
+        assertThat(lineBreak.status()).as(lineBreak.body().toString()).isEqualTo(400);
+        assertThat(lineBreak.body().toString()).contains("do not conform");
+        run("hostile.redos_many", "{\"xs\":[\"aaaaaaaa\"]}");
+        // A key a server could read as the schema's (redos_many allows other properties): Go's JSON
+        // decoder, for one, folds case, so the server would act on a value no rule saw.
+        for (String twin : List.of("{\"xs\":[],\"XS\":[\"x\"]}", "{\"x\u017f\":[\"x\"]}")) {
+            AgentApi.Response lookalike = api.run(KEY, "hostile.redos_many", twin);
+            assertThat(lookalike.status()).as(twin).isEqualTo(400);
+            assertThat(lookalike.body().toString()).contains("differ only by letter case");
+        }
     }
 
     @Test
