@@ -105,10 +105,14 @@ public class EvidenceLoad {
         if (keysResponse.statusCode() != 200) {
             throw new IllegalStateException("keys: " + keysResponse.statusCode());
         }
+        // The range ends now, after the runs; it may be exported once it ended a minute ago
+        // (the export refuses a range that may still be being recorded).
         java.time.Instant now = java.time.Instant.now();
+        System.out.println("waiting 62 s until the range has settled");
+        Thread.sleep(Duration.ofSeconds(62));
         long start = System.nanoTime();
         HttpResponse<Path> response = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/audit/evidence?tenant="
-                                + tenant + "&from=" + now.minus(Duration.ofDays(1)) + "&to=" + now.plusSeconds(60)
+                                + tenant + "&from=" + now.minus(Duration.ofDays(1)) + "&to=" + now
                                 + "&_csrf=" + csrf))
                         .timeout(Duration.ofMinutes(30))
                         .POST(HttpRequest.BodyPublishers.noBody())

@@ -393,6 +393,13 @@ public final class BundleVerifier {
         }
         Instant from = instant(Fields.string(scope, "from", "manifest scope"), "manifest scope from");
         Instant to = instant(Fields.string(scope, "to", "manifest scope"), "manifest scope to");
+        Instant exported = instant(Fields.string(manifest, "exportedAt", "manifest"), "manifest exportedAt");
+        if (to.isAfter(exported.minus(EvidenceFormat.SETTLE))) {
+            throw new VerificationFailure("scope: the range ends at " + to + ", less than "
+                    + EvidenceFormat.SETTLE.toSeconds() + " s before the bundle was exported (" + exported
+                    + "): runs requested near its end may not have been recorded yet, so it cannot show"
+                    + " that it holds them all");
+        }
         for (String runId : runs) {
             Event requested = requested(runId, byRun);
             Instant at = instant(requested.occurredAt(), "run " + runId);

@@ -27,6 +27,13 @@ public final class EvidenceFormat {
     public static final String ALGORITHM = "Ed25519";
     /** The previous hash of a tenant's first audit event. */
     public static final String GENESIS = "0".repeat(64);
+    /**
+     * How long before a bundle's export its range must have ended. A run is recorded a moment after
+     * its request time is taken; one requested just before the range's end could still be being
+     * recorded when the export reads the database, and would then be in neither the bundle's runs
+     * nor its chain, where nothing could show it missing.
+     */
+    public static final java.time.Duration SETTLE = java.time.Duration.ofMinutes(1);
 
     private EvidenceFormat() {}
 

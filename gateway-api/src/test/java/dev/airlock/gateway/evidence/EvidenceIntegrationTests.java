@@ -65,6 +65,9 @@ class EvidenceIntegrationTests {
     @Autowired
     MockMvcTester mvc;
 
+    @Autowired
+    dev.airlock.gateway.support.MovableClock clock;
+
     private AgentApi api() {
         return new AgentApi(mvc);
     }
@@ -108,14 +111,20 @@ class EvidenceIntegrationTests {
         Path bundle = write(
                 dir.resolve("bundle.zip"),
                 api.rawAsHuman("ivy", "POST", "/api/v1/audit/evidence?tenant=evidence&runId=" + approved));
-        Instant now = Instant.now();
-        Path range = write(
-                dir.resolve("range.zip"),
-                api.rawAsHuman(
-                        "ivy",
-                        "POST",
-                        "/api/v1/audit/evidence?tenant=evidence&from=" + now.minusSeconds(3600) + "&to="
-                                + now.plusSeconds(3600)));
+        // A range must have ended a while before it is exported (EvidenceFormat.SETTLE): the range
+        // ends now, and is exported as if two minutes later.
+        Instant now = clock.instant();
+        String rangePath = "/api/v1/audit/evidence?tenant=evidence&from=" + now.minusSeconds(3600) + "&to=" + now;
+        MockHttpServletResponse early = api.rawAsHuman("ivy", "POST", rangePath);
+        assertThat(early.getStatus()).as("a range that ended just now").isEqualTo(400);
+        assertThat(early.getContentAsString()).contains("Field 'to' must be at least 60 s in the past");
+        Path range;
+        clock.advance(EvidenceFormat.SETTLE.plusMinutes(1));
+        try {
+            range = write(dir.resolve("range.zip"), api.rawAsHuman("ivy", "POST", rangePath));
+        } finally {
+            clock.reset();
+        }
         Path keys = write(
                 dir.resolve("keys.json"), api.rawAsHuman("ivy", "GET", "/api/v1/audit/evidence/keys?tenant=evidence"));
         Path otherKeys = write(
@@ -564,6 +573,22 @@ class EvidenceIntegrationTests {
                 key("ev-2026"),
                 "ev-2026");
         failsWith(cut, "run " + fixture.autoRun() + ": requested within the bundle's range but not in it");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRangeExportedBeforeItHadLongEndedIsCaught() throws Exception {
+        Path early = tampered(
+                fixture.range(),
+                e -> manifest(e, m -> {
+                    Map<String, Object> scope = new LinkedHashMap<>((Map<String, Object>) m.get("scope"));
+                    scope.put("to", m.get("exportedAt"));
+                    m.put("scope", scope);
+                }),
+                key("ev-2026"),
+                "ev-2026");
+        failsWith(early, "scope: the range ends at");
+        failsWith(early, "runs requested near its end may not have been recorded yet");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.airlock.approval.audit.RunReports;
 import dev.airlock.approval.grant.GrantRefused;
 import dev.airlock.approval.people.Human;
 import dev.airlock.evidence.EvidenceFormat;
+import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
@@ -117,6 +118,11 @@ public class EvidenceBundles {
     public EvidenceKeys.Keyring prepare(Human exporter, String tenant, EvidenceScope scope) {
         access.requireAuditor(exporter, tenant);
         EvidenceKeys.Keyring ring = keys.keyring(tenant).orElseThrow(() -> new NoEvidenceKey(tenant));
+        if (scope.to() != null && scope.to().isAfter(clock.instant().minus(EvidenceFormat.SETTLE))) {
+            throw InvalidRequest.because("Field 'to' must be at least " + EvidenceFormat.SETTLE.toSeconds()
+                    + " s in the past: runs requested just before it may still be being recorded, and a"
+                    + " bundle of a range that has not ended could not show that it holds them all.");
+        }
         if (scope.runId() != null) {
             UUID runId = scope.runId();
             snapshot.executeWithoutResult(
