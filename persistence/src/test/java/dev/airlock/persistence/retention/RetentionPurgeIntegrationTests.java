@@ -142,6 +142,34 @@ class RetentionPurgeIntegrationTests {
     }
 
     @Test
+    void anInterruptedRunGoesLikeAnyEndedRunAndItsNotificationDeliveriesWithIt() {
+        UUID interrupted = fixtures.run(tenant, RunState.INTERRUPTED, MADE);
+        tx.executeWithoutResult(status -> {
+            audit.append(tenant, AuditEventType.RUN_REQUESTED, interrupted, "agent:bot", Map.of("tool", "echo"), MADE);
+            jdbc.sql("""
+                    INSERT INTO airlock.notification_deliveries (tenant, run_id, channel, event, status, attempts,
+                                                                 last_error, created_at, updated_at)
+                    VALUES (:tenant, :run, 'mail', 'approval.requested', 'FAILED', 3, 'connection refused', :at, :at)
+                    """)
+                    .param("tenant", tenant)
+                    .param("run", interrupted)
+                    .param("at", Timestamp.from(MADE))
+                    .update();
+        });
+        UUID recent = completedRun(tenant, NOW.minus(Duration.ofHours(1)), "recent output");
+
+        PurgeCounts purged = purge(GO, GO, GO, GO);
+        assertThat(purged.auditEvents()).isEqualTo(1);
+        assertThat(purged.runs()).isEqualTo(1);
+        assertThat(fixtures.exists(interrupted))
+                .as("nothing links to it any more: it goes as a completed run would")
+                .isFalse();
+        assertThat(fixtures.count("airlock.notification_deliveries", interrupted))
+                .isZero();
+        assertThat(fixtures.exists(recent)).isTrue();
+    }
+
+    @Test
     void aLegalHoldKeepsEverythingOfItsRunUntilItIsReleased() {
         UUID free = completedRun(tenant, MADE, "free");
         UUID held = completedRun(tenant, MADE, "held");
