@@ -99,6 +99,7 @@ public final class BundleVerifier {
 
     /** Verifies {@code bundle}; returns what was checked or throws the first failure. */
     public Verified verify(Path bundle) throws IOException {
+        ZipContainer.check(bundle);
         Map<String, Local> local = localEntries(bundle);
         try (ZipFile zip = new ZipFile(bundle.toFile(), StandardCharsets.UTF_8)) {
             Map<String, ZipEntry> entries = entries(zip, local);

@@ -11,6 +11,8 @@ import dev.airlock.gateway.support.AirlockIntegrationTest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,11 +23,13 @@ import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
@@ -603,8 +607,67 @@ class EvidenceIntegrationTests {
 
     @Test
     void anEntryHiddenFromTheZipDirectoryIsCaught() throws Exception {
-        failsWith(smuggled(run("stdout.txt")), "bundle: entry " + run("stdout.txt") + " appears twice");
-        failsWith(smuggled("../../evil.sh"), "bundle: the zip's directory and its entries in file order differ");
+        failsWith(smuggled(run("stdout.txt")), "bundle: the zip's directory is not where its end record says");
+        failsWith(smuggled("../../evil.sh"), "bundle: the zip's directory is not where its end record says");
+    }
+
+    /**
+     * What some zip readers honour and the JDK's ignores, each written into the genuine bundle's
+     * container without touching an entry's bytes: a reader other than the verifier would have
+     * seen other files, or files under other names, than the ones the verifier checked.
+     */
+    @Test
+    void aContainerOtherReadersReadOtherwiseIsCaught() throws Exception {
+        byte[] genuine = Files.readAllBytes(fixture.bundle());
+        failsWith(
+                container(java.util.Arrays.copyOf(genuine, genuine.length + 7)),
+                "bundle: the file does not end with the zip's end record");
+
+        // Bytes between the last entry and the directory, with the end record's offset moved past them.
+        ByteBuffer end = littleEndian(genuine, genuine.length - 22);
+        int directory = end.getInt(16);
+        byte[] gap = splice(genuine, directory, new byte[32]);
+        littleEndian(gap, gap.length - 22).putInt(16, directory + 32);
+        failsWith(container(gap), "bundle: something stands between the last entry and the zip's directory");
+
+        // An Info-ZIP Unicode path (0x7075) naming the first entry otherwise: unzip would extract it so.
+        byte[] first = Arrays.copyOfRange(
+                genuine,
+                directory + 46,
+                directory + 46 + littleEndian(genuine, directory).getShort(28));
+        CRC32 crc = new CRC32();
+        crc.update(first);
+        byte[] otherName = "runs/other/approval.json".getBytes(StandardCharsets.UTF_8);
+        ByteBuffer field = ByteBuffer.allocate(4 + 5 + otherName.length).order(ByteOrder.LITTLE_ENDIAN);
+        field.putShort((short) 0x7075).putShort((short) (5 + otherName.length)).put((byte) 1);
+        field.putInt((int) crc.getValue()).put(otherName);
+        byte[] renamed = splice(genuine, directory + 46 + first.length, field.array());
+        littleEndian(renamed, directory).putShort(30, (short) field.capacity());
+        littleEndian(renamed, renamed.length - 22).putInt(12, end.getInt(12) + field.capacity());
+        failsWith(container(renamed), "has an extra field (0x7075)");
+
+        // A symbolic link's mode in the first entry's external attributes.
+        byte[] link = genuine.clone();
+        littleEndian(link, directory).putInt(38, 0xA1FF0000);
+        failsWith(container(link), "has file attributes");
+    }
+
+    private static Path container(byte[] bytes) throws IOException {
+        return Files.write(Files.createTempFile("container", ".zip"), bytes);
+    }
+
+    /** {@code bytes} from {@code offset} on, read and written little-endian as zip's numbers are. */
+    private static ByteBuffer littleEndian(byte[] bytes, int offset) {
+        return ByteBuffer.wrap(bytes, offset, bytes.length - offset).slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** {@code bytes} with {@code inserted} put in at {@code at}. */
+    private static byte[] splice(byte[] bytes, int at, byte[] inserted) {
+        byte[] spliced = new byte[bytes.length + inserted.length];
+        System.arraycopy(bytes, 0, spliced, 0, at);
+        System.arraycopy(inserted, 0, spliced, at, inserted.length);
+        System.arraycopy(bytes, at, spliced, at + inserted.length, bytes.length - at);
+        return spliced;
     }
 
     /**

@@ -1,0 +1,231 @@
+package dev.airlock.evidence;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * A bundle's zip container, checked byte by byte against the one shape Airlock writes (the JDK's
+ * {@code ZipOutputStream}): the entries one after another from the file's first byte, the central
+ * directory right after the last, the end record (and ZIP64's, for large bundles) right after that
+ * and last in the file; no comment, no file attributes, no extra field but ZIP64's, no flag but the
+ * data descriptor's and UTF-8's, each entry's local name its directory name. A zip reader reads
+ * either the directory or the entries in file order, and some honour extra fields (an Info-ZIP
+ * Unicode path names the file it extracts): with nothing anywhere else, every reader sees the
+ * entries the verifier checked, under their names.
+ */
+final class ZipContainer {
+
+    private static final int LOCAL = 0x04034b50;
+    private static final int CENTRAL = 0x02014b50;
+    private static final int END = 0x06054b50;
+    private static final int END64 = 0x06064b50;
+    private static final int LOCATOR64 = 0x07064b50;
+    private static final int DESCRIPTOR = 0x08074b50;
+    private static final int ZIP64_EXTRA = 0x0001;
+    /** The data descriptor (bit 3) and UTF-8 names (bit 11). */
+    private static final int ALLOWED_FLAGS = 0x0808;
+
+    private static final long MAGIC32 = 0xFFFFFFFFL;
+    private static final int MAGIC16 = 0xFFFF;
+    /** The largest central directory read: about two million entries. */
+    private static final long MAX_DIRECTORY = 256L * 1024 * 1024;
+
+    private ZipContainer() {}
+
+    /** Checks the container of {@code bundle}; throws {@link VerificationFailure} naming what is out of shape. */
+    static void check(Path bundle) throws IOException {
+        try (FileChannel file = FileChannel.open(bundle, StandardOpenOption.READ)) {
+            new Reader(file).check();
+        }
+    }
+
+    private static final class Reader {
+
+        private final FileChannel file;
+        private final long size;
+
+        Reader(FileChannel file) throws IOException {
+            this.file = file;
+            this.size = file.size();
+        }
+
+        void check() throws IOException {
+            if (size < 22) {
+                throw fail("bundle: shorter than a zip's end record");
+            }
+            ByteBuffer end = read(size - 22, 22);
+            if (end.getInt(0) != END) {
+                throw fail("bundle: the file does not end with the zip's end record (bytes after it, or a comment)");
+            }
+            if (u16(end, 4) != 0 || u16(end, 6) != 0 || u16(end, 8) != u16(end, 10)) {
+                throw fail("bundle: the zip spans several disks");
+            }
+            long entries = u16(end, 10);
+            long directorySize = u32(end, 12);
+            long directoryOffset = u32(end, 16);
+            long directoryEnd = size - 22;
+            if (entries == MAGIC16 || directorySize == MAGIC32 || directoryOffset == MAGIC32) {
+                if (size < 22 + 20 + 56) {
+                    throw fail("bundle: a ZIP64 end record is missing");
+                }
+                ByteBuffer locator = read(size - 22 - 20, 20);
+                if (locator.getInt(0) != LOCATOR64 || locator.getInt(4) != 0 || locator.getInt(16) != 1) {
+                    throw fail("bundle: the ZIP64 end record's locator is not right before the end record");
+                }
+                long end64 = locator.getLong(8);
+                ByteBuffer record = read(end64, 56);
+                if (record.getInt(0) != END64 || end64 + 12 + record.getLong(4) != size - 22 - 20) {
+                    throw fail("bundle: something stands between the zip's end records");
+                }
+                entries = record.getLong(32);
+                directorySize = record.getLong(40);
+                directoryOffset = record.getLong(48);
+                directoryEnd = end64;
+            }
+            if (directoryOffset < 0 || directorySize < 0 || directoryOffset + directorySize != directoryEnd) {
+                throw fail("bundle: the zip's directory is not where its end record says (bytes before the first"
+                        + " entry, or between the directory and the end record)");
+            }
+            if (directorySize > MAX_DIRECTORY) {
+                throw fail("bundle: the zip's directory is larger than " + MAX_DIRECTORY + " bytes");
+            }
+            ByteBuffer directory = read(directoryOffset, (int) directorySize);
+            long next = 0;
+            int at = 0;
+            for (long i = 0; i < entries; i++) {
+                if (at + 46 > directorySize || directory.getInt(at) != CENTRAL) {
+                    throw fail("bundle: the zip's directory holds fewer entries than it says");
+                }
+                int nameLength = u16(directory, at + 28);
+                int extraLength = u16(directory, at + 30);
+                int commentLength = u16(directory, at + 32);
+                if (at + 46L + nameLength + extraLength + commentLength > directorySize) {
+                    throw fail("bundle: the zip's directory holds fewer entries than it says");
+                }
+                byte[] name = new byte[nameLength];
+                directory.get(at + 46, name);
+                String where = "bundle: entry " + Json.quote(new String(name, StandardCharsets.UTF_8));
+                int flags = u16(directory, at + 8);
+                int method = u16(directory, at + 10);
+                if ((flags & ~ALLOWED_FLAGS) != 0 || (method != 0 && method != 8)) {
+                    throw fail(where + ": flags or compression a bundle does not use");
+                }
+                if (commentLength != 0) {
+                    throw fail(where + ": has a comment; a bundle's entries have none");
+                }
+                if (u16(directory, at + 34) != 0 || u16(directory, at + 36) != 0 || u32(directory, at + 38) != 0) {
+                    throw fail(where + ": has file attributes; a bundle's entries have none");
+                }
+                long[] sizes = {u32(directory, at + 24), u32(directory, at + 20), u32(directory, at + 42)};
+                zip64(directory.slice(at + 46 + nameLength, extraLength).order(ByteOrder.LITTLE_ENDIAN), sizes, where);
+                long uncompressed = sizes[0];
+                long compressed = sizes[1];
+                long offset = sizes[2];
+                if (offset != next) {
+                    throw fail(
+                            where + ": does not start where the entry before it ends (bytes hidden between entries)");
+                }
+                next = local(offset, name, flags, method, compressed, uncompressed, where);
+                at += 46 + nameLength + extraLength + commentLength;
+            }
+            if (at != directorySize) {
+                throw fail("bundle: the zip's directory holds more than its entries");
+            }
+            if (next != directoryOffset) {
+                throw fail("bundle: something stands between the last entry and the zip's directory");
+            }
+        }
+
+        /** Checks the entry's local header at {@code offset}; returns where the entry (and its descriptor) ends. */
+        private long local(
+                long offset, byte[] name, int flags, int method, long compressed, long uncompressed, String where)
+                throws IOException {
+            ByteBuffer header = read(offset, 30);
+            if (header.getInt(0) != LOCAL) {
+                throw fail(where + ": no local header where the directory says it starts");
+            }
+            if (u16(header, 6) != flags || u16(header, 8) != method) {
+                throw fail(where + ": its local header and its directory entry differ");
+            }
+            int nameLength = u16(header, 26);
+            int extraLength = u16(header, 28);
+            ByteBuffer rest = read(offset + 30, nameLength + extraLength);
+            byte[] localName = new byte[nameLength];
+            rest.get(0, localName);
+            if (!Arrays.equals(localName, name)) {
+                throw fail(where + ": its local header names another entry");
+            }
+            long[] ignored = {u32(header, 22), u32(header, 18), 0};
+            zip64(rest.slice(nameLength, extraLength).order(ByteOrder.LITTLE_ENDIAN), ignored, where);
+            long end = offset + 30 + nameLength + extraLength + compressed;
+            if ((flags & 0x08) != 0) {
+                boolean wide = compressed >= MAGIC32 || uncompressed >= MAGIC32;
+                int length = wide ? 24 : 16;
+                if (read(end, length).getInt(0) != DESCRIPTOR) {
+                    throw fail(where + ": its data does not end where the directory says");
+                }
+                end += length;
+            }
+            return end;
+        }
+
+        /**
+         * Reads a ZIP64 extra field into {@code sizes} (uncompressed, compressed, offset: each read
+         * from it when the header holds the 32-bit marker); any other extra field fails.
+         */
+        private static void zip64(ByteBuffer extra, long[] sizes, String where) {
+            int at = 0;
+            while (at < extra.limit()) {
+                if (at + 4 > extra.limit()) {
+                    throw fail(where + ": a malformed extra field");
+                }
+                int id = u16(extra, at);
+                int length = u16(extra, at + 2);
+                if (id != ZIP64_EXTRA || at + 4 + length > extra.limit()) {
+                    throw fail(where + ": has an extra field (" + String.format("0x%04x", id)
+                            + "); a bundle's entries have none but ZIP64's");
+                }
+                int field = at + 4;
+                for (int i = 0; i < sizes.length; i++) {
+                    if (sizes[i] == MAGIC32 && field + 8 <= at + 4 + length) {
+                        sizes[i] = extra.getLong(field);
+                        field += 8;
+                    }
+                }
+                at += 4 + length;
+            }
+        }
+
+        private ByteBuffer read(long position, int length) throws IOException {
+            if (position < 0 || position + length > size) {
+                throw fail("bundle: the zip points past the end of the file");
+            }
+            ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+            while (buffer.hasRemaining()) {
+                if (file.read(buffer, position + buffer.position()) < 0) {
+                    throw new EOFException();
+                }
+            }
+            return buffer.flip();
+        }
+    }
+
+    private static int u16(ByteBuffer buffer, int at) {
+        return Short.toUnsignedInt(buffer.getShort(at));
+    }
+
+    private static long u32(ByteBuffer buffer, int at) {
+        return Integer.toUnsignedLong(buffer.getInt(at));
+    }
+
+    private static VerificationFailure fail(String message) {
+        return new VerificationFailure(message);
+    }
+}

@@ -1,0 +1,74 @@
+package dev.airlock.evidence;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The container shape the JDK's ZipOutputStream writes is accepted at every size, ZIP64's end
+ * records included; the end-to-end tampering cases are in the gateway's EvidenceIntegrationTests.
+ */
+class ZipContainerTests {
+
+    @TempDir
+    Path dir;
+
+    private Path zip(int entries) throws IOException {
+        Path file = dir.resolve(entries + ".zip");
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file));
+                ZipOutputStream zip = new ZipOutputStream(out, StandardCharsets.UTF_8)) {
+            for (int i = 0; i < entries; i++) {
+                byte[] bytes = ("line " + i + "\n").getBytes(StandardCharsets.UTF_8);
+                ZipEntry entry = new ZipEntry("runs/" + i + "/stdout.txt");
+                if (i >= 3) {
+                    // Stored past the first few (as fast to write as to read; deflated ones cost a
+                    // Deflater each): both kinds stand in every zip of this test.
+                    CRC32 crc = new CRC32();
+                    crc.update(bytes);
+                    entry.setMethod(ZipEntry.STORED);
+                    entry.setSize(bytes.length);
+                    entry.setCrc(crc.getValue());
+                }
+                zip.putNextEntry(entry);
+                zip.write(bytes);
+                zip.closeEntry();
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void acceptsWhatTheJdkWritesSmallAndWithZip64EndRecords() throws IOException {
+        assertThatCode(() -> ZipContainer.check(zip(5))).doesNotThrowAnyException();
+        // More than 65,535 entries: the end record's counts are ZIP64's.
+        assertThatCode(() -> ZipContainer.check(zip(70_000))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void refusesABundleWithBytesAfterItsEndOrBeforeItsFirstEntry() throws IOException {
+        Path trailing = zip(3);
+        Files.write(trailing, new byte[] {0}, StandardOpenOption.APPEND);
+        assertThatThrownBy(() -> ZipContainer.check(trailing))
+                .isInstanceOf(VerificationFailure.class)
+                .hasMessageContaining("does not end with the zip's end record");
+        Path large = zip(70_000);
+        Path prefixed = dir.resolve("prefixed.zip");
+        Files.write(prefixed, new byte[] {'#', '!', '\n'});
+        Files.write(prefixed, Files.readAllBytes(large), StandardOpenOption.APPEND);
+        assertThatThrownBy(() -> ZipContainer.check(prefixed))
+                .isInstanceOf(VerificationFailure.class)
+                .hasMessageContaining("bundle:");
+    }
+}
