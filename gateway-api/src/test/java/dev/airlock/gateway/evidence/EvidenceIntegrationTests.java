@@ -595,6 +595,30 @@ class EvidenceIntegrationTests {
         failsWith(early, "runs requested near its end may not have been recorded yet");
     }
 
+    /**
+     * A bundle is of the moment the export read the database: what the export itself recorded while
+     * it was written (its use of the raw-access grant) came after it. An anchor taken while a long
+     * export was written is then "newer than the bundle", never a sign that events were removed.
+     */
+    @Test
+    void aBundleIsOfTheMomentItsExportReadTheRecord() throws Exception {
+        Map<String, Object> manifest =
+                Json.object(text(entries(fixture.bundle()).get(EvidenceFormat.MANIFEST)));
+        Instant exportedAt = Instant.parse((String) manifest.get("exportedAt"));
+        long lastSeq = ((java.math.BigDecimal) ((Map<?, ?>) manifest.get("chain")).get("lastSeq")).longValueExact();
+        Map<String, Object> used = text(entries(fixture.range()).get(EvidenceFormat.EVENTS))
+                .lines()
+                .map(Json::object)
+                .filter(e -> "raw.grant.used".equals(e.get("type"))
+                        && fixture.approvedRun().equals(e.get("runId"))
+                        && ((java.math.BigDecimal) e.get("seq")).longValueExact() > lastSeq)
+                .findFirst()
+                .orElseThrow();
+        assertThat(Instant.parse((String) used.get("occurredAt")))
+                .as("the export's own use of its grant, recorded while the bundle was written")
+                .isAfter(exportedAt);
+    }
+
     @Test
     void aBackdatedExportCannotDodgeAnAnchor() throws Exception {
         Map<String, Object> anchor = Json.object(Files.readString(fixture.anchor()));

@@ -194,6 +194,9 @@ public class EvidenceBundles {
     private Exported write(
             Human exporter, String tenant, EvidenceScope scope, EvidenceKeys.Keyring ring, OutputStream out)
             throws IOException {
+        // The export's time is when it read the database, not when it finished writing: an anchor
+        // taken while a long export was written is newer than the bundle, not evidence of removal.
+        Instant[] exportedAt = {clock.instant()};
         ZipOutputStream zip = new ZipOutputStream(out, StandardCharsets.UTF_8);
         List<Map<String, Object>> entries = new ArrayList<>();
         List<Map<String, Object>> included = new ArrayList<>();
@@ -228,7 +231,7 @@ public class EvidenceBundles {
             start = Math.min(start, audit.seqBefore(tenant, scope.from()).orElse(start));
         }
         String startHash = audit.prevHashOf(tenant, start).orElseThrow();
-        entries.add(writeEvents(tenant, start, head.seq(), zip));
+        entries.add(writeEvents(tenant, start, head.seq(), zip, exportedAt));
 
         Map<String, Object> chain = new LinkedHashMap<>();
         chain.put("firstSeq", start);
@@ -238,8 +241,7 @@ public class EvidenceBundles {
         Map<String, Object> manifest = new LinkedHashMap<>();
         manifest.put("format", EvidenceFormat.FORMAT);
         manifest.put("tenant", tenant);
-        manifest.put(
-                "exportedAt", clock.instant().truncatedTo(ChronoUnit.MICROS).toString());
+        manifest.put("exportedAt", exportedAt[0].truncatedTo(ChronoUnit.MICROS).toString());
         manifest.put("exportedBy", exporter.name());
         manifest.put("scope", scope.describe());
         manifest.put("keyId", ring.signingKey());
@@ -348,8 +350,12 @@ public class EvidenceBundles {
         return "included";
     }
 
-    private Map<String, Object> writeEvents(String tenant, long from, long through, ZipOutputStream zip)
-            throws IOException {
+    /**
+     * Writes the events {@code from} to {@code through}; {@code latest} becomes the latest of its
+     * value and the events' times (another replica's clock may run a little ahead of this one's).
+     */
+    private Map<String, Object> writeEvents(
+            String tenant, long from, long through, ZipOutputStream zip, Instant[] latest) throws IOException {
         zip.putNextEntry(new ZipEntry(EvidenceFormat.EVENTS));
         MessageDigest digest = EvidenceFormat.sha256();
         long[] size = {0};
@@ -363,6 +369,9 @@ public class EvidenceBundles {
             line.put(
                     "occurredAt",
                     event.occurredAt().truncatedTo(ChronoUnit.MICROS).toString());
+            if (event.occurredAt().isAfter(latest[0])) {
+                latest[0] = event.occurredAt();
+            }
             line.put("prevHash", event.prevHash());
             line.put("hash", event.hash());
             byte[] bytes = (json.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8);
