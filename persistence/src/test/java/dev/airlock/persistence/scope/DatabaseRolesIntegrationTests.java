@@ -50,6 +50,9 @@ class DatabaseRolesIntegrationTests {
     @Autowired
     AuditLog audit;
 
+    @Autowired
+    dev.airlock.persistence.retention.LegalHolds holds;
+
     Fixtures fixtures;
     TransactionTemplate tx;
     String tenant;
@@ -192,6 +195,36 @@ class DatabaseRolesIntegrationTests {
                         () -> artifacts.read(crossed, "arthur", "password:arthur", StreamName.STDOUT, 0, 1000)))
                 .as("no bytes of the other tenant's artifact")
                 .isEmpty();
+    }
+
+    @Test
+    void theConsoleCannotCutTheAuditLogPastARunUnderLegalHoldNorItsNewestEvent() {
+        long heldFirst = jdbc.sql("SELECT min(seq) FROM airlock.audit_events WHERE run_id = :run")
+                .param("run", completed)
+                .query(Long.class)
+                .single();
+        tx.executeWithoutResult(status -> holds.place(tenant, completed, "litigation 7", "amber", NOW));
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "SELECT airlock.remove_oldest_audit_events('" + tenant + "', " + heldFirst + ", now())");
+        tx.executeWithoutResult(status -> holds.release(tenant, completed, "settled", "amber", NOW));
+        long newest = jdbc.sql("SELECT max(seq) FROM airlock.audit_events WHERE tenant = :tenant")
+                .param("tenant", tenant)
+                .query(Long.class)
+                .single();
+        assertRefused(
+                DatabaseRole.CONSOLE,
+                "SELECT airlock.remove_oldest_audit_events('" + tenant + "', " + newest + ", now())");
+        assertThat(as(
+                        DatabaseRole.CONSOLE,
+                        tenant,
+                        () -> jdbc.sql("SELECT airlock.remove_oldest_audit_events(:tenant, :seq, now())")
+                                .param("tenant", tenant)
+                                .param("seq", newest - 1)
+                                .query(Integer.class)
+                                .single()))
+                .as("once released, everything but the newest event may go")
+                .isPositive();
     }
 
     @Test
