@@ -67,6 +67,9 @@ final class ZipContainer {
             if (u16(end, 4) != 0 || u16(end, 6) != 0 || u16(end, 8) != u16(end, 10)) {
                 throw fail("bundle: the zip spans several disks");
             }
+            if (u16(end, 20) != 0) {
+                throw fail("bundle: the zip has a comment; a bundle has none");
+            }
             long entries = u16(end, 10);
             long directorySize = u32(end, 12);
             long directoryOffset = u32(end, 16);
@@ -81,8 +84,17 @@ final class ZipContainer {
                 }
                 long end64 = locator.getLong(8);
                 ByteBuffer record = read(end64, 56);
-                if (record.getInt(0) != END64 || end64 + 12 + record.getLong(4) != size - 22 - 20) {
+                // 44 bytes after the size field: the record without extensible data, as the JDK writes it.
+                if (record.getInt(0) != END64 || record.getLong(4) != 44 || end64 + 56 != size - 22 - 20) {
                     throw fail("bundle: something stands between the zip's end records");
+                }
+                if (record.getInt(16) != 0 || record.getInt(20) != 0 || record.getLong(24) != record.getLong(32)) {
+                    throw fail("bundle: the zip spans several disks");
+                }
+                if (!sameOrMarked(entries, MAGIC16, record.getLong(32))
+                        || !sameOrMarked(directorySize, MAGIC32, record.getLong(40))
+                        || !sameOrMarked(directoryOffset, MAGIC32, record.getLong(48))) {
+                    throw fail("bundle: the zip's two end records differ");
                 }
                 entries = record.getLong(32);
                 directorySize = record.getLong(40);
@@ -114,7 +126,9 @@ final class ZipContainer {
                 String where = "bundle: entry " + Json.quote(new String(name, StandardCharsets.UTF_8));
                 int flags = u16(directory, at + 8);
                 int method = u16(directory, at + 10);
-                if ((flags & ~ALLOWED_FLAGS) != 0 || (method != 0 && method != 8)) {
+                if ((flags & ~ALLOWED_FLAGS) != 0
+                        || (method != 0 && method != 8)
+                        || (method == 0 && (flags & 0x08) != 0)) {
                     throw fail(where + ": flags or compression a bundle does not use");
                 }
                 if (commentLength != 0) {
@@ -125,14 +139,12 @@ final class ZipContainer {
                 }
                 long[] sizes = {u32(directory, at + 24), u32(directory, at + 20), u32(directory, at + 42)};
                 zip64(directory.slice(at + 46 + nameLength, extraLength).order(ByteOrder.LITTLE_ENDIAN), sizes, where);
-                long uncompressed = sizes[0];
-                long compressed = sizes[1];
-                long offset = sizes[2];
-                if (offset != next) {
+                Sizes entry = new Sizes(u32(directory, at + 16), sizes[1], sizes[0]);
+                if (sizes[2] != next) {
                     throw fail(
                             where + ": does not start where the entry before it ends (bytes hidden between entries)");
                 }
-                next = local(offset, name, flags, method, compressed, uncompressed, where);
+                next = local(sizes[2], name, flags, method, entry, where);
                 at += 46 + nameLength + extraLength + commentLength;
             }
             if (at != directorySize) {
@@ -143,9 +155,11 @@ final class ZipContainer {
             }
         }
 
-        /** Checks the entry's local header at {@code offset}; returns where the entry (and its descriptor) ends. */
-        private long local(
-                long offset, byte[] name, int flags, int method, long compressed, long uncompressed, String where)
+        /**
+         * Checks the entry's local header at {@code offset} and its data descriptor against the
+         * directory's {@code entry}; returns where the entry (and its descriptor) ends.
+         */
+        private long local(long offset, byte[] name, int flags, int method, Sizes entry, String where)
                 throws IOException {
             ByteBuffer header = read(offset, 30);
             if (header.getInt(0) != LOCAL) {
@@ -162,18 +176,29 @@ final class ZipContainer {
             if (!Arrays.equals(localName, name)) {
                 throw fail(where + ": its local header names another entry");
             }
-            long[] ignored = {u32(header, 22), u32(header, 18), 0};
-            zip64(rest.slice(nameLength, extraLength).order(ByteOrder.LITTLE_ENDIAN), ignored, where);
-            long end = offset + 30 + nameLength + extraLength + compressed;
-            if ((flags & 0x08) != 0) {
-                boolean wide = compressed >= MAGIC32 || uncompressed >= MAGIC32;
-                int length = wide ? 24 : 16;
-                if (read(end, length).getInt(0) != DESCRIPTOR) {
-                    throw fail(where + ": its data does not end where the directory says");
+            long[] sizes = {u32(header, 22), u32(header, 18)};
+            zip64(rest.slice(nameLength, extraLength).order(ByteOrder.LITTLE_ENDIAN), sizes, where);
+            Sizes stated = new Sizes(u32(header, 14), sizes[1], sizes[0]);
+            long end = offset + 30 + nameLength + extraLength + entry.compressed();
+            if ((flags & 0x08) == 0) {
+                if (!stated.equals(entry)) {
+                    throw fail(where + ": its local header and its directory entry differ");
                 }
-                end += length;
+                return end;
             }
-            return end;
+            // Sizes and checksum follow the data, in a descriptor; the local header holds none.
+            if (!stated.equals(new Sizes(0, 0, 0)) || extraLength != 0) {
+                throw fail(where + ": its local header and its directory entry differ");
+            }
+            boolean wide = entry.compressed() >= MAGIC32 || entry.uncompressed() >= MAGIC32;
+            ByteBuffer descriptor = read(end, wide ? 24 : 16);
+            Sizes described = wide
+                    ? new Sizes(u32(descriptor, 4), descriptor.getLong(8), descriptor.getLong(16))
+                    : new Sizes(u32(descriptor, 4), u32(descriptor, 8), u32(descriptor, 12));
+            if (descriptor.getInt(0) != DESCRIPTOR || !described.equals(entry)) {
+                throw fail(where + ": its data does not end where the directory says, or not as it says");
+            }
+            return end + descriptor.capacity();
         }
 
         /**
@@ -181,30 +206,36 @@ final class ZipContainer {
          * from it when the header holds the 32-bit marker); any other extra field fails.
          */
         private static void zip64(ByteBuffer extra, long[] sizes, String where) {
-            int at = 0;
-            while (at < extra.limit()) {
-                if (at + 4 > extra.limit()) {
-                    throw fail(where + ": a malformed extra field");
-                }
-                int id = u16(extra, at);
-                int length = u16(extra, at + 2);
-                if (id != ZIP64_EXTRA || at + 4 + length > extra.limit()) {
-                    throw fail(where + ": has an extra field (" + String.format("0x%04x", id)
-                            + "); a bundle's entries have none but ZIP64's");
-                }
-                int field = at + 4;
-                for (int i = 0; i < sizes.length; i++) {
-                    if (sizes[i] == MAGIC32 && field + 8 <= at + 4 + length) {
-                        sizes[i] = extra.getLong(field);
-                        field += 8;
+            int marked = 0;
+            for (long value : sizes) {
+                marked += value == MAGIC32 ? 1 : 0;
+            }
+            if (extra.limit() == 0 && marked == 0) {
+                return;
+            }
+            int id = extra.limit() >= 4 ? u16(extra, 0) : -1;
+            if (id != ZIP64_EXTRA) {
+                throw fail(where + ": has an extra field (" + String.format("0x%04x", id)
+                        + "); a bundle's entries have none but ZIP64's");
+            }
+            // One ZIP64 field, holding exactly the values the header marks, each a size or offset.
+            if (u16(extra, 2) != 8 * marked || extra.limit() != 4 + 8 * marked) {
+                throw fail(where + ": a ZIP64 extra field that does not hold exactly the values its header marks");
+            }
+            int field = 4;
+            for (int i = 0; i < sizes.length; i++) {
+                if (sizes[i] == MAGIC32) {
+                    sizes[i] = extra.getLong(field);
+                    field += 8;
+                    if (sizes[i] < 0) {
+                        throw fail(where + ": a negative size or offset");
                     }
                 }
-                at += 4 + length;
             }
         }
 
         private ByteBuffer read(long position, int length) throws IOException {
-            if (position < 0 || position + length > size) {
+            if (position < 0 || length < 0 || position > size - length) {
                 throw fail("bundle: the zip points past the end of the file");
             }
             ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
@@ -215,6 +246,14 @@ final class ZipContainer {
             }
             return buffer.flip();
         }
+    }
+
+    /** An entry's checksum and sizes, as its directory entry, local header or descriptor states them. */
+    private record Sizes(long crc, long compressed, long uncompressed) {}
+
+    /** Whether an end record's {@code value} is the ZIP64 one or the marker that says to read that. */
+    private static boolean sameOrMarked(long value, long marker, long zip64) {
+        return value == marker || value == zip64;
     }
 
     private static int u16(ByteBuffer buffer, int at) {

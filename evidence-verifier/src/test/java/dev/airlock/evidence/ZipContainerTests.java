@@ -57,6 +57,24 @@ class ZipContainerTests {
     }
 
     @Test
+    void refusesALocalHeaderOrEndRecordThatSaysOtherwiseThanTheDirectory() throws IOException {
+        Path checksum = zip(5);
+        byte[] bytes = Files.readAllBytes(checksum);
+        bytes[14] = 1; // the first entry's local checksum, which a descriptor's entry leaves at 0
+        Files.write(checksum, bytes);
+        assertThatThrownBy(() -> ZipContainer.check(checksum))
+                .isInstanceOf(VerificationFailure.class)
+                .hasMessageContaining("its local header and its directory entry differ");
+        Path comment = zip(5);
+        bytes = Files.readAllBytes(comment);
+        bytes[bytes.length - 2] = 1; // a comment length with no comment after it
+        Files.write(comment, bytes);
+        assertThatThrownBy(() -> ZipContainer.check(comment))
+                .isInstanceOf(VerificationFailure.class)
+                .hasMessageContaining("the zip has a comment");
+    }
+
+    @Test
     void refusesABundleWithBytesAfterItsEndOrBeforeItsFirstEntry() throws IOException {
         Path trailing = zip(3);
         Files.write(trailing, new byte[] {0}, StandardOpenOption.APPEND);

@@ -31,4 +31,13 @@ public final class Unavailable extends ApiProblem {
                 "Database unavailable",
                 "Airlock cannot reach its database right now; nothing was recorded for this request. Try again.");
     }
+
+    /** The run could not be recorded within {@code RunService}'s limit (the tenant's audit log was busy); nothing was kept. */
+    public static Unavailable recordingLate() {
+        return new Unavailable(
+                "recording-late",
+                "Recording took too long",
+                "The run could not be recorded in time (the tenant's audit log was busy); nothing was kept and nothing"
+                        + " ran. Try again.");
+    }
 }

@@ -128,8 +128,15 @@ class ResultRecorder implements SmartInitializingSingleton {
                     // Already recorded (a write that succeeded before its answer was lost): nothing is missing.
                     log.warn("Run {}: spooled result not needed any more ({})", runId, e.getMessage());
                     spool.remove(runId);
+                } catch (RunResults.RunGone e) {
+                    // A run that ended INTERRUPTED and was removed by retention before this replica came back.
+                    log.warn("Run {}: spooled result dropped, the run is no longer recorded", runId);
+                    spool.remove(runId);
                 } catch (DataAccessException | TransactionException e) {
                     log.debug("Run {}: the database still refuses its result: {}", runId, e.getMessage());
+                } catch (RuntimeException e) {
+                    // Kept for the next pass; the results after it are still replayed.
+                    log.warn("Run {}: its spooled result could not be recorded ({})", runId, e.toString());
                 }
             });
         }

@@ -77,9 +77,7 @@ class RunResults {
         // the end is applied to the copy and written by one statement, never through the entity model.
         RunRecord run = held != null
                 ? held.copy()
-                : runs.findById(runId)
-                        .map(RunRecord::copy)
-                        .orElseThrow(() -> new IllegalStateException("run " + runId + " vanished"));
+                : runs.findById(runId).map(RunRecord::copy).orElseThrow(() -> new RunGone(runId));
         var now = clock.instant();
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");
@@ -244,5 +242,15 @@ class RunResults {
             details.put("action", result.action());
         }
         return details;
+    }
+
+    /** A result for a run that is no longer recorded (retention removed it): there is nothing to write it to. */
+    static final class RunGone extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        RunGone(UUID runId) {
+            super("run " + runId + " is no longer recorded");
+        }
     }
 }

@@ -51,6 +51,14 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 public class RunService {
 
+    /**
+     * The longest a run's request may take to be recorded (its request time is taken first, its
+     * {@code run.requested} event appended under the tenant's audit lock): half the time an evidence
+     * bundle's range must have ended before it is exported (a minute), so no run requested within a
+     * range can be recorded after the range's export read the database.
+     */
+    static final Duration RECORDING_LIMIT = Duration.ofSeconds(30);
+
     private static final Logger log = LoggerFactory.getLogger(RunService.class);
     private static final long POLL_MILLIS = 200;
 
@@ -240,6 +248,11 @@ public class RunService {
                                 "rule",
                                 decision.rule()),
                         requested.createdAt());
+                if (Duration.between(requested.createdAt(), clock.instant()).compareTo(RECORDING_LIMIT) > 0) {
+                    // Recorded this late (behind a long retention purge holding the audit lock), the run
+                    // could be missing from an evidence bundle of a range that ended since: nothing is kept.
+                    throw dev.airlock.gateway.problem.Unavailable.recordingLate();
+                }
                 if (verdict instanceof PolicyVerdict.Required) {
                     ActionRendering action = (checked.mcp() != null
                                     ? RunActions.render(agent.tenant(), tool.snapshot(), checked.mcp())

@@ -1,5 +1,8 @@
 package dev.airlock.gateway.tool;
 
+import java.util.Locale;
+import java.util.regex.PatternSyntaxException;
+
 /**
  * A JSON Schema {@code pattern} (ECMA-262 syntax and meaning, as JSON Schema defines it) rewritten
  * as a {@link java.util.regex.Pattern} that accepts exactly the strings the ECMA-262 expression
@@ -18,10 +21,16 @@ package dev.airlock.gateway.tool;
  *   <li>In a class, {@code [} and {@code &} are themselves (Java reads a nested class and an
  *       intersection), {@code \b} is a backspace; {@code []} matches nothing and {@code [^]}
  *       anything.
+ *   <li>{@code \v} is U+000B alone and {@code \cJ} the control character of the letter modulo 32
+ *       (Java's {@code \v} is any vertical space, its {@code \c} flips a bit).
  * </ul>
  *
- * What either dialect cannot read stays unreadable: the result fails to compile, and a schema with
- * it is refused.
+ * What the two dialects read differently and cannot be rewritten is refused (a {@link
+ * PatternSyntaxException}, so the schema is not used): back-references (ECMA-262 resets a group
+ * on each repetition and reads an unset one as empty), inline flags and other {@code (?}
+ * constructs but look-arounds, non-capturing and named groups, possessive quantifiers, and
+ * letter escapes ECMA-262 does not define ({@code \Z}, {@code \A}, {@code \R}, {@code \Q}, …).
+ * {@code \p{…}} is a Unicode property, as JSON Schema's patterns read with the {@code u} flag.
  */
 final class EcmaPattern {
 
@@ -31,17 +40,25 @@ final class EcmaPattern {
 
     private EcmaPattern() {}
 
-    /** {@code ecma} as a Java regular expression of the same meaning. */
+    /**
+     * {@code ecma} as a Java regular expression of the same meaning.
+     *
+     * @throws PatternSyntaxException for what the two dialects read differently and cannot be rewritten
+     */
     static String toJava(String ecma) {
         StringBuilder java = new StringBuilder(ecma.length() + 16);
         int i = 0;
         int n = ecma.length();
+        boolean quantified = false;
         while (i < n) {
             char c = ecma.charAt(i);
+            boolean quantifier = false;
             if (c == '\\') {
                 i = escape(ecma, i, java, false);
             } else if (c == '[') {
                 i = characterClass(ecma, i, java);
+            } else if (c == '(') {
+                i = group(ecma, i, java);
             } else if (c == '$') {
                 java.append("\\z");
                 i++;
@@ -49,11 +66,35 @@ final class EcmaPattern {
                 java.append("[^\\n\\r\\x{2028}\\x{2029}]");
                 i++;
             } else {
+                if (c == '+' && quantified) {
+                    throw refused("a possessive quantifier", ecma, i);
+                }
+                quantifier = c == '*' || c == '+' || c == '?' || c == '}';
                 java.append(c);
                 i++;
             }
+            quantified = quantifier;
         }
         return java.toString();
+    }
+
+    /** Copies the group opening at {@code start}; returns the index after its opening. */
+    private static int group(String ecma, int start, StringBuilder java) {
+        if (!ecma.startsWith("(?", start)) {
+            java.append('(');
+            return start + 1;
+        }
+        for (String opening : new String[] {"(?:", "(?=", "(?!", "(?<=", "(?<!"}) {
+            if (ecma.startsWith(opening, start)) {
+                java.append(opening);
+                return start + opening.length();
+            }
+        }
+        if (ecma.startsWith("(?<", start) && start + 3 < ecma.length() && Character.isLetter(ecma.charAt(start + 3))) {
+            java.append("(?<");
+            return start + 3;
+        }
+        throw refused("a group construct other than (?:, look-arounds and named groups", ecma, start);
     }
 
     /** Copies the class starting at {@code start} (its {@code [}); returns the index after it. */
@@ -92,17 +133,71 @@ final class EcmaPattern {
 
     /** Copies the escape at {@code start} (its backslash); returns the index after it. */
     private static int escape(String ecma, int start, StringBuilder java, boolean inClass) {
-        if (start + 1 >= ecma.length()) {
-            java.append('\\');
-            return start + 1;
+        int n = ecma.length();
+        if (start + 1 >= n) {
+            throw refused("a pattern ending in a backslash", ecma, start);
         }
         char c = ecma.charAt(start + 1);
+        int next = start + 2;
         switch (c) {
-            case 's' -> java.append(inClass ? WHITE_SPACE : "[" + WHITE_SPACE + "]");
-            case 'S' -> java.append("[^").append(WHITE_SPACE).append(']');
+            case 's' -> java.append("[" + WHITE_SPACE + "]");
+            case 'S' -> java.append("[^" + WHITE_SPACE + "]");
+            case 'd', 'D', 'w', 'W', 'f', 'n', 'r', 't' -> java.append('\\').append(c);
+            case 'v' -> java.append("\\x{0B}");
             case 'b' -> java.append(inClass ? "\\x{08}" : "\\b");
-            default -> java.append('\\').append(c);
+            case 'B' -> {
+                if (inClass) {
+                    throw refused("\\B in a class", ecma, start);
+                }
+                java.append("\\B");
+            }
+            case '0' -> {
+                if (next < n && Character.isDigit(ecma.charAt(next))) {
+                    throw refused("an octal escape", ecma, start);
+                }
+                java.append("\\x{00}");
+            }
+            case 'c' -> {
+                char letter = next < n ? ecma.charAt(next) : 0;
+                if (!(letter >= 'a' && letter <= 'z' || letter >= 'A' && letter <= 'Z')) {
+                    throw refused("\\c without a letter", ecma, start);
+                }
+                java.append(String.format(Locale.ROOT, "\\x{%02X}", letter % 32));
+                next++;
+            }
+            case 'x' -> next = hex(ecma, start, 2, java);
+            case 'u' -> next = hex(ecma, start, 4, java);
+            case 'p', 'P' -> {
+                int close = ecma.indexOf('}', next);
+                if (next >= n || ecma.charAt(next) != '{' || close < 0) {
+                    throw refused("\\p without a property", ecma, start);
+                }
+                java.append('\\').append(c).append(ecma, next, close + 1);
+                next = close + 1;
+            }
+            default -> {
+                if (Character.isLetterOrDigit(c)) {
+                    // A back-reference, \k<name>, or a letter escape ECMA-262 does not define.
+                    throw refused("\\" + c, ecma, start);
+                }
+                java.append('\\').append(c);
+            }
         }
-        return start + 2;
+        return next;
+    }
+
+    /** Copies {@code \\x} or {@code \\u} with its {@code digits} hexadecimal digits; returns the index after them. */
+    private static int hex(String ecma, int start, int digits, StringBuilder java) {
+        int end = start + 2 + digits;
+        if (end > ecma.length()
+                || !ecma.substring(start + 2, end).chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
+            throw refused("\\" + ecma.charAt(start + 1) + " without " + digits + " hexadecimal digits", ecma, start);
+        }
+        java.append(ecma, start, end);
+        return end;
+    }
+
+    private static PatternSyntaxException refused(String what, String ecma, int index) {
+        return new PatternSyntaxException(what + " reads differently in ECMA-262 and Java", ecma, index);
     }
 }

@@ -3,10 +3,11 @@ package dev.airlock.gateway.tool;
 import java.text.Normalizer;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.json.JsonWriteFeature;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Object keys of an upstream tool's arguments that a server could read as another key: two keys of
@@ -33,7 +34,8 @@ final class LookalikeKeys {
         for (String name : declared) {
             seen.putIfAbsent(folded(name), name);
         }
-        String found = twins(top, seen);
+        // A declared key is itself (servers match an exact name first); any other key may not read as one.
+        String found = twins(top, seen, declared);
         return found != null ? found : nested(top.values());
     }
 
@@ -41,7 +43,7 @@ final class LookalikeKeys {
         for (Object value : values) {
             String found = null;
             if (value instanceof Map<?, ?> map) {
-                found = twins(map, new HashMap<>());
+                found = twins(map, new HashMap<>(), Set.of());
                 if (found == null) {
                     found = nested(map.values());
                 }
@@ -55,10 +57,16 @@ final class LookalikeKeys {
         return null;
     }
 
-    /** The first key of {@code map} that reads as another in {@code seen} (folded form to key), or null. */
-    private static @Nullable String twins(Map<?, ?> map, Map<String, String> seen) {
+    /**
+     * The first key of {@code map} but the {@code declared} ones that reads as another in
+     * {@code seen} (folded form to key), or null.
+     */
+    private static @Nullable String twins(Map<?, ?> map, Map<String, String> seen, Set<String> declared) {
         for (Object key : map.keySet()) {
             String name = String.valueOf(key);
+            if (declared.contains(name)) {
+                continue;
+            }
             String other = seen.putIfAbsent(folded(name), name);
             if (other != null && !other.equals(name)) {
                 return "arguments: the keys " + quoted(other) + " and " + quoted(name)
@@ -69,24 +77,23 @@ final class LookalikeKeys {
         return null;
     }
 
-    /** {@code name} in compatibility form, case folded (the upper-then-lower round trip folds ſ, K and ß too). */
+    /**
+     * {@code name} in compatibility form with each code point case folded as Unicode's simple
+     * folding does (the long s and the Kelvin sign fold to s and k; ß and ẞ to ß).
+     */
     static String folded(String name) {
-        return Normalizer.normalize(name, Normalizer.Form.NFKC)
-                .toUpperCase(Locale.ROOT)
-                .toLowerCase(Locale.ROOT);
+        StringBuilder folded = new StringBuilder(name.length());
+        Normalizer.normalize(name, Normalizer.Form.NFKC)
+                .codePoints()
+                .forEach(c -> folded.appendCodePoint(Character.toLowerCase(Character.toUpperCase(c))));
+        return folded.toString();
     }
 
+    /** {@code key} as a JSON string, everything past ASCII escaped: a look-alike letter shows as what it is. */
     private static String quoted(String key) {
-        StringBuilder out = new StringBuilder("\"");
-        key.codePoints().forEach(c -> {
-            if (c > 0xffff) {
-                out.append(String.format(Locale.ROOT, "\\u{%x}", c));
-            } else if (c < 0x20 || c > 0x7e) {
-                out.append(String.format(Locale.ROOT, "\\u%04x", c));
-            } else {
-                out.appendCodePoint(c);
-            }
-        });
-        return out.append('"').toString();
+        return ASCII_JSON.writeValueAsString(key);
     }
+
+    private static final JsonMapper ASCII_JSON =
+            JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 }

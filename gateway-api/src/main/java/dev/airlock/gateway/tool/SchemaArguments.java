@@ -83,15 +83,13 @@ public final class SchemaArguments {
     /** The schema's top-level defaults by property, canonical; what cannot be made canonical goes to {@code errors}. */
     private static Map<String, Object> defaults(Map<String, Object> schema, List<String> errors) {
         Map<String, Object> defaults = new TreeMap<>();
-        if (schema.get("properties") instanceof Map<?, ?> properties) {
-            for (Map.Entry<?, ?> property : properties.entrySet()) {
-                if (property.getKey() instanceof String name
-                        && property.getValue() instanceof Map<?, ?> definition
-                        && definition.get("default") != null) {
-                    Object value = canonical(definition.get("default"), 1, errors);
-                    if (value != null) {
-                        defaults.put(name, value);
-                    }
+        for (Map.Entry<?, ?> property : properties(schema).entrySet()) {
+            if (property.getKey() instanceof String name
+                    && property.getValue() instanceof Map<?, ?> definition
+                    && definition.get("default") != null) {
+                Object value = canonical(definition.get("default"), 1, errors);
+                if (value != null) {
+                    defaults.put(name, value);
                 }
             }
         }
@@ -216,10 +214,13 @@ public final class SchemaArguments {
     /** The names of the schema's top-level properties. */
     private static Set<String> propertyNames(Map<String, Object> schema) {
         Set<String> names = new java.util.HashSet<>();
-        if (schema.get("properties") instanceof Map<?, ?> properties) {
-            properties.keySet().forEach(name -> names.add(String.valueOf(name)));
-        }
+        properties(schema).keySet().forEach(name -> names.add(String.valueOf(name)));
         return names;
+    }
+
+    /** The schema's top-level {@code properties}, or none. */
+    private static Map<?, ?> properties(Map<String, Object> schema) {
+        return schema.get("properties") instanceof Map<?, ?> properties ? properties : Map.of();
     }
 
     /**

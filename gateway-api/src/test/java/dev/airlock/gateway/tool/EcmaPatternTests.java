@@ -45,6 +45,23 @@ class EcmaPatternTests {
             ^\\d{2}$           | 12               | true
             ^\\d{2}$           | ١٢               | false
             ^\\w+$             | é                | false
+            ^a\\vb$            | a\\u000bb       | true
+            ^a\\vb$            | a\\nb           | false
+            ^a\\cJb$           | a\\nb           | true
+            ^a\\cjb$           | a*b              | false
+            ^[a-zA-Z\\s-']+$   | O'Neil Smith-Li  | true
+            ^[\\s-\\uFFFF]$    | \\uff21         | false
+            ^[\\x00-\\s]$      | \\u0001         | false
+            ^[^\\S]$           | \\u00a0         | true
+            ^[^\\S]$           | a                | false
+            ^[a-zA-Z0-9_.-]+$  | a.b_c-1          | true
+            ^\\d{4}-\\d{2}-\\d{2}$ | 2026-12-02   | true
+            `^(?!-)[a-z0-9-]{1,63}(?<!-)$` | dev-1    | true
+            `^(?!-)[a-z0-9-]{1,63}(?<!-)$` | dev-     | false
+            ^\\p{L}+$          | Straße           | true
+            ^a\\x41\\u0042$     | aAB              | true
+            ^(?<year>\\d{4})$  | 2026             | true
+            ^\\0$              | \\u0000         | true
             """)
     void aSchemasPatternMeansWhatEcma262Says(String pattern, String value, boolean found) {
         String unescaped = unescape(value);
@@ -53,6 +70,32 @@ class EcmaPatternTests {
                         .find())
                 .as("/%s/ read as %s", pattern, EcmaPattern.toJava(pattern))
                 .isEqualTo(found);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            `^(?:(a)|b)+\\1$`
+            ^(?<x>a)\\k<x>$
+            ^a\\Z
+            ^\\Aa
+            ^a\\R
+            ^\\Qa\\E$
+            (?i)^prod$
+            (?x)a b
+            (?>a)
+            ^a*+$
+            ^a{2}+$
+            ^\\012$
+            ^\\c1$
+            ^\\x4$
+            ^\\u{41}$
+            ^\\é$
+            """)
+    void whatTheTwoDialectsReadDifferentlyAndCannotBeRewrittenIsRefused(String pattern) {
+        assertThatThrownBy(() -> EcmaPattern.toJava(pattern))
+                .as(pattern)
+                .isInstanceOf(PatternSyntaxException.class)
+                .hasMessageContaining("reads differently in ECMA-262 and Java");
     }
 
     @Test
