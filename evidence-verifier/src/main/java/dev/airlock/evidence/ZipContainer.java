@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 
 /**
  * A bundle's zip container, checked byte by byte against the one shape Airlock writes (the JDK's
@@ -180,6 +183,9 @@ final class ZipContainer {
             zip64(rest.slice(nameLength, extraLength).order(ByteOrder.LITTLE_ENDIAN), sizes, where);
             Sizes stated = new Sizes(u32(header, 14), sizes[1], sizes[0]);
             long end = offset + 30 + nameLength + extraLength + entry.compressed();
+            if (method == 8) {
+                inflatesExactly(offset + 30 + nameLength + extraLength, entry, where);
+            }
             if ((flags & 0x08) == 0) {
                 if (!stated.equals(entry)) {
                     throw fail(where + ": its local header and its directory entry differ");
@@ -199,6 +205,59 @@ final class ZipContainer {
                 throw fail(where + ": its data does not end where the directory says, or not as it says");
             }
             return end + descriptor.capacity();
+        }
+
+        /**
+         * Inflates the entry's compressed bytes: the deflate stream must end exactly where the
+         * directory says and give exactly the entry's bytes (a stream that ends early would leave
+         * room for bytes no reader shows, one that inflates past the entry's size is refused as it
+         * goes, so a compression bomb costs no more than the size it states).
+         */
+        private void inflatesExactly(long start, Sizes entry, String where) throws IOException {
+            Inflater inflater = new Inflater(true);
+            try {
+                ByteBuffer input = ByteBuffer.allocate(64 * 1024);
+                byte[] output = new byte[64 * 1024];
+                CRC32 crc = new CRC32();
+                long position = start;
+                long end = start + entry.compressed();
+                long produced = 0;
+                while (!inflater.finished()) {
+                    if (inflater.needsInput()) {
+                        if (position >= end) {
+                            break;
+                        }
+                        input.clear().limit((int) Math.min(input.capacity(), end - position));
+                        int read = file.read(input, position);
+                        if (read <= 0) {
+                            throw new EOFException();
+                        }
+                        position += read;
+                        inflater.setInput(input.flip());
+                    }
+                    int inflated = inflater.inflate(output);
+                    if (inflated == 0 && inflater.needsDictionary()) {
+                        break;
+                    }
+                    crc.update(output, 0, inflated);
+                    produced += inflated;
+                    if (produced > entry.uncompressed()) {
+                        break;
+                    }
+                }
+                if (!inflater.finished()
+                        || inflater.getRemaining() != 0
+                        || position != end
+                        || produced != entry.uncompressed()
+                        || crc.getValue() != entry.crc()) {
+                    throw fail(where + ": its compressed data does not end where the directory says, or does not"
+                            + " give the entry's bytes");
+                }
+            } catch (DataFormatException e) {
+                throw fail(where + ": its compressed data is not a deflate stream");
+            } finally {
+                inflater.end();
+            }
         }
 
         /**

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,6 +74,40 @@ class ZipContainerTests {
         assertThatThrownBy(() -> ZipContainer.check(comment))
                 .isInstanceOf(VerificationFailure.class)
                 .hasMessageContaining("the zip has a comment");
+    }
+
+    /**
+     * Bytes hidden inside the last entry: its deflate stream ends early and is followed by a
+     * descriptor that readers in file order take as its end (and then find no further entry), the
+     * hidden bytes, and the descriptor the directory's sizes agree with.
+     */
+    @Test
+    void refusesBytesHiddenAfterAnEntrysDeflateStream() throws IOException {
+        byte[] bytes = Files.readAllBytes(zip(3));
+        ByteBuffer zip = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int end = bytes.length - 22;
+        int directory = zip.getInt(end + 16);
+        int at = directory;
+        for (int i = 0; i < 2; i++) {
+            at += 46 + zip.getShort(at + 28) + zip.getShort(at + 30) + zip.getShort(at + 32);
+        }
+        int local = zip.getInt(at + 42);
+        int compressed = zip.getInt(at + 20);
+        int descriptor = local + 30 + zip.getShort(local + 26) + zip.getShort(local + 28) + compressed;
+        byte[] hidden = "#!/bin/sh\nrm -rf /\n".getBytes(StandardCharsets.UTF_8);
+        ByteBuffer inserted = ByteBuffer.allocate(16 + hidden.length).order(ByteOrder.LITTLE_ENDIAN);
+        inserted.put(bytes, descriptor, 16).put(hidden);
+        int grown = inserted.capacity();
+        ByteBuffer tampered = ByteBuffer.allocate(bytes.length + grown).order(ByteOrder.LITTLE_ENDIAN);
+        tampered.put(bytes, 0, descriptor).put(inserted.array()).put(bytes, descriptor, bytes.length - descriptor);
+        tampered.putInt(descriptor + grown + 8, compressed + grown); // the real descriptor's size
+        tampered.putInt(at + grown + 20, compressed + grown); // the directory's
+        tampered.putInt(end + grown + 16, directory + grown); // where the directory now starts
+        Path file = dir.resolve("hidden.zip");
+        Files.write(file, tampered.array());
+        assertThatThrownBy(() -> ZipContainer.check(file))
+                .isInstanceOf(VerificationFailure.class)
+                .hasMessageContaining("its compressed data does not end where the directory says");
     }
 
     @Test

@@ -77,7 +77,12 @@ class RunResults {
         // the end is applied to the copy and written by one statement, never through the entity model.
         RunRecord run = held != null
                 ? held.copy()
-                : runs.findById(runId).map(RunRecord::copy).orElseThrow(() -> new RunGone(runId));
+                : runs.findById(runId)
+                        .map(RunRecord::copy)
+                        .orElseThrow(() -> writes.isRecorded(runId)
+                                ? new IllegalStateException(
+                                        "run " + runId + " is of a tenant outside this replica's configuration")
+                                : new RunGone(runId));
         var now = clock.instant();
         if (result.termination() == dev.airlock.persistence.run.Termination.SPAWN_FAILED) {
             String failure = Objects.requireNonNull(result.failure(), "a spawn failure says why");

@@ -248,11 +248,6 @@ public class RunService {
                                 "rule",
                                 decision.rule()),
                         requested.createdAt());
-                if (Duration.between(requested.createdAt(), clock.instant()).compareTo(RECORDING_LIMIT) > 0) {
-                    // Recorded this late (behind a long retention purge holding the audit lock), the run
-                    // could be missing from an evidence bundle of a range that ended since: nothing is kept.
-                    throw dev.airlock.gateway.problem.Unavailable.recordingLate();
-                }
                 if (verdict instanceof PolicyVerdict.Required) {
                     ActionRendering action = (checked.mcp() != null
                                     ? RunActions.render(agent.tenant(), tool.snapshot(), checked.mcp())
@@ -274,6 +269,11 @@ public class RunService {
                             decision.policy(),
                             decision.rule(),
                             agentReason);
+                }
+                if (Duration.between(requested.createdAt(), clock.instant()).compareTo(RECORDING_LIMIT) > 0) {
+                    // Recorded this late (behind a long retention purge holding the audit lock), the run
+                    // could be missing from an evidence bundle of a range that ended since: nothing is kept.
+                    throw dev.airlock.gateway.problem.Unavailable.recordingLate();
                 }
                 return requested;
             });

@@ -99,7 +99,14 @@ public final class ArgumentSchema {
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("not a regular expression: " + regex);
         }
-        return value -> pattern.matcher(new Deadline(value, deadline())).find();
+        return value -> {
+            try {
+                return pattern.matcher(new Deadline(value, deadline())).find();
+            } catch (StackOverflowError e) {
+                // Java's matcher recurses per repetition of a group: a long value can exhaust the stack.
+                throw new PatternTimeout();
+            }
+        };
     }
 
     /** Now plus one pattern's budget, or the validation's deadline when that comes first. */
@@ -122,11 +129,16 @@ public final class ArgumentSchema {
     /**
      * Whether {@code pattern} matches the whole of {@code value} within the pattern budget.
      *
-     * @throws PatternTimeout when it takes longer: a pattern that backtracks must not hold a core
+     * @throws PatternTimeout when it takes longer (a pattern that backtracks must not hold a core),
+     *     or its matching recursion runs out of stack
      */
     static boolean matchesWhole(Pattern pattern, String value) {
-        return pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
-                .matches();
+        try {
+            return pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
+                    .matches();
+        } catch (StackOverflowError e) {
+            throw new PatternTimeout();
+        }
     }
 
     /** The value a pattern matches, read through a clock: past its deadline, reading it throws. */

@@ -38,6 +38,24 @@ final class EcmaPattern {
     private static final String WHITE_SPACE =
             "\\t\\n\\x{0B}\\f\\r\\x{20}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
 
+    /** ECMA-262's word characters: Java's boundaries also count a combining mark after any letter. */
+    private static final String WORD = "[A-Za-z0-9_]";
+
+    private static final String BOUNDARY = "(?:(?<=" + WORD + ")(?!" + WORD + ")|(?<!" + WORD + ")(?=" + WORD + "))";
+    private static final String NOT_BOUNDARY =
+            "(?:(?<=" + WORD + ")(?=" + WORD + ")|(?<!" + WORD + ")(?!" + WORD + "))";
+
+    /**
+     * The general categories {@code \p{…}} may name, by their short names: each means the same to
+     * Java. Other names (Java reads {@code Alpha}, {@code Lower} and {@code Upper} as ASCII classes
+     * where ECMA-262 means the Unicode properties) are refused, as is any other property but a
+     * script ({@code Script=}, {@code sc=}).
+     */
+    private static final java.util.Set<String> CATEGORIES = java.util.Set.of(
+            "L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "Mn", "Mc", "Me", "N", "Nd", "Nl", "No", "P", "Pc", "Pd", "Ps",
+            "Pe", "Pi", "Pf", "Po", "S", "Sm", "Sc", "Sk", "So", "Z", "Zs", "Zl", "Zp", "C", "Cc", "Cf", "Cs", "Co",
+            "Cn");
+
     private EcmaPattern() {}
 
     /**
@@ -144,12 +162,12 @@ final class EcmaPattern {
             case 'S' -> java.append("[^" + WHITE_SPACE + "]");
             case 'd', 'D', 'w', 'W', 'f', 'n', 'r', 't' -> java.append('\\').append(c);
             case 'v' -> java.append("\\x{0B}");
-            case 'b' -> java.append(inClass ? "\\x{08}" : "\\b");
+            case 'b' -> java.append(inClass ? "\\x{08}" : BOUNDARY);
             case 'B' -> {
                 if (inClass) {
                     throw refused("\\B in a class", ecma, start);
                 }
-                java.append("\\B");
+                java.append(NOT_BOUNDARY);
             }
             case '0' -> {
                 if (next < n && Character.isDigit(ecma.charAt(next))) {
@@ -172,7 +190,8 @@ final class EcmaPattern {
                 if (next >= n || ecma.charAt(next) != '{' || close < 0) {
                     throw refused("\\p without a property", ecma, start);
                 }
-                java.append('\\').append(c).append(ecma, next, close + 1);
+                java.append('\\').append(c).append('{').append(property(ecma.substring(next + 1, close), ecma, start));
+                java.append('}');
                 next = close + 1;
             }
             default -> {
@@ -184,6 +203,19 @@ final class EcmaPattern {
             }
         }
         return next;
+    }
+
+    /** The Java name of the property {@code name} of a {@code \\p{…}}, or refused. */
+    private static String property(String name, String ecma, int at) {
+        if (CATEGORIES.contains(name)) {
+            return name;
+        }
+        for (String prefix : new String[] {"Script=", "sc="}) {
+            if (name.startsWith(prefix) && name.substring(prefix.length()).matches("[A-Za-z_]+")) {
+                return "sc=" + name.substring(prefix.length());
+            }
+        }
+        throw refused("the property \\p{" + name + "}", ecma, at);
     }
 
     /** Copies {@code \\x} or {@code \\u} with its {@code digits} hexadecimal digits; returns the index after them. */

@@ -62,6 +62,14 @@ class EcmaPatternTests {
             ^a\\x41\\u0042$     | aAB              | true
             ^(?<year>\\d{4})$  | 2026             | true
             ^\\0$              | \\u0000         | true
+            \\b                | \\u0438\\u0306   | false
+            ^a\\B              | a\\u0301         | false
+            ^a\\b              | a\\u0301         | true
+            \\bx\\b            | y x z            | true
+            ^\\p{Lu}$          | \\u00c9         | true
+            ^\\P{Lu}$          | \\u00c9         | false
+            ^\\p{Script=Greek}+$ | \\u03b1\\u03b2 | true
+            ^\\p{sc=Latin}$    | a                | true
             """)
     void aSchemasPatternMeansWhatEcma262Says(String pattern, String value, boolean found) {
         String unescaped = unescape(value);
@@ -90,6 +98,11 @@ class EcmaPatternTests {
             ^\\x4$
             ^\\u{41}$
             ^\\é$
+            ^\\P{Lower}+$
+            ^[^\\p{Alpha}]+$
+            ^\\p{IsLatin}$
+            ^\\p{javaLowerCase}$
+            ^\\p{Letter}$
             """)
     void whatTheTwoDialectsReadDifferentlyAndCannotBeRewrittenIsRefused(String pattern) {
         assertThatThrownBy(() -> EcmaPattern.toJava(pattern))

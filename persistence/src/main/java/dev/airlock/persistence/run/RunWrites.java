@@ -31,6 +31,17 @@ public class RunWrites {
     }
 
     /**
+     * Whether the run is recorded in any tenant, whatever tenants this session may see (an owner
+     * function): a run hidden by the session's scope is not a run that is gone.
+     */
+    public boolean isRecorded(java.util.UUID runId) {
+        return jdbc.sql("SELECT airlock.run_recorded(:id)")
+                .param("id", runId)
+                .query(Boolean.class)
+                .single();
+    }
+
+    /**
      * Inserts a new run (one {@link RunRecord#request requested} and decided in this process, not yet
      * stored), in the caller's transaction; it counts as stored from then on.
      *

@@ -51,6 +51,9 @@ class DatabaseRolesIntegrationTests {
     AuditLog audit;
 
     @Autowired
+    dev.airlock.persistence.run.RunWrites writes;
+
+    @Autowired
     dev.airlock.persistence.retention.LegalHolds holds;
 
     Fixtures fixtures;
@@ -231,6 +234,23 @@ class DatabaseRolesIntegrationTests {
                                 .single()))
                 .as("once released, everything but the newest event may go")
                 .isPositive();
+    }
+
+    @Test
+    void theGatewayCanTellARunHiddenByItsScopeFromARunThatIsGone() {
+        assertThat(as(
+                        DatabaseRole.GATEWAY,
+                        tenant,
+                        () -> jdbc.sql("SELECT count(*) FROM airlock.runs WHERE id = :id")
+                                .param("id", othersRun)
+                                .query(Integer.class)
+                                .single()))
+                .as("another tenant's run is hidden")
+                .isZero();
+        assertThat(as(DatabaseRole.GATEWAY, tenant, () -> writes.isRecorded(othersRun)))
+                .isTrue();
+        assertThat(as(DatabaseRole.GATEWAY, tenant, () -> writes.isRecorded(UUID.randomUUID())))
+                .isFalse();
     }
 
     @Test
