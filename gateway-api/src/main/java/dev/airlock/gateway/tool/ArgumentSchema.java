@@ -5,8 +5,10 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.regex.RegularExpression;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import tools.jackson.databind.JsonNode;
@@ -35,9 +37,11 @@ public final class ArgumentSchema {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Schema schema;
+    private final Set<String> propertyNames;
 
-    private ArgumentSchema(Schema schema) {
+    private ArgumentSchema(Schema schema, Set<String> propertyNames) {
         this.schema = schema;
+        this.propertyNames = propertyNames;
     }
 
     /**
@@ -54,11 +58,23 @@ public final class ArgumentSchema {
                             .build()));
             Schema compiled = registry.getSchema(JSON.valueToTree(schema));
             compiled.initializeValidators();
-            return new ArgumentSchema(compiled);
+            Set<String> names = new HashSet<>();
+            properties(schema).keySet().forEach(name -> names.add(String.valueOf(name)));
+            return new ArgumentSchema(compiled, Set.copyOf(names));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     "the input schema cannot be compiled: " + e.getClass().getSimpleName());
         }
+    }
+
+    /** The schema's top-level {@code properties}, or none. */
+    static Map<?, ?> properties(Map<String, Object> schema) {
+        return schema.get("properties") instanceof Map<?, ?> properties ? properties : Map.of();
+    }
+
+    /** The names of the schema's top-level properties. */
+    Set<String> propertyNames() {
+        return propertyNames;
     }
 
     /** What in {@code arguments} does not conform, one message per problem; empty when they conform. */
@@ -99,14 +115,8 @@ public final class ArgumentSchema {
         } catch (PatternSyntaxException e) {
             throw new IllegalArgumentException("not a regular expression: " + regex);
         }
-        return value -> {
-            try {
-                return pattern.matcher(new Deadline(value, deadline())).find();
-            } catch (StackOverflowError e) {
-                // Java's matcher recurses per repetition of a group: a long value can exhaust the stack.
-                throw new PatternTimeout();
-            }
-        };
+        return value ->
+                bounded(() -> pattern.matcher(new Deadline(value, deadline())).find());
     }
 
     /** Now plus one pattern's budget, or the validation's deadline when that comes first. */
@@ -133,9 +143,17 @@ public final class ArgumentSchema {
      *     or its matching recursion runs out of stack
      */
     static boolean matchesWhole(Pattern pattern, String value) {
+        return bounded(() -> pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
+                .matches());
+    }
+
+    /**
+     * {@code match}, with a matcher that runs out of stack read as one past its budget: Java's
+     * matcher recurses per repetition of a group, so a long value can exhaust the stack.
+     */
+    private static boolean bounded(java.util.function.BooleanSupplier match) {
         try {
-            return pattern.matcher(new Deadline(value, System.nanoTime() + PATTERN_BUDGET_NANOS))
-                    .matches();
+            return match.getAsBoolean();
         } catch (StackOverflowError e) {
             throw new PatternTimeout();
         }

@@ -83,7 +83,7 @@ public final class SchemaArguments {
     /** The schema's top-level defaults by property, canonical; what cannot be made canonical goes to {@code errors}. */
     private static Map<String, Object> defaults(Map<String, Object> schema, List<String> errors) {
         Map<String, Object> defaults = new TreeMap<>();
-        for (Map.Entry<?, ?> property : properties(schema).entrySet()) {
+        for (Map.Entry<?, ?> property : ArgumentSchema.properties(schema).entrySet()) {
             if (property.getKey() instanceof String name
                     && property.getValue() instanceof Map<?, ?> definition
                     && definition.get("default") != null) {
@@ -176,7 +176,8 @@ public final class SchemaArguments {
         List<String> errors = new ArrayList<>();
         Object canonical = java.util.Objects.requireNonNull(canonical(given, 0, errors), "an object");
         if (errors.isEmpty()) {
-            String lookalike = LookalikeKeys.problem(canonical, propertyNames(target.inputSchema()));
+            String lookalike =
+                    LookalikeKeys.problem(canonical, target.compiled().propertyNames());
             if (lookalike != null) {
                 errors.add(lookalike);
             }
@@ -209,18 +210,6 @@ public final class SchemaArguments {
             }
         }
         return filled;
-    }
-
-    /** The names of the schema's top-level properties. */
-    private static Set<String> propertyNames(Map<String, Object> schema) {
-        Set<String> names = new java.util.HashSet<>();
-        properties(schema).keySet().forEach(name -> names.add(String.valueOf(name)));
-        return names;
-    }
-
-    /** The schema's top-level {@code properties}, or none. */
-    private static Map<?, ?> properties(Map<String, Object> schema) {
-        return schema.get("properties") instanceof Map<?, ?> properties ? properties : Map.of();
     }
 
     /**
