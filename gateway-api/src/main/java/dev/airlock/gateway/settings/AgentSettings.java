@@ -572,7 +572,7 @@ public record AgentSettings(
 
             @DefaultValue("1MB") DataSize maxRetainedBytes,
             @DefaultValue("64MB") DataSize maxObservedBytes,
-            Path workingDir,
+            @Nullable String workingDir,
             Map<String, String> env,
             Map<String, String> secrets,
             @DefaultValue @Valid ToolSandbox sandbox,

@@ -279,14 +279,13 @@ public final class ToolCompiler {
             throw new InvalidConfigurationException(key + ".max-observed-bytes", "must be at least max-retained-bytes");
         }
         checkEnvironment(config.env(), config.secrets(), key);
-        Path workingDir = config.workingDir() == null
-                ? null
-                : config.workingDir().toAbsolutePath().normalize();
-        if (workingDir != null && workingDir.getNameCount() == 0) {
+        String workingDirProblem = config.workingDir() == null ? null : SandboxPolicy.mountProblem(config.workingDir());
+        if (workingDirProblem != null) {
             throw new InvalidConfigurationException(
                     key + ".working-dir",
-                    "must not be the root directory (the sandbox mounts the working directory read-write)");
+                    workingDirProblem + " (the sandbox mounts the working directory read-write at that path)");
         }
+        Path workingDir = config.workingDir() == null ? null : Path.of(config.workingDir());
         return new Tool(
                 tenant,
                 name,
@@ -483,6 +482,14 @@ public final class ToolCompiler {
         }
         if (spec.min() != null && spec.max() != null && spec.min() > spec.max()) {
             throw new InvalidConfigurationException(key + ".min", "must not be greater than max");
+        }
+        if (spec.values() != null && type != ParameterType.STRING) {
+            throw new InvalidConfigurationException(
+                    key + ".values", "only string parameters take values (use min and max for an integer)");
+        }
+        if (spec.values() != null && spec.values().isEmpty()) {
+            throw new InvalidConfigurationException(
+                    key + ".values", "must list at least one value (leave it out to take any string)");
         }
         List<String> values = spec.values() == null ? List.of() : List.copyOf(spec.values());
         ToolParameter draft = new ToolParameter(

@@ -113,6 +113,39 @@ class StrictConfigurationTests {
         });
     }
 
+    /**
+     * Names the binder reads as one entry (differing only in case, '-' or '_') would merge: one
+     * entry would take the other's roles, secrets or network access where it left them out.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "airlock.users.j-smith.platform-admin=true|airlock.users.jsmith.password={noop}x|airlock.users.jsmith",
+                "airlock.users.Alice.password={noop}x|airlock.users.alice.password={noop}y|airlock.users.alice",
+                "airlock.tenants.acme.tools.deploy-prod.argv[0]=env|airlock.tenants.acme.tools.deployprod.argv[0]=env"
+                        + "|airlock.tenants.acme.tools.deployprod",
+                "airlock.tenants.acme.tools.deploy.env.FOO=a|airlock.tenants.acme.tools.deploy.env.foo=b"
+                        + "|airlock.tenants.acme.tools.deploy.env.foo",
+                "airlock.tenants.acme.agents.build_bot.owner=alice|airlock.tenants.acme.agents.buildbot.owner=bob"
+                        + "|airlock.tenants.acme.agents.buildbot",
+                "airlock.tenants.acme-prod.limits.concurrent-runs=1|airlock.tenants.acmeprod.limits.concurrent-runs=2"
+                        + "|airlock.tenants.acmeprod"
+            })
+    void namesTheBinderWouldMergeStopTheStart(String settingsAndKey) {
+        String[] parts = settingsAndKey.split("\\|");
+        runner.withPropertyValues(parts[0], parts[1]).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(refusal(context.getStartupFailure()).key()).isEqualTo(parts[2]);
+            assertThat(context.getStartupFailure()).hasMessageContaining("names the same entry");
+        });
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSettingWrittenInCamelCaseStillBinds() {
+        runner.withPropertyValues("airlock.tenants.acme.tools.deploy.maxRetainedBytes=1MB")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
     /** The refusal the start reports, whether a record's own check or one of its constraints made it. */
     static InvalidConfigurationException refusal(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

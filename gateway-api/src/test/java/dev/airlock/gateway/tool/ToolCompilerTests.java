@@ -136,6 +136,9 @@ class ToolCompilerTests {
             no approvers                 | approvers                   | 0             | airlock.tenants.acme.tools.git-log.approvers: must be at least 1
             read-only and destructive    | annotations.destructive-hint| false         | airlock.tenants.acme.tools.git-log.annotations.destructive-hint: a read-only tool destroys nothing
             read-only and idempotent     | annotations.idempotent-hint | true          | airlock.tenants.acme.tools.git-log.annotations.idempotent-hint: applies only to tools that change something
+            values on an integer         | parameters.count.values[0]  | 5             | airlock.tenants.acme.tools.git-log.parameters.count.values: only string parameters take values
+            relative working dir         | working-dir                 | scratch/../repos | airlock.tenants.acme.tools.git-log.working-dir: must be an absolute path, not 'scratch/../repos'
+            working dir with ..          | working-dir                 | /srv/../repos | airlock.tenants.acme.tools.git-log.working-dir: must be a normalized path
             """)
     void failsFastNamingTheBadKey(String what, String key, String value, String message) {
         Map<String, String> settings = key.startsWith("annotations.")
@@ -145,6 +148,15 @@ class ToolCompilerTests {
                 .as(what)
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith(message);
+    }
+
+    @Test
+    void anEmptyListOfValuesIsRefusedNotReadAsAnyValue() {
+        Map<String, String> settings = new HashMap<>(
+                Map.of(TOOL + "argv[0]", "git", TOOL + "argv[1]", "{repo}", TOOL + "parameters.repo.values", ""));
+        assertThatThrownBy(() -> BoundSettings.bind(settings).catalog())
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageStartingWith(TOOL + "parameters.repo.values: must list at least one value");
     }
 
     @ParameterizedTest
@@ -223,7 +235,7 @@ class ToolCompilerTests {
                 bound.timeout(),
                 bound.maxRetainedBytes(),
                 bound.maxObservedBytes(),
-                java.nio.file.Path.of("/"),
+                "/",
                 bound.env(),
                 bound.secrets(),
                 bound.sandbox(),

@@ -1,8 +1,10 @@
 package dev.airlock.kernel.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -12,6 +14,7 @@ import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -28,6 +31,11 @@ import org.springframework.core.env.StandardEnvironment;
  * notes every key they take, and refuses the rest, before any bean is made. Like Spring Boot's own
  * strict binding, it leaves environment variables and JVM system properties alone (they hold much
  * else), and it accepts elements of a list that a source of higher precedence replaced.
+ *
+ * <p>It also refuses two names of one map (users, tenants, agents, tools, ...) that Spring's relaxed
+ * binding reads as one entry: {@code j-smith} and {@code jsmith}, {@code Alice} and {@code alice}.
+ * The binder would merge them, one entry taking the other's keys (roles, secrets, network access)
+ * where the other left them out.
  */
 public final class StrictSettings implements BeanFactoryPostProcessor {
 
@@ -62,17 +70,22 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
     public static void check(Environment environment, List<Class<?>> records) {
         Binder binder = Binder.get(environment);
         Set<ConfigurationPropertyName> bound = new HashSet<>();
+        Set<ConfigurationPropertyName> maps = new HashSet<>();
         AbstractBindHandler tracking = new AbstractBindHandler() {
             @Override
             public Object onSuccess(
                     ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
                 bound.add(name);
+                if (Map.class.isAssignableFrom(target.getType().toClass())) {
+                    maps.add(name);
+                }
                 return result;
             }
         };
         for (Class<?> record : records) {
             binder.bind(ROOT, Bindable.of(record), tracking);
         }
+        Map<ConfigurationPropertyName, String> entries = new HashMap<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable) || fromTheProcess(source)) {
                 continue;
@@ -85,6 +98,31 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
                             "is not a setting Airlock knows (misspelled, or in"
                                     + " the wrong place?); every setting is listed in docs/configuration.md");
                 }
+                noTwin(name, maps, entries);
+            }
+        }
+    }
+
+    /**
+     * Refuses {@code name} if one of its map keys is written otherwise (case, '-' or '_') than a key
+     * of the same map already seen, which the binder would read as the same entry.
+     */
+    private static void noTwin(
+            ConfigurationPropertyName name,
+            Set<ConfigurationPropertyName> maps,
+            Map<ConfigurationPropertyName, String> entries) {
+        for (int i = 1; i < name.getNumberOfElements(); i++) {
+            if (!maps.contains(name.chop(i))) {
+                continue;
+            }
+            String key = name.getElement(i, Form.ORIGINAL);
+            String first = entries.putIfAbsent(name.chop(i + 1), key);
+            if (first != null && !first.equals(key)) {
+                throw new InvalidConfigurationException(
+                        name.chop(i) + "." + key,
+                        "names the same entry as '" + first + "' (names that differ only in case, '-' or '_'"
+                                + " are read as one, and would share each other's settings); give them names that"
+                                + " differ otherwise");
             }
         }
     }
