@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -81,38 +80,38 @@ public class AuditQueries {
     /** Checks the form and the person's role and turns the form into a query. */
     public RunQuery query(Human human, RunSearchForm form) {
         if (form.tenant() == null || form.tenant().isBlank()) {
-            throw InvalidRequest.because("tenant is required");
+            throw InvalidRequest.field("tenant", "tenant is required");
         }
         access.requireAuditor(human, form.tenant());
-        String text = blankToNull(form.q());
+        String text = filter("q", form.q());
         if (text != null && (text.length() < 3 || text.length() > 200)) {
-            throw InvalidRequest.because("q must be 3 to 200 characters long");
+            throw InvalidRequest.field("q", "q must be 3 to 200 characters long");
         }
         int limit = form.limit() == null ? DEFAULT_LIMIT : form.limit();
         if (limit < 1 || limit > AuditRunSearch.MAX_PAGE) {
-            throw InvalidRequest.because("limit must be between 1 and " + AuditRunSearch.MAX_PAGE);
+            throw InvalidRequest.field("limit", "limit must be between 1 and " + AuditRunSearch.MAX_PAGE);
         }
         String sort = blankToNull(form.sort());
         if (sort != null && !sort.equals("newest") && !sort.equals("oldest")) {
-            throw InvalidRequest.because("sort must be newest or oldest");
+            throw InvalidRequest.field("sort", "sort must be newest or oldest");
         }
         RunQuery.@Nullable Cursor cursor = null;
-        String token = blankToNull(form.cursor());
+        String token = filter("cursor", form.cursor());
         if (token != null) {
             try {
                 cursor = RunQuery.Cursor.decode(token);
             } catch (IllegalArgumentException e) {
-                throw InvalidRequest.because("cursor is not one this API returned");
+                throw InvalidRequest.field("cursor", "cursor is not one this API returned");
             }
         }
         return new RunQuery(
                 form.tenant(),
                 instant("from", form.from()),
                 instant("to", form.to()),
-                blankToNull(form.agent()),
-                blankToNull(form.tool()),
+                filter("agent", form.agent()),
+                filter("tool", form.tool()),
                 oneOf("state", form.state(), names(RunState.values())),
-                blankToNull(form.approver()),
+                filter("approver", form.approver()),
                 oneOf("decision", form.decision(), List.of("APPROVE", "DENY")),
                 form.exitCode(),
                 oneOf("termination", form.termination(), names(Termination.values())),
@@ -178,14 +177,19 @@ public class AuditQueries {
 
     private static @Nullable Instant instant(String name, @Nullable String value) {
         String text = blankToNull(value);
-        if (text == null) {
-            return null;
+        return text == null ? null : InvalidRequest.instant(name, text);
+    }
+
+    /**
+     * A text filter, or null when blank; a control character (which no name holds, and NUL the
+     * database cannot even compare) is a 400 naming the filter.
+     */
+    private static @Nullable String filter(String name, @Nullable String value) {
+        String text = blankToNull(value);
+        if (text != null && text.chars().anyMatch(Character::isISOControl)) {
+            throw InvalidRequest.field(name, name + " must not contain control characters");
         }
-        try {
-            return Instant.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            throw InvalidRequest.because(name + " must be an ISO-8601 instant such as 2026-11-30T00:00:00Z");
-        }
+        return text;
     }
 
     private static @Nullable String oneOf(String name, @Nullable String value, List<String> allowed) {
@@ -195,7 +199,7 @@ public class AuditQueries {
         }
         String upper = text.strip().toUpperCase(Locale.ROOT);
         if (!allowed.contains(upper)) {
-            throw InvalidRequest.because(name + " must be one of " + String.join(", ", allowed));
+            throw InvalidRequest.field(name, name + " must be one of " + String.join(", ", allowed));
         }
         return upper;
     }

@@ -175,7 +175,8 @@ public class RawAccess {
 
     private RawSlice open(Human human, UUID grantId, String use, String stream, long offset, int length) {
         StreamName name = StreamName.fromKey(stream)
-                .orElseThrow(() -> InvalidRequest.because("stream must be stdout or stderr, not '" + stream + "'"));
+                .orElseThrow(
+                        () -> InvalidRequest.field("stream", "stream must be stdout or stderr, not '" + stream + "'"));
         return grants.open(
                 grantId,
                 access.auditorTenants(human),

@@ -37,6 +37,31 @@ public record RunSearchForm(
         @Nullable Integer limit,
         @Nullable String cursor) {
 
+    private static final java.util.Set<String> FILTERS = java.util.Arrays.stream(
+                    RunSearchForm.class.getRecordComponents())
+            .map(java.lang.reflect.RecordComponent::getName)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+
+    /**
+     * Refuses a query parameter that is none of the form's filters nor one of {@code others}: a
+     * misspelled filter ({@code exit_code}) would otherwise be ignored, and the search answer runs it
+     * did not filter.
+     *
+     * @throws dev.airlock.kernel.problem.InvalidRequest naming the parameter
+     */
+    public static void onlyItsFilters(java.util.Collection<String> given, String... others) {
+        for (String name : given) {
+            if (!FILTERS.contains(name) && !java.util.List.of(others).contains(name)) {
+                String shown =
+                        name.codePoints().allMatch(c -> c > 0x20 && c < 0x7f) && name.length() <= 64 ? name : "?";
+                throw dev.airlock.kernel.problem.InvalidRequest.field(
+                        shown,
+                        "Query parameter '" + shown + "' is not a filter; the filters are "
+                                + new java.util.TreeSet<>(FILTERS) + ".");
+            }
+        }
+    }
+
     /** The same form for another tenant. */
     public RunSearchForm withTenant(@Nullable String other) {
         return new RunSearchForm(

@@ -172,7 +172,7 @@ class AuditConsoleController {
         UUID id = ConsoleController.parse(grantId);
         if (!decision.equals("GRANT") && !decision.equals("REFUSE")) {
             // Only an exact decision counts, as in the API: anything else records nothing.
-            throw dev.airlock.kernel.problem.InvalidRequest.because("decision: must be GRANT or REFUSE");
+            throw dev.airlock.kernel.problem.InvalidRequest.field("decision", "decision: must be GRANT or REFUSE");
         }
         RawAccess.GrantView grant = raw.get(human, id);
         try {
@@ -288,7 +288,7 @@ class AuditConsoleController {
         access.requireTenantAdmin(human, tenant);
         UUID id = ConsoleController.parse(runId);
         if (!action.equals("place") && !action.equals("release")) {
-            throw dev.airlock.kernel.problem.InvalidRequest.because("action: must be place or release");
+            throw dev.airlock.kernel.problem.InvalidRequest.field("action", "action: must be place or release");
         }
         try {
             text.check("reason", reason);

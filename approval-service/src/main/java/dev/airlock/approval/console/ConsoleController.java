@@ -202,7 +202,7 @@ class ConsoleController {
             approvals.decide(Approver.of(Human.of(authentication)), id, verdict, reason, digest);
             redirect.addFlashAttribute(
                     "message", verdict == Verdict.APPROVE ? "Your approval is recorded." : "Your denial is recorded.");
-        } catch (DecisionRefused | HumanText.TextTooLong e) {
+        } catch (DecisionRefused | HumanText.Refused e) {
             redirect.addFlashAttribute("error", e.getMessage());
         }
         return "redirect:/console/runs/" + id;
@@ -218,8 +218,8 @@ class ConsoleController {
     /** A run or grant id from a console URL; 404 page when it is not one. */
     static UUID parse(String id) {
         try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
+            return RunNotFound.parseId(id);
+        } catch (RunNotFound e) {
             throw RunNotFound.forText("?");
         }
     }

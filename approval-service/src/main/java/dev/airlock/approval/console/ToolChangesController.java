@@ -90,7 +90,9 @@ class ToolChangesController {
         boolean approve = switch (decision) {
             case "approve" -> true;
             case "reject" -> false;
-            default -> throw dev.airlock.kernel.problem.InvalidRequest.because("decision: must be approve or reject");
+            default ->
+                throw dev.airlock.kernel.problem.InvalidRequest.field(
+                        "decision", "decision: must be approve or reject");
         };
         if (definitions.decide(tenant, server, tool, sha256, approve, human.name(), clock.instant())) {
             redirect.addFlashAttribute(

@@ -4,8 +4,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The bound on free text a person types (a reason, a name): text longer than {@code maxLength}
- * characters is refused, never cut, so that what is stored is what the person wrote. Immutable
- * and thread-safe.
+ * characters, or holding a control character other than a tab or a line break (NUL, which the
+ * database cannot store, escape sequences), is refused, never cut or cleaned, so that what is
+ * stored is what the person wrote. Immutable and thread-safe.
  *
  * @param maxLength the longest accepted text, in characters (UTF-16 code units)
  */
@@ -21,31 +22,58 @@ public record HumanText(int maxLength) {
     }
 
     /**
-     * Returns {@code value} when it is within the bound (null stays null).
+     * Returns {@code value} when it is within the bound and free of control characters other than
+     * tab, line feed and carriage return (null stays null).
      *
      * @param field the name of the field, for the error
-     * @throws TextTooLong when the value is longer than the bound
+     * @throws Refused when the value is longer than the bound or holds another control character
      */
     public @Nullable String check(String field, @Nullable String value) {
-        if (value != null && value.length() > maxLength) {
-            throw new TextTooLong(field, value.length(), maxLength);
+        if (value == null) {
+            return null;
+        }
+        if (value.length() > maxLength) {
+            throw new Refused(
+                    field,
+                    "Field '" + field + "' is " + value.length() + " characters long; at most " + maxLength
+                            + " are accepted.");
+        }
+        int control = firstControl(value);
+        if (control >= 0) {
+            throw new Refused(
+                    field,
+                    "Field '" + field + "' holds a control character (U+"
+                            + String.format("%04X", (int) value.charAt(control)) + " at " + control
+                            + "); only tabs and line breaks are"
+                            + " accepted.");
         }
         return value;
     }
 
-    /** Free text over its bound; the message names the field and the bound, never the text. */
-    public static final class TextTooLong extends IllegalArgumentException {
+    /** The index of the first control character other than tab, line feed and carriage return, or -1. */
+    public static int firstControl(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Free text refused; the message names the field and why, never the text. */
+    public static final class Refused extends IllegalArgumentException {
 
         private static final long serialVersionUID = 1L;
 
         private final String field;
 
-        TextTooLong(String field, int length, int maxLength) {
-            super("Field '" + field + "' is " + length + " characters long; at most " + maxLength + " are accepted.");
+        Refused(String field, String message) {
+            super(message);
             this.field = field;
         }
 
-        /** The field that was too long. */
+        /** The field that was refused. */
         public String field() {
             return field;
         }

@@ -66,7 +66,7 @@ public class ApprovalService {
      * @throws NotAnApprover when the approver has no APPROVER role in the run's tenant (or the
      *                       run has no request): indistinguishable from a missing request
      * @throws DecisionRefused when the request cannot take it
-     * @throws HumanText.TextTooLong when the reason is longer than people may type
+     * @throws HumanText.Refused when the reason is longer than people may type
      */
     @Transactional
     public ApprovalView decide(

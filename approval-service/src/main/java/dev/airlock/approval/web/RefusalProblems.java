@@ -46,8 +46,8 @@ class RefusalProblems {
         return ResponseEntity.status(status).body(problem);
     }
 
-    @ExceptionHandler(HumanText.TextTooLong.class)
-    ResponseEntity<ProblemDetail> textTooLong(HumanText.TextTooLong e) {
+    @ExceptionHandler(HumanText.Refused.class)
+    ResponseEntity<ProblemDetail> textRefused(HumanText.Refused e) {
         ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage());
         problem.setProperty("field", e.field());
         return ResponseEntity.badRequest().body(problem);

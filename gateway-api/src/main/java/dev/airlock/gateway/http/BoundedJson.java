@@ -80,6 +80,50 @@ public final class BoundedJson {
      */
     public record UnknownField(String name, java.util.List<String> known) {}
 
+    /**
+     * Makes {@code builder}'s mapper take each JSON type only as itself: {@code false} or {@code 5}
+     * is not a string ("false" as a decision's reason, "5" as a tool's name), {@code "1"} is not a
+     * number, {@code 1.5} is not an integer. Such a body is a 400 naming the field ({@link #mismatchedField}).
+     */
+    public static void strictScalars(tools.jackson.databind.json.JsonMapper.Builder builder) {
+        builder.disable(tools.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS);
+        builder.disable(tools.jackson.databind.DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        builder.withCoercionConfig(
+                tools.jackson.databind.type.LogicalType.Textual,
+                config -> config.setCoercion(
+                                tools.jackson.databind.cfg.CoercionInputShape.Integer,
+                                tools.jackson.databind.cfg.CoercionAction.Fail)
+                        .setCoercion(
+                                tools.jackson.databind.cfg.CoercionInputShape.Float,
+                                tools.jackson.databind.cfg.CoercionAction.Fail)
+                        .setCoercion(
+                                tools.jackson.databind.cfg.CoercionInputShape.Boolean,
+                                tools.jackson.databind.cfg.CoercionAction.Fail));
+    }
+
+    /**
+     * The field (a dotted path, {@code [n]} for an array's element; printable and bounded) whose
+     * value has the wrong JSON type for the body, if that is why {@code failure} (or one of its
+     * causes) was thrown.
+     */
+    public static Optional<String> mismatchedField(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof tools.jackson.databind.exc.MismatchedInputException mismatch
+                    && !mismatch.getPath().isEmpty()) {
+                StringBuilder path = new StringBuilder();
+                for (tools.jackson.core.JacksonException.Reference reference : mismatch.getPath()) {
+                    if (reference.getPropertyName() != null) {
+                        path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+                    } else if (reference.getIndex() >= 0) {
+                        path.append('[').append(reference.getIndex()).append(']');
+                    }
+                }
+                return path.isEmpty() ? Optional.empty() : Optional.of(printable(path.toString(), 100));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Whether {@code failure} (or one of its causes) is a read bound being passed. */
     public static boolean pastABound(Throwable failure) {
         for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {

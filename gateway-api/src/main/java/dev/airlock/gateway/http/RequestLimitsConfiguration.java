@@ -49,6 +49,16 @@ class RequestLimitsConfiguration {
                         .url(publicUrl == null ? "/" : publicUrl.toString().replaceAll("/+$", ""))));
     }
 
+    /** Outside every other filter: a database outage met by a security filter is a 503 problem, not a 500. */
+    @Bean
+    FilterRegistrationBean<dev.airlock.gateway.problem.DatabaseOutages> databaseOutages() {
+        FilterRegistrationBean<dev.airlock.gateway.problem.DatabaseOutages> registration =
+                new FilterRegistrationBean<>(new dev.airlock.gateway.problem.DatabaseOutages());
+        registration.setName("databaseOutages");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
+        return registration;
+    }
+
     @Bean
     FilterRegistrationBean<RequestBodyLimit> requestBodyLimit(AirlockProperties properties) {
         FilterRegistrationBean<RequestBodyLimit> registration = new FilterRegistrationBean<>(
@@ -74,6 +84,7 @@ class RequestLimitsConfiguration {
         // A field the body's type does not have is a 400 naming it, never ignored: a misspelt
         // "args" must not run a tool with its defaults (ProblemHandler names the field).
         builder.enable(tools.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        BoundedJson.strictScalars(builder);
         JacksonJsonHttpMessageConverter converter = new JacksonJsonHttpMessageConverter(builder.build());
         return converters -> converters.withJsonConverter(converter);
     }

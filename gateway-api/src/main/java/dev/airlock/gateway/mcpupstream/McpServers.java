@@ -94,7 +94,7 @@ public class McpServers implements SmartLifecycle {
         return health;
     }
 
-    private static ServerSettings check(
+    static ServerSettings check(
             String tenant,
             String name,
             String key,
@@ -131,6 +131,13 @@ public class McpServers implements SmartLifecycle {
                 throw new InvalidConfigurationException(
                         key + ".auth", "a stdio server gets credentials through secrets");
             }
+            // The URL client's settings: on a command server they would be silently without effect.
+            urlOnly(key + ".allow-private-network", server.allowPrivateNetwork() != defaults.allowPrivateNetwork());
+            urlOnly(key + ".tls", !java.util.Objects.equals(server.tls(), defaults.tls()));
+            urlOnly(
+                    key + ".circuit-breaker",
+                    !java.util.Objects.equals(server.circuitBreaker(), defaults.circuitBreaker()));
+            urlOnly(key + ".max-concurrent-calls", server.maxConcurrentCalls() != defaults.maxConcurrentCalls());
             ToolCompiler.checkEnvironment(server.env(), server.secrets(), key);
             SandboxPolicy sandbox = ToolCompiler.sandboxOf(server.sandbox(), key + ".sandbox");
             // The server's mounts keep the rules every tool's keep: no writable path over another's
@@ -169,6 +176,14 @@ public class McpServers implements SmartLifecycle {
                 .auth();
         UrlCredential credential = new UrlCredential(auth, secrets);
         return new ServerSettings(tenant, name, key, server, credential::redactor, credential, null);
+    }
+
+    private static void urlOnly(String key, boolean given) {
+        if (given) {
+            throw new InvalidConfigurationException(
+                    key,
+                    "applies to URL servers only; a stdio server (command) runs in the sandbox, not through the HTTP client");
+        }
     }
 
     /** A URL server's client settings, as an upstream's. */

@@ -77,7 +77,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, WebRequest request) {
-        if (causedByLostConnection(e)) {
+        if (DatabaseOutages.isOutage(e)) {
             return databaseUnavailable(e, request);
         }
         log.error("Unexpected error on {}", request.getDescription(false), e);
@@ -85,19 +85,6 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                 HttpStatus.INTERNAL_SERVER_ERROR, "Airlock could not complete the request; the error is logged.");
         problem.setTitle("Internal error");
         return ResponseEntity.internalServerError().body(problem);
-    }
-
-    private static boolean causedByLostConnection(Throwable e) {
-        for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
-            if (t instanceof java.sql.SQLTransientConnectionException
-                    || t instanceof java.sql.SQLNonTransientConnectionException
-                    || t instanceof java.sql.SQLException sql
-                            && sql.getSQLState() != null
-                            && sql.getSQLState().startsWith("08")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
@@ -136,9 +123,56 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                     + dev.airlock.gateway.http.BoundedJson.MAX_NUMBER_LENGTH + " digits, "
                                     + dev.airlock.gateway.http.BoundedJson.MAX_NAME_LENGTH + " characters per key)."));
         }
+        var mismatched = dev.airlock.gateway.http.BoundedJson.mismatchedField(ex);
+        if (mismatched.isPresent()) {
+            return malformedField(
+                    mismatched.get(),
+                    "The request body's field '" + mismatched.get() + "' has the wrong JSON type for this request"
+                            + " (a string, number, boolean, object or array where another is expected).");
+        }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                 HttpStatus.BAD_REQUEST, "The request body is not valid JSON of the expected shape.");
         problem.setTitle("Malformed request");
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    /** A query parameter bound to a form (the audit filters) that does not convert: a 400 naming it. */
+    @Override
+    protected @Nullable ResponseEntity<Object> handleMethodArgumentNotValid(
+            org.springframework.web.bind.MethodArgumentNotValidException ex,
+            HttpHeaders headers,
+            HttpStatusCode status,
+            WebRequest request) {
+        org.springframework.validation.FieldError error = ex.getBindingResult().getFieldError();
+        if (error == null) {
+            return super.handleMethodArgumentNotValid(ex, headers, status, request);
+        }
+        return invalidField(error.getField());
+    }
+
+    /** A query parameter or path segment that does not convert to its type: a 400 naming it. */
+    @Override
+    protected @Nullable ResponseEntity<Object> handleTypeMismatch(
+            org.springframework.beans.TypeMismatchException ex,
+            HttpHeaders headers,
+            HttpStatusCode status,
+            WebRequest request) {
+        String name = ex instanceof org.springframework.web.method.annotation.MethodArgumentTypeMismatchException m
+                ? m.getName()
+                : ex.getPropertyName();
+        if (name == null) {
+            return super.handleTypeMismatch(ex, headers, status, request);
+        }
+        return invalidField(name);
+    }
+
+    private static ResponseEntity<Object> invalidField(String field) {
+        ProblemDetail problem = problem(
+                HttpStatus.BAD_REQUEST,
+                "invalid-request",
+                "Invalid request",
+                "Parameter '" + field + "' is not of the expected type (a whole number, a run id, ...).");
+        problem.setProperty("field", field);
         return ResponseEntity.badRequest().body(problem);
     }
 

@@ -29,7 +29,7 @@ final class AgentReasons {
             return null;
         }
         if (reason.length() > MAX_LENGTH) {
-            throw InvalidRequest.because("Field 'reason' is longer than " + MAX_LENGTH + " characters.");
+            throw InvalidRequest.field("reason", "Field 'reason' is longer than " + MAX_LENGTH + " characters.");
         }
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         TerminalSanitizer sanitizer = TerminalSanitizer.create(text::write);

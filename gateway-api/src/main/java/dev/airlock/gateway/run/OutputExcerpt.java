@@ -54,7 +54,7 @@ public record OutputExcerpt(
             @Nullable Integer to,
             @Nullable String grep) {
         if (grep != null && (grep.isEmpty() || grep.length() > MAX_GREP)) {
-            throw InvalidRequest.because("grep must be 1 to " + MAX_GREP + " characters.");
+            throw InvalidRequest.field("grep", "grep must be 1 to " + MAX_GREP + " characters.");
         }
         String[] all = transcript.isEmpty() ? new String[0] : transcript.split("\n", -1);
         int total = all.length > 0 && all[all.length - 1].isEmpty() ? all.length - 1 : all.length;

@@ -172,7 +172,7 @@ public class RunService {
             @Nullable String reason,
             Duration wait) {
         if (toolName == null || toolName.isBlank()) {
-            throw InvalidRequest.because("Field 'tool' is required.");
+            throw InvalidRequest.field("tool", "Field 'tool' is required.");
         }
         Tool tool = tools.find(agent, toolName)
                 .orElseThrow(() -> InvalidRequest.unknownTool(
@@ -183,7 +183,7 @@ public class RunService {
 
         if (idempotencyKey != null) {
             if (idempotencyKey.isBlank() || idempotencyKey.length() > 200) {
-                throw InvalidRequest.because("Idempotency-Key must be 1 to 200 characters.");
+                throw InvalidRequest.field("Idempotency-Key", "Idempotency-Key must be 1 to 200 characters.");
             }
             Optional<RunRecord> earlier =
                     runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey);

@@ -7,6 +7,7 @@ import static org.springframework.security.test.web.servlet.request.SecurityMock
 
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -223,5 +224,43 @@ class ApprovalHardeningIntegrationTests {
                 "{\"reason\":\"" + "h".repeat(2001) + "\"}");
         assertThat(hold.status()).isEqualTo(400);
         assertThat(hold.text("field")).isEqualTo("reason");
+    }
+
+    /**
+     * Text a person sends that the database cannot store (NUL) or that is no text (an escape
+     * sequence, a JSON boolean or number) is a 400 naming the field, never a 500 or "false".
+     */
+    @Test
+    void refusesControlCharactersAndNonStringsInWhatPeopleTypeNamingTheField() {
+        String runId = api.park(ACME, "release", "{\"note\":\"nul reason\"}");
+        String digest = api.digest("alice", runId);
+        for (String reason : List.of("no\\u0000", "\\u001b[31mred")) {
+            AgentApi.Response refused = decideJson(runId, "\"DENY\"", reason, digest);
+            assertThat(refused.status()).as(reason).isEqualTo(400);
+            assertThat(refused.text("field")).as(reason).isEqualTo("reason");
+        }
+        AgentApi.Response notText = api.asHuman(
+                "alice",
+                true,
+                "POST",
+                "/api/v1/approvals/" + runId + "/decisions",
+                "{\"decision\":\"DENY\",\"reason\":false,\"digest\":\"" + digest + "\"}");
+        assertThat(notText.status()).isEqualTo(400);
+        assertThat(notText.text("field")).isEqualTo("reason");
+        assertThat(decisionsOn(runId)).isZero();
+        assertThat(decideJson(runId, "\"DENY\"", "two\\nlines\\tand a tab", digest)
+                        .status())
+                .isEqualTo(200);
+
+        String grantRun = api.run(ACME, "echo", "{\"message\":\"nul grant\"}").text("runId");
+        for (String[] request : List.of(
+                new String[] {"bob", "POST", "/raw-grants", "{\"reason\":\"x\\u0000\"}"},
+                new String[] {"bob", "POST", "/raw-grants", "{\"reason\":0}"},
+                new String[] {"frank", "PUT", "/legal-hold", "{\"reason\":\"x\\u0000\"}"})) {
+            AgentApi.Response refused = api.asHuman(
+                    request[0], request[1], "/api/v1/audit/runs/" + grantRun + request[2] + "?tenant=acme", request[3]);
+            assertThat(refused.status()).as(request[3]).isEqualTo(400);
+            assertThat(refused.text("field")).as(request[3]).isEqualTo("reason");
+        }
     }
 }

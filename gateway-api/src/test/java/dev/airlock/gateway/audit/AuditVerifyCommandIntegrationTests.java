@@ -47,6 +47,13 @@ class AuditVerifyCommandIntegrationTests {
         assertThat(intact.output())
                 .contains("audit chain of globex: intact, 7 event(s)", "audit chain of acme: intact, 1 event(s)");
 
+        // A misspelled tenant has no chain: not "intact, 0 event(s)" and exit 0, which checked nothing.
+        Outcome misspelled = verify("acme,globexx");
+        assertThat(misspelled.exitCode()).isEqualTo(2);
+        assertThat(misspelled.output())
+                .contains("audit chain of acme: intact", "audit chain of globexx: NOT FOUND")
+                .doesNotContain("globexx: intact");
+
         try (ConfigurableApplicationContext app = start()) {
             JdbcClient jdbc = dev.airlock.gateway.support.OwnerDatabase.jdbc(app);
             jdbc.sql("ALTER TABLE airlock.audit_events DISABLE TRIGGER audit_events_append_only")

@@ -497,6 +497,34 @@ class AuditorIntegrationTests {
             assertThat(response.type()).as(bad).startsWith("application/problem+json");
         }
         assertThat(asBob("GET", "/api/v1/audit/runs", null).status()).isEqualTo(400);
+        String farCursor = java.util.Base64.getUrlEncoder()
+                .encodeToString("-9223372036854775808/00000000-0000-0000-0000-000000000000"
+                        .getBytes(StandardCharsets.US_ASCII));
+        for (String[] queryAndField : List.of(
+                new String[] {"agent=%00", "agent"},
+                new String[] {"tool=echo%00", "tool"},
+                new String[] {"approver=%1b[2J", "approver"},
+                new String[] {"q=ab%00c", "q"},
+                new String[] {"from=-5000-01-01T00:00:00Z", "from"},
+                new String[] {"to=%2B300000-01-01T00:00:00Z", "to"},
+                new String[] {"cursor=" + farCursor, "cursor"},
+                new String[] {"limit=ten", "limit"},
+                new String[] {"exitCode=1.5", "exitCode"},
+                new String[] {"exit_code=3", "exit_code"},
+                new String[] {"Tool=echo", "Tool"})) {
+            AgentApi.Response response =
+                    api().getAsHuman("bob", java.net.URI.create("/api/v1/audit/runs?tenant=acme&" + queryAndField[0]));
+            assertThat(response.status()).as(queryAndField[0]).isEqualTo(400);
+            assertThat(response.type()).as(queryAndField[0]).startsWith("application/problem+json");
+            assertThat(response.text("field")).as(queryAndField[0]).isEqualTo(queryAndField[1]);
+        }
+        assertThat(api().getAsHuman("bob", java.net.URI.create("/api/v1/audit/runs/export?tenant=acme&agent=%00"))
+                        .status())
+                .isEqualTo(400);
+        assertThat(api().getAsHuman(
+                                "bob", java.net.URI.create("/api/v1/audit/runs?tenant=acme&from=0001-01-01T00:00:00Z"))
+                        .status())
+                .isEqualTo(200);
 
         MockHttpServletResponse csv =
                 api().rawAsHuman("bob", "/api/v1/audit/runs/export?tenant=acme&q=" + token + "&format=csv&sort=oldest");

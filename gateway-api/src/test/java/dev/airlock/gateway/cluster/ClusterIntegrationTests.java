@@ -529,6 +529,15 @@ class ClusterIntegrationTests {
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("5");
         assertThat(refused.headers().firstValue("Content-Type"))
                 .hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        // Met by a security filter (an access token's look-up) before any controller: the same 503.
+        HttpResponse<String> tokenLookUp = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/approvals"))
+                        .header("Authorization", "Bearer alp_" + "x".repeat(40))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(tokenLookUp.statusCode()).as(tokenLookUp.body()).isEqualTo(503);
+        assertThat(tokenLookUp.body()).contains("\"type\":\"urn:airlock:problem:database-unavailable\"");
+        assertThat(tokenLookUp.headers().firstValue("Retry-After")).hasValue("5");
         assertThat(http.send(
                                 HttpRequest.newBuilder(
                                                 URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))

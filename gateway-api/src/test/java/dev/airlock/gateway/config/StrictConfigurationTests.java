@@ -140,6 +140,25 @@ class StrictConfigurationTests {
         });
     }
 
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "airlock.console.base-url=localhost:8080",
+                "airlock.console.base-url=https://user:pw@airlock.example.com",
+                "airlock.console.base-url=ftp://airlock.example.com",
+                "airlock.console.base-url=https://airlock example.com",
+                "airlock.migrate-only=true"
+            })
+    void aSettingThatCannotBeHonouredStopsTheStartNamingIt(String setting) {
+        runner.withPropertyValues(setting).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(refusal(context.getStartupFailure()).key())
+                    .isEqualTo(setting.substring(0, setting.indexOf('=')));
+        });
+        runner.withPropertyValues("airlock.console.base-url=https://airlock.example.com")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
     @org.junit.jupiter.api.Test
     void aSettingWrittenInCamelCaseStillBinds() {
         runner.withPropertyValues("airlock.tenants.acme.tools.deploy.maxRetainedBytes=1MB")

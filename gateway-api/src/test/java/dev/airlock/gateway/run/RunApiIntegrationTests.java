@@ -407,6 +407,39 @@ class RunApiIntegrationTests {
     }
 
     @Test
+    void aValueOfTheWrongJsonTypeIsRefusedNamingItsFieldNotConverted() {
+        long before = owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class);
+        for (String[] bodyAndField : List.of(
+                new String[] {"{\"tool\":5,\"arguments\":{}}", "tool"},
+                new String[] {"{\"tool\":true}", "tool"},
+                new String[] {"{\"tool\":{},\"arguments\":{}}", "tool"},
+                new String[] {"{\"tool\":\"echo\",\"arguments\":[]}", "arguments"},
+                new String[] {"{\"tool\":\"echo\",\"arguments\":{\"message\":\"x\"},\"reason\":1.5}", "reason"})) {
+            AgentApi.Response refused = api.post(ACME, "/api/v1/runs", bodyAndField[0]);
+            assertThat(refused.status()).as(bodyAndField[0]).isEqualTo(400);
+            assertThat(refused.type()).startsWith("application/problem+json");
+            assertThat(refused.text("field")).as(bodyAndField[0]).isEqualTo(bodyAndField[1]);
+        }
+        assertThat(owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class))
+                .isEqualTo(before);
+    }
+
+    @Test
+    void aRunIdOnlyInItsCanonicalFormFindsTheRun() {
+        String runId = api.run(ACME, "echo", "{\"message\":\"canonical\"}").text("runId");
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId).status()).isEqualTo(200);
+        assertThat(api.get(ACME, "/api/v1/runs/" + runId.toUpperCase(java.util.Locale.ROOT))
+                        .status())
+                .isEqualTo(200);
+        // UUID.fromString reads "1-1-1-1-1" as 00000001-0001-0001-0001-000000000001
+        for (String other : List.of("1-1-1-1-1", runId.substring(1), "0" + runId)) {
+            AgentApi.Response response = api.get(ACME, "/api/v1/runs/" + other);
+            assertThat(response.status()).as(other).isEqualTo(404);
+            assertThat(response.text("type")).isEqualTo("urn:airlock:problem:run-not-found");
+        }
+    }
+
+    @Test
     void aRunThatCannotBeRecordedGivesItsTenantsSlotBack() {
         String key = "leaky-bot-key";
         // The database refuses every new run of this tenant for a while (as a lost primary or a

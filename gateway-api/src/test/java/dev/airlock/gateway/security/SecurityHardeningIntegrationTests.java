@@ -91,6 +91,17 @@ class SecurityHardeningIntegrationTests {
     }
 
     @Test
+    void aControlCharacterInTheUserNameIsAFailedSignInNotAnError() {
+        // (the form login trims a name, as String.trim does: NUL at either end goes with the spaces)
+        for (String name : new String[] {"ca\0rol", "\0ca\0rol ", "ca\u001brol"}) {
+            assertThat(signIn(name, "carol-password", "10.0.0.50").getResponse().getRedirectedUrl())
+                    .as("%s", name.replace("\0", "\\0"))
+                    .isEqualTo("/login?error");
+        }
+        assertThat(signedIn(signIn("carol", "carol-password", "10.0.0.50"))).isTrue();
+    }
+
+    @Test
     void noSpellingOfTheSignInPathSkipsTheLockOut() {
         for (int i = 0; i < 5; i++) {
             signIn("carol", "wrong-" + i, "10.0.0." + i);

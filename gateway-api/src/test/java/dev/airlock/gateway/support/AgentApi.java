@@ -105,6 +105,14 @@ public final class AgentApi {
         return parse(humanRequest(user, csrf, method, path, body).exchange());
     }
 
+    /**
+     * A GET as a configured, signed-in person of {@code uri} as it is, already percent-encoded (the
+     * path-taking methods encode a '%' themselves, so they cannot send {@code %00}).
+     */
+    public Response getAsHuman(String user, java.net.URI uri) {
+        return parse(mvc.get().uri(uri).session(session(user)).exchange());
+    }
+
     /** A request as a configured, signed-in person, with the CSRF token. */
     public Response asHuman(String user, String method, String path, String body) {
         return asHuman(user, true, method, path, body);

@@ -84,9 +84,14 @@ public record RunQuery(
             if (slash < 0) {
                 throw new IllegalArgumentException("not a cursor");
             }
+            long micros = Long.parseLong(text.substring(0, slash));
+            // Within the years 1 to 9999, as every time a request may name (the database refuses
+            // times far outside them, and the sum below must not overflow).
+            if (micros < -62_135_596_800_000_000L || micros >= 253_402_300_800_000_000L) {
+                throw new IllegalArgumentException("not a cursor");
+            }
             return new Cursor(
-                    Instant.EPOCH.plus(Long.parseLong(text.substring(0, slash)), ChronoUnit.MICROS),
-                    UUID.fromString(text.substring(slash + 1)));
+                    Instant.EPOCH.plus(micros, ChronoUnit.MICROS), UUID.fromString(text.substring(slash + 1)));
         }
     }
 }

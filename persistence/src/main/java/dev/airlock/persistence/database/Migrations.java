@@ -23,7 +23,7 @@ public class Migrations {
      * The property that makes the application apply the database migrations and stop: the migration
      * step of a deployment ({@code --spring.main.web-application-type=none --airlock.migrate-only=true}).
      */
-    public static final String MIGRATE_ONLY = "airlock.migrate-only";
+    public static final String MIGRATE_ONLY = dev.airlock.kernel.config.MigrateOnlyIsACommand.PROPERTY;
 
     /** Whether {@code args} or the environment ask for the migration step alone. */
     public static boolean requested(String[] args) {

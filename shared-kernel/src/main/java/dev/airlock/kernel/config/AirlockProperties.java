@@ -117,13 +117,8 @@ public record AirlockProperties(
                 throw new InvalidConfigurationException("airlock.http.max-request-body", "must be at least 1KB");
             }
             trustedProxies = trustedProxies == null ? List.of() : List.copyOf(trustedProxies);
-            if (publicUrl != null
-                    && (publicUrl.getHost() == null
-                            || publicUrl.getRawUserInfo() != null
-                            || !("https".equals(publicUrl.getScheme()) || "http".equals(publicUrl.getScheme())))) {
-                throw new InvalidConfigurationException(
-                        "airlock.http.public-url",
-                        "must be an absolute http or https URL " + "without user information");
+            if (publicUrl != null) {
+                requireWebAddress("airlock.http.public-url", publicUrl);
             }
         }
     }
@@ -134,7 +129,29 @@ public record AirlockProperties(
      * @param baseUrl the console's address as people reach it, for links in notifications
      */
     public record Console(
-            @DefaultValue("http://localhost:8080") String baseUrl) {}
+            @DefaultValue("http://localhost:8080") String baseUrl) {
+
+        public Console {
+            java.net.URI uri;
+            try {
+                uri = new java.net.URI(baseUrl);
+            } catch (java.net.URISyntaxException e) {
+                throw new InvalidConfigurationException(
+                        "airlock.console.base-url", "must be an absolute http or https URL without user information");
+            }
+            requireWebAddress("airlock.console.base-url", uri);
+        }
+    }
+
+    /** Refuses {@code uri} unless it is an absolute http or https URL with a host and no user information. */
+    private static void requireWebAddress(String key, java.net.URI uri) {
+        if (uri.getHost() == null
+                || uri.getRawUserInfo() != null
+                || !("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))) {
+            throw new InvalidConfigurationException(
+                    key, "must be an absolute http or https URL without user information");
+        }
+    }
 
     /**
      * Who may scrape the Prometheus metrics at {@code /actuator/prometheus}.

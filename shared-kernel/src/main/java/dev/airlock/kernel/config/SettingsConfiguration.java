@@ -20,6 +20,11 @@ public class SettingsConfiguration {
     }
 
     @Bean
+    MigrateOnlyIsACommand migrateOnlyIsACommand(AirlockProperties properties) {
+        return new MigrateOnlyIsACommand(properties);
+    }
+
+    @Bean
     TenantNames tenantNames(Environment environment) {
         return TenantNames.of(environment);
     }

@@ -26,10 +26,40 @@ public final class InvalidRequest extends ApiProblem {
                 .with("tools", available);
     }
 
-    /** A field a person typed is over its bound; the problem names the field, never the text. */
-    public static InvalidRequest tooLong(String field, String detail) {
+    /**
+     * A field (of the body, a query parameter or a header) is missing or invalid; the problem names
+     * it in its {@code field} member. The detail should not repeat the value a person typed.
+     */
+    public static InvalidRequest field(String field, String detail) {
         return (InvalidRequest) new InvalidRequest(detail).with("field", field);
     }
+
+    /**
+     * The instant {@code text} gives, as ISO-8601 ({@code 2026-12-01T00:00:00Z}), within the years 1
+     * to 9999 (what the database stores and every client can print).
+     *
+     * @throws InvalidRequest naming {@code field} when it is not such an instant
+     */
+    public static java.time.Instant instant(String field, String text) {
+        java.time.Instant instant;
+        try {
+            instant = java.time.Instant.parse(text.strip());
+        } catch (java.time.format.DateTimeParseException e) {
+            throw field(field, "Field '" + field + "' is not an ISO-8601 instant such as 2026-12-01T00:00:00Z.");
+        }
+        if (!withinRange(instant)) {
+            throw field(field, "Field '" + field + "' must be between the years 1 and 9999.");
+        }
+        return instant;
+    }
+
+    /** Whether {@code instant} lies within the years 1 to 9999 (UTC), the range requests may name. */
+    public static boolean withinRange(java.time.Instant instant) {
+        return !instant.isBefore(FIRST) && instant.isBefore(PAST_LAST);
+    }
+
+    private static final java.time.Instant FIRST = java.time.Instant.parse("0001-01-01T00:00:00Z");
+    private static final java.time.Instant PAST_LAST = java.time.Instant.parse("+10000-01-01T00:00:00Z");
 
     /** Anything else, with its reason. */
     public static InvalidRequest because(@Nullable String detail) {

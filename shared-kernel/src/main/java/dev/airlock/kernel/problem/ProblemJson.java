@@ -13,7 +13,12 @@ public final class ProblemJson {
 
     /** {@code {"type":"about:blank","title":…,"status":…,"detail":…}}, every string escaped for JSON. */
     public static String body(int status, String title, String detail) {
-        return "{\"type\":\"about:blank\",\"title\":" + quote(title) + ",\"status\":" + status + ",\"detail\":"
+        return body("about:blank", status, title, detail);
+    }
+
+    /** {@code {"type":…,"title":…,"status":…,"detail":…}}, every string escaped for JSON. */
+    public static String body(String type, int status, String title, String detail) {
+        return "{\"type\":" + quote(type) + ",\"title\":" + quote(title) + ",\"status\":" + status + ",\"detail\":"
                 + quote(detail) + "}";
     }
 

@@ -18,4 +18,20 @@ public final class RunNotFound extends ApiProblem {
     public static RunNotFound forText(String id) {
         return new RunNotFound("No run " + id + " exists for you.");
     }
+
+    private static final java.util.regex.Pattern CANONICAL = java.util.regex.Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    /**
+     * The id a URL names, in the canonical form only (36 characters): {@code UUID.fromString} also
+     * reads short forms such as {@code 1-1-1-1-1} as another id.
+     *
+     * @throws RunNotFound when {@code text} is not a canonical id (its first 64 characters named)
+     */
+    public static UUID parseId(String text) {
+        if (!CANONICAL.matcher(text).matches()) {
+            throw forText(text.length() > 64 ? text.substring(0, 64) : text);
+        }
+        return UUID.fromString(text);
+    }
 }

@@ -119,9 +119,11 @@ public class EvidenceBundles {
         access.requireAuditor(exporter, tenant);
         EvidenceKeys.Keyring ring = keys.keyring(tenant).orElseThrow(() -> new NoEvidenceKey(tenant));
         if (scope.to() != null && scope.to().isAfter(clock.instant().minus(EvidenceFormat.SETTLE))) {
-            throw InvalidRequest.because("Field 'to' must be at least " + EvidenceFormat.SETTLE.toSeconds()
-                    + " s in the past: runs requested just before it may still be being recorded, and a"
-                    + " bundle of a range that has not ended could not show that it holds them all.");
+            throw InvalidRequest.field(
+                    "to",
+                    "Field 'to' must be at least " + EvidenceFormat.SETTLE.toSeconds()
+                            + " s in the past: runs requested just before it may still be being recorded, and a"
+                            + " bundle of a range that has not ended could not show that it holds them all.");
         }
         if (scope.runId() != null) {
             UUID runId = scope.runId();

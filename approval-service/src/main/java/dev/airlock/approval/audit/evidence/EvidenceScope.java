@@ -1,6 +1,7 @@
 package dev.airlock.approval.audit.evidence;
 
 import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RunNotFound;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -27,36 +28,27 @@ public record EvidenceScope(
     public static EvidenceScope of(@Nullable String runId, @Nullable String from, @Nullable String to) {
         if (runId != null && !runId.isBlank()) {
             if (from != null || to != null) {
-                throw InvalidRequest.because("Give either 'runId' or 'from' and 'to', not both.");
+                throw InvalidRequest.field("runId", "Give either 'runId' or 'from' and 'to', not both.");
             }
             try {
-                return new EvidenceScope(UUID.fromString(runId.strip()), null, null);
-            } catch (IllegalArgumentException e) {
-                throw InvalidRequest.because("Field 'runId' is not a run id.");
+                return new EvidenceScope(RunNotFound.parseId(runId.strip()), null, null);
+            } catch (RunNotFound e) {
+                throw InvalidRequest.field("runId", "Field 'runId' is not a run id.");
             }
         }
         if (from == null || to == null) {
             throw InvalidRequest.because("Give 'runId', or 'from' and 'to' (ISO-8601 instants).");
         }
-        Instant start = instant(from, "from");
-        Instant end = instant(to, "to");
+        Instant start = InvalidRequest.instant("from", from);
+        Instant end = InvalidRequest.instant("to", to);
         if (!start.isBefore(end)) {
-            throw InvalidRequest.because("Field 'from' must be before 'to'.");
+            throw InvalidRequest.field("from", "Field 'from' must be before 'to'.");
         }
         if (Duration.between(start, end).compareTo(MAX_RANGE) > 0) {
-            throw InvalidRequest.because(
-                    "Fields 'from' and 'to' may be at most " + MAX_RANGE.toDays() + " days apart.");
+            throw InvalidRequest.field(
+                    "to", "Fields 'from' and 'to' may be at most " + MAX_RANGE.toDays() + " days apart.");
         }
         return new EvidenceScope(null, start, end);
-    }
-
-    private static Instant instant(String text, String field) {
-        try {
-            return Instant.parse(text.strip());
-        } catch (java.time.format.DateTimeParseException e) {
-            throw InvalidRequest.because(
-                    "Field '" + field + "' is not an ISO-8601 instant such as 2026-12-01T00:00:00Z.");
-        }
     }
 
     /** As the manifest and the audit event state it. */

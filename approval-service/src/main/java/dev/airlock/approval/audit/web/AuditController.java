@@ -15,6 +15,7 @@ import dev.airlock.persistence.audit.AuditRunSearch;
 import dev.airlock.persistence.audit.RunQuery;
 import dev.airlock.persistence.audit.RunSummary;
 import dev.airlock.persistence.retention.LegalHolds;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -102,7 +103,8 @@ class AuditController {
 
     /** Runs of a tenant matching the filters, newest first unless {@code sort=oldest}, a page at a time. */
     @GetMapping("/runs")
-    RunPage runs(Authentication authentication, RunSearchForm form) {
+    RunPage runs(Authentication authentication, RunSearchForm form, HttpServletRequest request) {
+        RunSearchForm.onlyItsFilters(request.getParameterMap().keySet());
         AuditRunSearch.Page page = queries.page(Human.of(authentication), form);
         return new RunPage(page.runs(), page.next() == null ? null : page.next().encode());
     }
@@ -113,13 +115,15 @@ class AuditController {
             Authentication authentication,
             RunSearchForm form,
             @RequestParam(defaultValue = "csv") String format,
+            HttpServletRequest request,
             HttpServletResponse response)
             throws IOException {
+        RunSearchForm.onlyItsFilters(request.getParameterMap().keySet(), "format");
         RunQuery query = queries.query(Human.of(authentication), form);
         boolean csv = switch (format) {
             case "csv" -> true;
             case "jsonl" -> false;
-            default -> throw InvalidRequest.because("format must be csv or jsonl");
+            default -> throw InvalidRequest.field("format", "format must be csv or jsonl");
         };
         response.setContentType(csv ? "text/csv; charset=UTF-8" : "application/jsonl; charset=UTF-8");
         response.setHeader(
@@ -164,7 +168,7 @@ class AuditController {
         } catch (java.util.NoSuchElementException e) {
             throw RunNotFound.forId(runId);
         } catch (IllegalArgumentException e) {
-            throw InvalidRequest.because(e.getMessage());
+            throw InvalidRequest.field("reason", String.valueOf(e.getMessage()));
         }
         var hold = holds.find(tenant, runId).orElseThrow();
         return ResponseEntity.status(placed ? HttpStatus.CREATED : HttpStatus.OK)

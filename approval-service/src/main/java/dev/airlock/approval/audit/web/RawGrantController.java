@@ -78,7 +78,7 @@ class RawGrantController {
         boolean grant = switch (decision.decision() == null ? "" : decision.decision()) {
             case "GRANT" -> true;
             case "REFUSE" -> false;
-            default -> throw InvalidRequest.because("decision must be GRANT or REFUSE");
+            default -> throw InvalidRequest.field("decision", "decision must be GRANT or REFUSE");
         };
         return raw.decide(Human.of(authentication), grantId, grant, decision.reason());
     }

@@ -37,9 +37,18 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (SIGN_IN.matches(request) && throttle.lockedOut(username(request), request.getRemoteAddr())) {
-            response.sendRedirect(request.getContextPath() + "/login?locked");
-            return;
+        if (SIGN_IN.matches(request)) {
+            String username = username(request);
+            if (dev.airlock.approval.input.HumanText.firstControl(username) >= 0) {
+                // No one's name holds a control character (and the database stores no NUL): the
+                // sign-in fails as for a wrong password, without a look-up.
+                response.sendRedirect(request.getContextPath() + "/login?error");
+                return;
+            }
+            if (throttle.lockedOut(username, request.getRemoteAddr())) {
+                response.sendRedirect(request.getContextPath() + "/login?locked");
+                return;
+            }
         }
         chain.doFilter(request, response);
     }

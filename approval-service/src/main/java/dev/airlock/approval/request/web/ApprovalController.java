@@ -135,7 +135,7 @@ class ApprovalController {
         boolean pendingOnly = switch (status) {
             case "pending" -> true;
             case "all" -> false;
-            default -> throw InvalidRequest.because("status must be pending or all, not '" + status + "'.");
+            default -> throw InvalidRequest.field("status", "status must be pending or all, not '" + status + "'.");
         };
         return approvals.list(Human.of(authentication).tenants(), pendingOnly).stream()
                 .map(Summary::of)
@@ -144,7 +144,7 @@ class ApprovalController {
 
     @GetMapping("/{runId}")
     Detail get(Authentication authentication, @PathVariable String runId) {
-        UUID id = parse(runId);
+        UUID id = RunNotFound.parseId(runId);
         return approvals
                 .find(id, Human.of(authentication).tenants())
                 .map(Detail::of)
@@ -153,22 +153,14 @@ class ApprovalController {
 
     @PostMapping("/{runId}/decisions")
     Detail decide(Authentication authentication, @PathVariable String runId, @RequestBody DecisionRequest request) {
-        UUID id = parse(runId);
+        UUID id = RunNotFound.parseId(runId);
         Verdict verdict = Verdict.parse(request.decision())
-                .orElseThrow(() ->
-                        InvalidRequest.because("decision must be exactly APPROVE or DENY; nothing was recorded."));
+                .orElseThrow(() -> InvalidRequest.field(
+                        "decision", "decision must be exactly APPROVE or DENY; nothing was recorded."));
         if (request.digest() == null || request.digest().isBlank()) {
-            throw InvalidRequest.because("digest is required: the SHA-256 of the action you reviewed.");
+            throw InvalidRequest.field("digest", "digest is required: the SHA-256 of the action you reviewed.");
         }
         return Detail.of(approvals.decide(
                 Approver.of(Human.of(authentication)), id, verdict, request.reason(), request.digest()));
-    }
-
-    private static UUID parse(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw RunNotFound.forText(id.length() > 64 ? id.substring(0, 64) : id);
-        }
     }
 }

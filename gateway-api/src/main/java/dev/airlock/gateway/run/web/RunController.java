@@ -15,7 +15,6 @@ import dev.airlock.persistence.run.StreamName;
 import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.util.UUID;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -67,7 +66,7 @@ class RunController {
             @AuthenticationPrincipal AgentIdentity agent,
             @PathVariable String runId,
             @RequestParam(name = "wait", required = false) String wait) {
-        return runs.awaitEnvelope(agent, parseId(runId), parseWait(wait));
+        return runs.awaitEnvelope(agent, RunNotFound.parseId(runId), parseWait(wait));
     }
 
     @GetMapping("/{runId}/output/{stream}")
@@ -79,13 +78,14 @@ class RunController {
             @RequestParam(required = false) Integer to,
             @RequestParam(required = false) String grep) {
         StreamName name = StreamName.fromKey(stream)
-                .orElseThrow(() -> InvalidRequest.because("Stream must be stdout or stderr, not '" + stream + "'."));
-        return excerpts.excerpt(runs.find(agent, parseId(runId)), name, from, to, grep);
+                .orElseThrow(
+                        () -> InvalidRequest.field("stream", "Stream must be stdout or stderr, not '" + stream + "'."));
+        return excerpts.excerpt(runs.find(agent, RunNotFound.parseId(runId)), name, from, to, grep);
     }
 
     @PostMapping("/{runId}/cancel")
     Envelope cancel(@AuthenticationPrincipal AgentIdentity agent, @PathVariable String runId) {
-        return views.envelope(runs.cancel(agent, parseId(runId)));
+        return views.envelope(runs.cancel(agent, RunNotFound.parseId(runId)));
     }
 
     private Duration parseWait(String wait) {
@@ -96,19 +96,11 @@ class RunController {
         try {
             duration = Duration.parse(wait);
         } catch (DateTimeParseException e) {
-            throw InvalidRequest.because("wait must be an ISO-8601 duration such as PT30S, not '" + wait + "'.");
+            throw InvalidRequest.field("wait", "wait must be an ISO-8601 duration such as PT30S, not '" + wait + "'.");
         }
         if (duration.isNegative() || duration.compareTo(maxWait) > 0) {
-            throw InvalidRequest.because("wait must be between PT0S and " + maxWait + ".");
+            throw InvalidRequest.field("wait", "wait must be between PT0S and " + maxWait + ".");
         }
         return duration;
-    }
-
-    private static UUID parseId(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw RunNotFound.forText(id.length() > 64 ? id.substring(0, 64) : id);
-        }
     }
 }
