@@ -107,7 +107,7 @@ public class RawAccess {
 
     /** One page of a stream as a hex dump, starting at {@code offset} (rounded down to a line). */
     public HexPage hexdump(Human human, UUID grantId, String stream, long offset) {
-        long start = Math.max(0, offset) / HexDump.WIDTH * HexDump.WIDTH;
+        long start = notNegative(offset) / HexDump.WIDTH * HexDump.WIDTH;
         RawSlice slice = open(human, grantId, "hexdump", stream, start, PAGE);
         return new HexPage(
                 grantId.toString(),
@@ -124,7 +124,7 @@ public class RawAccess {
 
     /** One page of a stream in the strict audit view, starting at {@code offset}. */
     public TextPage auditView(Human human, UUID grantId, String stream, long offset) {
-        RawSlice slice = open(human, grantId, "audit-view", stream, Math.max(0, offset), PAGE);
+        RawSlice slice = open(human, grantId, "audit-view", stream, notNegative(offset), PAGE);
         return new TextPage(
                 grantId.toString(),
                 slice.runId().toString(),
@@ -210,6 +210,14 @@ public class RawAccess {
     private static @Nullable Long next(RawSlice slice) {
         long end = slice.offset() + slice.bytes().length;
         return end < slice.streamBytes() ? end : null;
+    }
+
+    /** A byte offset a request gave: a negative one is a 400 naming it, not read as 0. */
+    private static long notNegative(long offset) {
+        if (offset < 0) {
+            throw InvalidRequest.field("offset", "offset must be 0 or more");
+        }
+        return offset;
     }
 
     private static @Nullable Long previous(long offset) {

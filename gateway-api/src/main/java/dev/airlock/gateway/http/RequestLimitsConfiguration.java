@@ -49,16 +49,6 @@ class RequestLimitsConfiguration {
                         .url(publicUrl == null ? "/" : publicUrl.toString().replaceAll("/+$", ""))));
     }
 
-    /** Outside every other filter: a database outage met by a security filter is a 503 problem, not a 500. */
-    @Bean
-    FilterRegistrationBean<dev.airlock.gateway.problem.DatabaseOutages> databaseOutages() {
-        FilterRegistrationBean<dev.airlock.gateway.problem.DatabaseOutages> registration =
-                new FilterRegistrationBean<>(new dev.airlock.gateway.problem.DatabaseOutages());
-        registration.setName("databaseOutages");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
-        return registration;
-    }
-
     @Bean
     FilterRegistrationBean<RequestBodyLimit> requestBodyLimit(AirlockProperties properties) {
         FilterRegistrationBean<RequestBodyLimit> registration = new FilterRegistrationBean<>(

@@ -83,7 +83,37 @@ final class ProgressStreams extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (!"POST".equals(request.getMethod())) {
-            chain.doFilter(request, response);
+            if ("OPTIONS".equals(request.getMethod())) {
+                chain.doFilter(request, response);
+                return;
+            }
+            // No stream of server-initiated messages and no sessions to end: GET, DELETE and the
+            // rest are 405 in JSON-RPC's shape, as every other refusal here (the SDK would answer
+            // with the container's error page).
+            response.setHeader("Allow", "POST");
+            error(
+                    response,
+                    HttpServletResponse.SC_METHOD_NOT_ALLOWED,
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Only POST is served here: one JSON-RPC message per request.");
+            return;
+        }
+        String type = request.getContentType();
+        if (type == null || !type.toLowerCase(Locale.ROOT).strip().startsWith("application/json")) {
+            error(
+                    response,
+                    HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Content-Type must be application/json.");
+            return;
+        }
+        String accept = request.getHeader("Accept");
+        if (accept == null || !accept.contains("application/json") || !accept.contains("text/event-stream")) {
+            error(
+                    response,
+                    HttpServletResponse.SC_NOT_ACCEPTABLE,
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Accept must list both application/json and text/event-stream.");
             return;
         }
         List<String> versions = java.util.Collections.list(request.getHeaders(PROTOCOL_VERSION_HEADER));
@@ -131,10 +161,20 @@ final class ProgressStreams extends OncePerRequestFilter {
         stream(request, response, call);
     }
 
+    /**
+     * The body as JSON, read as UTF-8 only (what the SDK reads it as): bytes that are not UTF-8 (a
+     * UTF-16 body, which Jackson alone would detect and read) are no message.
+     */
     private tools.jackson.databind.@Nullable JsonNode parse(byte[] body) {
         try {
-            return plain.readTree(body);
-        } catch (RuntimeException e) {
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(body))
+                    .toString();
+            return plain.readTree(text);
+        } catch (java.nio.charset.CharacterCodingException | RuntimeException e) {
             return null;
         }
     }

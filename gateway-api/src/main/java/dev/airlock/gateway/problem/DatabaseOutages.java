@@ -15,8 +15,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * The database's outage seen before any controller (a security filter checking an access token or
  * a sign-in's lock-out): the same {@code 503 database-unavailable} problem with {@code Retry-After}
  * that {@link ProblemHandler} answers inside MVC, instead of a 500 with the container's error page.
- * Any other failure goes on as before.
+ * Any other failure goes on as before. Outside every other filter (the security filters among them).
  */
+@org.springframework.stereotype.Component
+@org.springframework.core.annotation.Order(org.springframework.core.Ordered.HIGHEST_PRECEDENCE + 5)
 public final class DatabaseOutages extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseOutages.class);

@@ -330,6 +330,16 @@ class AuditorIntegrationTests {
         assertThat(asBob("GET", "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdin", null)
                         .status())
                 .isEqualTo(400);
+        // Out of range is refused, not read as the nearest value that is in range.
+        for (String path : List.of(
+                hex + "-1",
+                "/api/v1/audit/raw-grants/" + grant + "/audit-view?offset=-1",
+                "/api/v1/audit/raw-grants?limit=0",
+                "/api/v1/audit/raw-grants?limit=1000000")) {
+            AgentApi.Response refused = asBob("GET", path, null);
+            assertThat(refused.status()).as(path).isEqualTo(400);
+            assertThat(refused.text("field")).as(path).isIn("offset", "limit");
+        }
     }
 
     @Test

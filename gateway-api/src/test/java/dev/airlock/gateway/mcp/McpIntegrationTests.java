@@ -720,12 +720,45 @@ class McpIntegrationTests {
         HttpResponse<String> unsupported =
                 send(rawMcp(INITIALIZE).header("Authorization", key).header("MCP-Protocol-Version", "1999-01-01"));
         assertThat(unsupported.statusCode()).isEqualTo(400);
-        assertThat(send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
-                                .header("Authorization", key)
-                                .header("Accept", "text/event-stream"))
-                        .statusCode())
-                .as("no GET stream in stateless mode")
-                .isEqualTo(405);
+        for (String method : List.of("GET", "DELETE", "PUT")) {
+            HttpResponse<String> refused = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
+                    .header("Authorization", key)
+                    .header("Accept", "text/event-stream")
+                    .method(method, HttpRequest.BodyPublishers.noBody()));
+            assertThat(refused.statusCode())
+                    .as("%s: no GET stream, no sessions to end", method)
+                    .isEqualTo(405);
+            assertThat(refused.headers().firstValue("Allow")).hasValue("POST");
+            assertThat(json.readTree(refused.body()).path("error").path("code").asInt())
+                    .as(method)
+                    .isEqualTo(-32600);
+        }
+        HttpResponse<String> plainText = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
+                .header("Authorization", key)
+                .header("Content-Type", "text/plain")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)));
+        assertThat(plainText.statusCode()).isEqualTo(415);
+        assertThat(json.readTree(plainText.body()).path("jsonrpc").asString()).isEqualTo("2.0");
+        HttpResponse<String> jsonOnly = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
+                .header("Authorization", key)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)));
+        assertThat(jsonOnly.statusCode()).isEqualTo(406);
+        assertThat(json.readTree(jsonOnly.body()).path("error").path("code").asInt())
+                .isEqualTo(-32600);
+        HttpResponse<String> utf16 = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
+                .header("Authorization", key)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(
+                        INITIALIZE.getBytes(java.nio.charset.StandardCharsets.UTF_16BE))));
+        assertThat(utf16.statusCode())
+                .as("a body that is not UTF-8 is no message")
+                .isEqualTo(400);
+        assertThat(json.readTree(utf16.body()).path("error").path("code").asInt())
+                .isEqualTo(-32700);
         HttpResponse<String> notification =
                 send(rawMcp("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
                         .header("Authorization", key)

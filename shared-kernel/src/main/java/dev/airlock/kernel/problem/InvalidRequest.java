@@ -12,11 +12,24 @@ public final class InvalidRequest extends ApiProblem {
         super(400, "invalid-request", "Invalid request", detail);
     }
 
-    /** The arguments do not fit the tool's parameters; every error is listed. */
+    /** The most errors one problem lists; a body of many bad keys must not grow the answer past the request. */
+    public static final int MAX_LISTED_ERRORS = 20;
+
+    /**
+     * The arguments do not fit the tool's parameters; the errors are listed, at most
+     * {@link #MAX_LISTED_ERRORS} of them and then how many more there are.
+     */
     public static InvalidRequest arguments(String tool, List<String> errors) {
+        List<String> listed = errors.size() <= MAX_LISTED_ERRORS
+                ? List.copyOf(errors)
+                : java.util.stream.Stream.concat(
+                                errors.stream().limit(MAX_LISTED_ERRORS),
+                                java.util.stream.Stream.of(
+                                        "... and " + (errors.size() - MAX_LISTED_ERRORS) + " more errors"))
+                        .toList();
         InvalidRequest problem =
-                new InvalidRequest("Arguments for tool '" + tool + "' are invalid: " + String.join("; ", errors));
-        problem.with("errors", List.copyOf(errors));
+                new InvalidRequest("Arguments for tool '" + tool + "' are invalid: " + String.join("; ", listed));
+        problem.with("errors", listed);
         return problem;
     }
 

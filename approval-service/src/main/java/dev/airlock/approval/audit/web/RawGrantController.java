@@ -64,7 +64,10 @@ class RawGrantController {
 
     @GetMapping("/raw-grants")
     List<RawAccess.GrantView> recent(Authentication authentication, @RequestParam(defaultValue = "50") int limit) {
-        return raw.recent(Human.of(authentication), Math.clamp(limit, 1, 500));
+        if (limit < 1 || limit > 500) {
+            throw InvalidRequest.field("limit", "limit must be between 1 and 500");
+        }
+        return raw.recent(Human.of(authentication), limit);
     }
 
     @GetMapping("/raw-grants/{grantId}")
