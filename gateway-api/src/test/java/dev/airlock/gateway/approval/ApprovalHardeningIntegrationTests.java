@@ -74,7 +74,10 @@ class ApprovalHardeningIntegrationTests {
         }) {
             AgentApi.Response response = decideJson(runId, decision, "because", digest);
             assertThat(response.status()).as(decision).isEqualTo(400);
-            assertThat(response.text("detail")).contains("exactly APPROVE or DENY");
+            assertThat(response.text("detail"))
+                    .as(decision)
+                    .containsAnyOf("exactly APPROVE or DENY", "field 'decision' has the wrong JSON type");
+            assertThat(response.text("field")).as(decision).isEqualTo("decision");
         }
         assertThat(decisionsOn(runId)).isZero();
         assertThat(state(runId)).isEqualTo("PENDING_APPROVAL");

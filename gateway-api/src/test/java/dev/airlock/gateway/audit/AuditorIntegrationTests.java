@@ -528,6 +528,16 @@ class AuditorIntegrationTests {
             assertThat(response.type()).as(queryAndField[0]).startsWith("application/problem+json");
             assertThat(response.text("field")).as(queryAndField[0]).isEqualTo(queryAndField[1]);
         }
+        // An id in a path is read in its canonical form only: UUID.fromString reads "1-1-1-1-1" as another id.
+        for (String path : List.of(
+                "/api/v1/audit/runs/1-1-1-1-1?tenant=acme", "/api/v1/audit/runs/1-1-1-1-1/events?tenant=acme")) {
+            AgentApi.Response notAnId = asBob("GET", path, null);
+            assertThat(notAnId.status()).as(path).isEqualTo(400);
+            assertThat(notAnId.text("field")).as(path).isEqualTo("runId");
+        }
+        AgentApi.Response grantNotAnId = asBob("GET", "/api/v1/audit/raw-grants/1-1-1-1-1", null);
+        assertThat(grantNotAnId.status()).isEqualTo(400);
+        assertThat(grantNotAnId.text("field")).isEqualTo("grantId");
         assertThat(api().getAsHuman("bob", java.net.URI.create("/api/v1/audit/runs/export?tenant=acme&agent=%00"))
                         .status())
                 .isEqualTo(400);

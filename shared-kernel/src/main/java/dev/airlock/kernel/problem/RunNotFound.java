@@ -22,6 +22,11 @@ public final class RunNotFound extends ApiProblem {
     private static final java.util.regex.Pattern CANONICAL = java.util.regex.Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
+    /** Whether {@code text} is a UUID in its canonical form: 36 characters, hex digits in groups of 8-4-4-4-12. */
+    public static boolean isCanonicalId(String text) {
+        return CANONICAL.matcher(text).matches();
+    }
+
     /**
      * The id a URL names, in the canonical form only (36 characters): {@code UUID.fromString} also
      * reads short forms such as {@code 1-1-1-1-1} as another id.
@@ -29,7 +34,7 @@ public final class RunNotFound extends ApiProblem {
      * @throws RunNotFound when {@code text} is not a canonical id (its first 64 characters named)
      */
     public static UUID parseId(String text) {
-        if (!CANONICAL.matcher(text).matches()) {
+        if (!isCanonicalId(text)) {
             throw forText(text.length() > 64 ? text.substring(0, 64) : text);
         }
         return UUID.fromString(text);
