@@ -186,7 +186,9 @@ public class AuditQueries {
      */
     private static @Nullable String filter(String name, @Nullable String value) {
         String text = blankToNull(value);
-        if (text != null && text.chars().anyMatch(Character::isISOControl)) {
+        if (text != null
+                && (text.chars().anyMatch(Character::isISOControl)
+                        || dev.airlock.approval.input.HumanText.firstNotAccepted(text) >= 0)) {
             throw InvalidRequest.field(name, name + " must not contain control characters");
         }
         return text;

@@ -66,7 +66,12 @@ class AuditConsoleController {
 
     /** The search page: the form, one page of results, and links to the next page and to exports. */
     @GetMapping("/console/audit")
-    String search(Authentication authentication, RunSearchForm form, Model model) {
+    String search(
+            Authentication authentication,
+            RunSearchForm form,
+            Model model,
+            jakarta.servlet.http.HttpServletRequest request) {
+        RunSearchForm.onlyItsFilters(request.getParameterMap().keySet());
         Human human = Human.of(authentication);
         Set<String> tenants = access.auditorTenants(human);
         model.addAttribute("human", human.name());

@@ -38,7 +38,7 @@ public record HumanText(int maxLength) {
                     "Field '" + field + "' is " + value.length() + " characters long; at most " + maxLength
                             + " are accepted.");
         }
-        int control = firstControl(value);
+        int control = firstNotAccepted(value);
         if (control >= 0) {
             throw new Refused(
                     field,
@@ -50,11 +50,20 @@ public record HumanText(int maxLength) {
         return value;
     }
 
-    /** The index of the first control character other than tab, line feed and carriage return, or -1. */
-    public static int firstControl(String value) {
+    /**
+     * The index of the first control character other than tab, line feed and carriage return, or of
+     * the first unpaired surrogate (which no text can hold), or -1.
+     */
+    public static int firstNotAccepted(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r') {
+                return i;
+            }
+            // Half of a surrogate pair without its other half: stored as '?', not as written.
+            if (Character.isHighSurrogate(c)
+                            && (i + 1 == value.length() || !Character.isLowSurrogate(value.charAt(i + 1)))
+                    || Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(value.charAt(i - 1)))) {
                 return i;
             }
         }

@@ -23,6 +23,12 @@ public final class DatabaseOutages extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseOutages.class);
 
+    private final io.micrometer.core.instrument.Counter databaseErrors;
+
+    DatabaseOutages(io.micrometer.core.instrument.MeterRegistry meters) {
+        this.databaseErrors = ProblemHandler.databaseErrors(meters);
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
@@ -33,6 +39,7 @@ public final class DatabaseOutages extends OncePerRequestFilter {
                 throw e;
             }
             log.warn("Database unavailable on {}: {}", request.getRequestURI(), e.getMessage());
+            databaseErrors.increment();
             Unavailable problem = Unavailable.database();
             response.resetBuffer();
             response.setStatus(problem.status());

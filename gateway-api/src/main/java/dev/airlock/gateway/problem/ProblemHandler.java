@@ -29,7 +29,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     private final io.micrometer.core.instrument.Counter databaseErrors;
 
     ProblemHandler(io.micrometer.core.instrument.MeterRegistry meters) {
-        this.databaseErrors = io.micrometer.core.instrument.Counter.builder("airlock.database.errors")
+        this.databaseErrors = databaseErrors(meters);
+    }
+
+    /** {@code airlock.database.errors}: requests answered 503 because the database could not be reached. */
+    static io.micrometer.core.instrument.Counter databaseErrors(io.micrometer.core.instrument.MeterRegistry meters) {
+        return io.micrometer.core.instrument.Counter.builder("airlock.database.errors")
                 .description("Requests answered 503 because the database could not be reached")
                 .register(meters);
     }

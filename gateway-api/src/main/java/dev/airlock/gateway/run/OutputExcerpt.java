@@ -63,7 +63,8 @@ public record OutputExcerpt(
                 ? (grep == null ? (int) Math.min((long) first + MAX_LINES - 1, Integer.MAX_VALUE) : total)
                 : to;
         if (first < 1 || last < first) {
-            throw InvalidRequest.because(
+            throw InvalidRequest.field(
+                    first < 1 ? "from" : "to",
                     "Line range must satisfy 1 <= from <= to (got from=" + first + ", to=" + last + ").");
         }
         last = Math.min(last, total);

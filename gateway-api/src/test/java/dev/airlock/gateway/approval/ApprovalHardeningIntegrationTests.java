@@ -237,7 +237,7 @@ class ApprovalHardeningIntegrationTests {
     void refusesControlCharactersAndNonStringsInWhatPeopleTypeNamingTheField() {
         String runId = api.park(ACME, "release", "{\"note\":\"nul reason\"}");
         String digest = api.digest("alice", runId);
-        for (String reason : List.of("no\\u0000", "\\u001b[31mred")) {
+        for (String reason : List.of("no\\u0000", "\\u001b[31mred", "half \\ud800 a pair")) {
             AgentApi.Response refused = decideJson(runId, "\"DENY\"", reason, digest);
             assertThat(refused.status()).as(reason).isEqualTo(400);
             assertThat(refused.text("field")).as(reason).isEqualTo("reason");
@@ -251,7 +251,7 @@ class ApprovalHardeningIntegrationTests {
         assertThat(notText.status()).isEqualTo(400);
         assertThat(notText.text("field")).isEqualTo("reason");
         assertThat(decisionsOn(runId)).isZero();
-        assertThat(decideJson(runId, "\"DENY\"", "two\\nlines\\tand a tab", digest)
+        assertThat(decideJson(runId, "\"DENY\"", "two\\nlines\\tand a tab, a whole pair \\ud83d\\ude00", digest)
                         .status())
                 .isEqualTo(200);
 

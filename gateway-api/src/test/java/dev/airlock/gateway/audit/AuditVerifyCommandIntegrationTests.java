@@ -67,6 +67,10 @@ class AuditVerifyCommandIntegrationTests {
         assertThat(broken.exitCode()).isEqualTo(1);
         assertThat(broken.output())
                 .contains("audit chain of globex: BROKEN at event 4 (event 3 is missing); 2 event(s) verified");
+        Outcome brokenAndMisspelled = verify("globexx,globex");
+        assertThat(brokenAndMisspelled.exitCode())
+                .as("a broken chain outranks a name not found")
+                .isEqualTo(1);
     }
 
     record Outcome(int exitCode, String output) {}

@@ -538,6 +538,12 @@ class AuditorIntegrationTests {
         AgentApi.Response grantNotAnId = asBob("GET", "/api/v1/audit/raw-grants/1-1-1-1-1", null);
         assertThat(grantNotAnId.status()).isEqualTo(400);
         assertThat(grantNotAnId.text("field")).isEqualTo("grantId");
+        MockHttpServletResponse consoleSearch = api().rawAsHuman("bob", "/console/audit?tenant=acme&exit_code=1");
+        assertThat(consoleSearch.getStatus())
+                .as("the console's search refuses a parameter that is no filter too")
+                .isEqualTo(400);
+        assertThat(new String(consoleSearch.getContentAsByteArray(), StandardCharsets.UTF_8))
+                .contains("exit_code");
         assertThat(api().getAsHuman("bob", java.net.URI.create("/api/v1/audit/runs/export?tenant=acme&agent=%00"))
                         .status())
                 .isEqualTo(400);

@@ -124,8 +124,9 @@ class StrictConfigurationTests {
                 "airlock.users.Alice.password={noop}x|airlock.users.alice.password={noop}y|airlock.users.alice",
                 "airlock.tenants.acme.tools.deploy-prod.argv[0]=env|airlock.tenants.acme.tools.deployprod.argv[0]=env"
                         + "|airlock.tenants.acme.tools.deployprod",
-                "airlock.tenants.acme.tools.deploy.env.FOO=a|airlock.tenants.acme.tools.deploy.env.foo=b"
-                        + "|airlock.tenants.acme.tools.deploy.env.foo",
+                "airlock.tenants.acme.tools.deploy.parameters.Msg.type=string"
+                        + "|airlock.tenants.acme.tools.deploy.parameters.msg.type=integer"
+                        + "|airlock.tenants.acme.tools.deploy.parameters.msg",
                 "airlock.tenants.acme.agents.build_bot.owner=alice|airlock.tenants.acme.agents.buildbot.owner=bob"
                         + "|airlock.tenants.acme.agents.buildbot",
                 "airlock.tenants.acme-prod.limits.concurrent-runs=1|airlock.tenants.acmeprod.limits.concurrent-runs=2"
@@ -157,6 +158,41 @@ class StrictConfigurationTests {
         });
         runner.withPropertyValues("airlock.console.base-url=https://airlock.example.com")
                 .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    /** Spring drops such characters from names: bob+ci would be read as bobci, and merged with it. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "airlock.users.bob+ci.platform-admin=true",
+                "airlock.users.bob@ci.password={noop}x",
+                "airlock.tenants.acme.agents.bot~2.owner=alice"
+            })
+    void aNameWithACharacterSpringDropsStopsTheStart(String setting) {
+        runner.withPropertyValues(setting, "airlock.users.bobci.password={noop}y")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(refusal(context.getStartupFailure()).key())
+                            .isEqualTo(setting.substring(0, setting.indexOf('=')));
+                    assertThat(context.getStartupFailure()).hasMessageContaining("which Spring drops from names");
+                });
+    }
+
+    /** Plain values (env, secrets, labels) the binder keeps apart: curl reads http_proxy, other programs HTTP_PROXY. */
+    @org.junit.jupiter.api.Test
+    void variablesThatDifferOnlyInCaseAreTwoVariables() {
+        runner.withPropertyValues(
+                        "airlock.tenants.acme.tools.deploy.env.HTTP_PROXY=http://proxy.test:3128",
+                        "airlock.tenants.acme.tools.deploy.env.http_proxy=http://proxy.test:3128")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(AgentSettings.class)
+                                    .tenant("acme")
+                                    .tools()
+                                    .get("deploy")
+                                    .env())
+                            .containsOnlyKeys("HTTP_PROXY", "http_proxy");
+                });
     }
 
     @org.junit.jupiter.api.Test

@@ -106,6 +106,8 @@ class ToolCompilerTests {
                 .hasMessageContaining("arguments.count: must be at most 100");
         assertThatThrownBy(() -> ToolArguments.check(tool, Map.of("repo", "line\nbreak")))
                 .hasMessageContaining("must not contain control characters");
+        assertThatThrownBy(() -> ToolArguments.check(tool, Map.of("repo", "half\ud800pair")))
+                .hasMessageContaining("arguments.repo: must not contain half of a surrogate pair");
         assertThatThrownBy(() -> ToolArguments.check(tool, Map.of("repo", 3)))
                 .hasMessageContaining("arguments.repo: must be a string");
     }

@@ -19,6 +19,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
@@ -100,6 +101,37 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
                 }
                 noTwin(name, maps, entries);
             }
+            if (source.getUnderlyingSource() instanceof EnumerablePropertySource<?> raw) {
+                for (String written : raw.getPropertyNames()) {
+                    noDroppedCharacters(written);
+                }
+            }
+        }
+    }
+
+    /**
+     * Refuses a key under {@code airlock.} written with a character that Spring drops from names
+     * ({@code bob+ci} is read as {@code bobci}, and would be merged with an entry of that name):
+     * outside brackets, a name holds letters, digits, '-', '_' and the '.' between its parts.
+     */
+    private static void noDroppedCharacters(String written) {
+        if (!written.regionMatches(true, 0, "airlock.", 0, "airlock.".length())) {
+            return;
+        }
+        String outsideBrackets = written.replaceAll("\\[[^\\]]*\\]", "");
+        for (int i = 0; i < outsideBrackets.length(); i++) {
+            char c = outsideBrackets.charAt(i);
+            if (!(c >= 'a' && c <= 'z'
+                    || c >= 'A' && c <= 'Z'
+                    || c >= '0' && c <= '9'
+                    || c == '-'
+                    || c == '_'
+                    || c == '.')) {
+                throw new InvalidConfigurationException(
+                        written,
+                        "holds '" + c + "', which Spring drops from names (it would read another name, and"
+                                + " merge two entries); names use letters, digits, '-' and '_'");
+            }
         }
     }
 
@@ -111,7 +143,10 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
             ConfigurationPropertyName name,
             Set<ConfigurationPropertyName> maps,
             Map<ConfigurationPropertyName, String> entries) {
-        for (int i = 1; i < name.getNumberOfElements(); i++) {
+        // The last element is a key of a map of plain values (env, secrets, labels), which the binder
+        // keeps apart (HTTP_PROXY and http_proxy are two variables); only entries with settings of
+        // their own are merged.
+        for (int i = 1; i < name.getNumberOfElements() - 1; i++) {
             if (!maps.contains(name.chop(i))) {
                 continue;
             }

@@ -39,7 +39,7 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         if (SIGN_IN.matches(request)) {
             String username = username(request);
-            if (dev.airlock.approval.input.HumanText.firstControl(username) >= 0) {
+            if (dev.airlock.approval.input.HumanText.firstNotAccepted(username) >= 0) {
                 // No one's name holds a control character (and the database stores no NUL): the
                 // sign-in fails as for a wrong password, without a look-up.
                 response.sendRedirect(request.getContextPath() + "/login?error");
