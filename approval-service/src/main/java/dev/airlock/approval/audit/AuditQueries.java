@@ -189,7 +189,7 @@ public class AuditQueries {
         if (text != null
                 && (text.chars().anyMatch(Character::isISOControl)
                         || dev.airlock.approval.input.HumanText.firstNotAccepted(text) >= 0)) {
-            throw InvalidRequest.field(name, name + " must not contain control characters");
+            throw InvalidRequest.field(name, name + " must not contain control characters or half of a surrogate pair");
         }
         return text;
     }

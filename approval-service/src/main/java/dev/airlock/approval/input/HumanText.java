@@ -42,10 +42,9 @@ public record HumanText(int maxLength) {
         if (control >= 0) {
             throw new Refused(
                     field,
-                    "Field '" + field + "' holds a control character (U+"
+                    "Field '" + field + "' holds a control character or half of a surrogate pair (U+"
                             + String.format("%04X", (int) value.charAt(control)) + " at " + control
-                            + "); only tabs and line breaks are"
-                            + " accepted.");
+                            + "); of the control characters, only tabs and line breaks are accepted.");
         }
         return value;
     }

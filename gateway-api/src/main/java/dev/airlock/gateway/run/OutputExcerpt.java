@@ -64,7 +64,7 @@ public record OutputExcerpt(
                 : to;
         if (first < 1 || last < first) {
             throw InvalidRequest.field(
-                    first < 1 ? "from" : "to",
+                    first < 1 || to == null ? "from" : "to",
                     "Line range must satisfy 1 <= from <= to (got from=" + first + ", to=" + last + ").");
         }
         last = Math.min(last, total);

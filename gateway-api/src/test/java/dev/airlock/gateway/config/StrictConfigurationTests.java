@@ -124,6 +124,9 @@ class StrictConfigurationTests {
                 "airlock.users.Alice.password={noop}x|airlock.users.alice.password={noop}y|airlock.users.alice",
                 "airlock.tenants.acme.tools.deploy-prod.argv[0]=env|airlock.tenants.acme.tools.deployprod.argv[0]=env"
                         + "|airlock.tenants.acme.tools.deployprod",
+                "airlock.tenants.acme.agents.bot.labels.Env=prod|airlock.tenants.acme.agents.bot.labels.env=dev"
+                        + "|airlock.tenants.acme.agents.bot.labels.env",
+                "airlock.users.j-smith.password={noop}x|airlock.users.jsmith=|airlock.users.jsmith",
                 "airlock.tenants.acme.tools.deploy.parameters.Msg.type=string"
                         + "|airlock.tenants.acme.tools.deploy.parameters.msg.type=integer"
                         + "|airlock.tenants.acme.tools.deploy.parameters.msg",
@@ -178,12 +181,9 @@ class StrictConfigurationTests {
                 });
     }
 
-    /** Plain values (env, secrets, labels) the binder keeps apart: curl reads http_proxy, other programs HTTP_PROXY. */
     @org.junit.jupiter.api.Test
-    void variablesThatDifferOnlyInCaseAreTwoVariables() {
-        runner.withPropertyValues(
-                        "airlock.tenants.acme.tools.deploy.env.HTTP_PROXY=http://proxy.test:3128",
-                        "airlock.tenants.acme.tools.deploy.env.http_proxy=http://proxy.test:3128")
+    void aNameInBracketsMayHoldAnyCharacter() {
+        runner.withPropertyValues("airlock.tenants.acme.tools.deploy.env[X+Y]=1")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(AgentSettings.class)
@@ -191,7 +191,37 @@ class StrictConfigurationTests {
                                     .tools()
                                     .get("deploy")
                                     .env())
-                            .containsOnlyKeys("HTTP_PROXY", "http_proxy");
+                            .containsKey("X+Y");
+                });
+    }
+
+    /**
+     * Plain values too: unbracketed, the binder makes HTTP_PROXY and http_proxy two keys with one
+     * value (whichever it read first); in brackets each keeps its own.
+     */
+    @org.junit.jupiter.api.Test
+    void variablesThatDifferOnlyInCaseAreWrittenInBrackets() {
+        runner.withPropertyValues(
+                        "airlock.tenants.acme.tools.deploy.env.HTTP_PROXY=http://good.test:3128",
+                        "airlock.tenants.acme.tools.deploy.env.http_proxy=http://other.test:3128")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(refusal(context.getStartupFailure()).key())
+                            .isEqualTo("airlock.tenants.acme.tools.deploy.env.http_proxy");
+                    assertThat(context.getStartupFailure()).hasMessageContaining("[http_proxy]");
+                });
+        runner.withPropertyValues(
+                        "airlock.tenants.acme.tools.deploy.env[HTTP_PROXY]=http://good.test:3128",
+                        "airlock.tenants.acme.tools.deploy.env[http_proxy]=http://other.test:3128")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(AgentSettings.class)
+                                    .tenant("acme")
+                                    .tools()
+                                    .get("deploy")
+                                    .env())
+                            .containsEntry("HTTP_PROXY", "http://good.test:3128")
+                            .containsEntry("http_proxy", "http://other.test:3128");
                 });
     }
 

@@ -520,9 +520,14 @@ class RunApiIntegrationTests {
         assertThat(all.path("truncated").asBoolean()).isFalse();
         assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdin").status())
                 .isEqualTo(400);
-        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=5&to=2")
-                        .status())
-                .isEqualTo(400);
+        AgentApi.Response backwards = api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=5&to=2");
+        assertThat(backwards.status()).isEqualTo(400);
+        assertThat(backwards.text("field")).isEqualTo("to");
+        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=0").text("field"))
+                .isEqualTo("from");
+        assertThat(api.get(ACME, "/api/v1/runs/" + id + "/output/stdout?from=abc")
+                        .text("field"))
+                .isEqualTo("from");
     }
 
     @Test

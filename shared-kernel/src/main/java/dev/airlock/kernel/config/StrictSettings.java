@@ -130,7 +130,8 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
                 throw new InvalidConfigurationException(
                         written,
                         "holds '" + c + "', which Spring drops from names (it would read another name, and"
-                                + " merge two entries); names use letters, digits, '-' and '_'");
+                                + " merge two entries); names use letters, digits, '-' and '_', or are written in"
+                                + " brackets (\"[$filter]\": in YAML)");
             }
         }
     }
@@ -143,10 +144,9 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
             ConfigurationPropertyName name,
             Set<ConfigurationPropertyName> maps,
             Map<ConfigurationPropertyName, String> entries) {
-        // The last element is a key of a map of plain values (env, secrets, labels), which the binder
-        // keeps apart (HTTP_PROXY and http_proxy are two variables); only entries with settings of
-        // their own are merged.
-        for (int i = 1; i < name.getNumberOfElements() - 1; i++) {
+        // Keys of plain values too: the binder makes HTTP_PROXY and http_proxy two keys with one value,
+        // whichever it read first. Written in brackets ("[http_proxy]") they are kept as written.
+        for (int i = 1; i < name.getNumberOfElements(); i++) {
             if (!maps.contains(name.chop(i))) {
                 continue;
             }
@@ -157,7 +157,7 @@ public final class StrictSettings implements BeanFactoryPostProcessor {
                         name.chop(i) + "." + key,
                         "names the same entry as '" + first + "' (names that differ only in case, '-' or '_'"
                                 + " are read as one, and would share each other's settings); give them names that"
-                                + " differ otherwise");
+                                + " differ otherwise, or write both in brackets (\"[" + key + "]\": in YAML)");
             }
         }
     }
