@@ -54,19 +54,15 @@ public record HumanText(int maxLength) {
      * the first unpaired surrogate (which no text can hold), or -1.
      */
     public static int firstNotAccepted(String value) {
-        for (int i = 0; i < value.length(); i++) {
+        int surrogate = dev.airlock.kernel.problem.RequestText.firstUnpairedSurrogate(value);
+        int end = surrogate < 0 ? value.length() : surrogate;
+        for (int i = 0; i < end; i++) {
             char c = value.charAt(i);
             if (Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r') {
                 return i;
             }
-            // Half of a surrogate pair without its other half: stored as '?', not as written.
-            if (Character.isHighSurrogate(c)
-                            && (i + 1 == value.length() || !Character.isLowSurrogate(value.charAt(i + 1)))
-                    || Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(value.charAt(i - 1)))) {
-                return i;
-            }
         }
-        return -1;
+        return surrogate;
     }
 
     /** Free text refused; the message names the field and why, never the text. */

@@ -65,16 +65,11 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * The database cannot be reached (down, failing over, pool exhausted): a 503 the client can
-     * retry, never a 500. Counted in {@code airlock.database.errors}.
+     * The database cannot be reached (down, failing over, pool exhausted; which failures say so is
+     * {@link DatabaseOutages#isOutage}'s to tell): a 503 the client can retry, never a 500. Counted
+     * in {@code airlock.database.errors}.
      */
-    @ExceptionHandler({
-        org.springframework.dao.DataAccessResourceFailureException.class,
-        org.springframework.dao.TransientDataAccessException.class,
-        org.springframework.transaction.CannotCreateTransactionException.class,
-        org.springframework.dao.RecoverableDataAccessException.class
-    })
-    ResponseEntity<ProblemDetail> databaseUnavailable(Exception e, WebRequest request) {
+    private ResponseEntity<ProblemDetail> databaseUnavailable(Exception e, WebRequest request) {
         log.warn("Database unavailable on {}: {}", request.getDescription(false), e.getMessage());
         databaseErrors.increment();
         return apiProblem(Unavailable.database());
@@ -172,18 +167,20 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     private static ResponseEntity<Object> invalidField(String field) {
-        ProblemDetail problem = problem(
-                HttpStatus.BAD_REQUEST,
-                "invalid-request",
+        return fieldProblem(
                 "Invalid request",
+                field,
                 "Parameter '" + field + "' is not of the expected type (a whole number, a run id, ...).");
-        problem.setProperty("field", field);
-        return ResponseEntity.badRequest().body(problem);
     }
 
     /** A 400 for a body whose JSON names {@code field} wrongly, naming it. */
     private static ResponseEntity<Object> malformedField(String field, String detail) {
-        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request", detail);
+        return fieldProblem("Malformed request", field, detail);
+    }
+
+    /** A 400 {@code invalid-request} naming {@code field} in its {@code field} member. */
+    private static ResponseEntity<Object> fieldProblem(String title, String field, String detail) {
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "invalid-request", title, detail);
         problem.setProperty("field", field);
         return ResponseEntity.badRequest().body(problem);
     }

@@ -32,22 +32,6 @@ public record ToolParameter(
         @Nullable Object defaultValue,
         boolean allowLeadingDash) {
 
-    /** Whether every surrogate in {@code s} is half of a pair: an unpaired one would reach the process as '?'. */
-    static boolean unpairedSurrogateFree(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 == s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
-                    return false;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** The longest string argument when a parameter sets no max-length. */
     public static final int DEFAULT_MAX_LENGTH = 1024;
 
@@ -77,7 +61,7 @@ public record ToolParameter(
                     errors.add(where + ": must not contain control characters");
                     return null;
                 }
-                if (!unpairedSurrogateFree(s)) {
+                if (dev.airlock.kernel.problem.RequestText.firstUnpairedSurrogate(s) >= 0) {
                     errors.add(where + ": must not contain half of a surrogate pair (it is no character)");
                     return null;
                 }

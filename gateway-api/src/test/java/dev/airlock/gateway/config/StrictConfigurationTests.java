@@ -186,12 +186,7 @@ class StrictConfigurationTests {
         runner.withPropertyValues("airlock.tenants.acme.tools.deploy.env[X+Y]=1")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(AgentSettings.class)
-                                    .tenant("acme")
-                                    .tools()
-                                    .get("deploy")
-                                    .env())
-                            .containsKey("X+Y");
+                    assertThat(deployEnv(context)).containsKey("X+Y");
                 });
     }
 
@@ -215,11 +210,7 @@ class StrictConfigurationTests {
                         "airlock.tenants.acme.tools.deploy.env[http_proxy]=http://other.test:3128")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(AgentSettings.class)
-                                    .tenant("acme")
-                                    .tools()
-                                    .get("deploy")
-                                    .env())
+                    assertThat(deployEnv(context))
                             .containsEntry("HTTP_PROXY", "http://good.test:3128")
                             .containsEntry("http_proxy", "http://other.test:3128");
                 });
@@ -229,6 +220,15 @@ class StrictConfigurationTests {
     void aSettingWrittenInCamelCaseStillBinds() {
         runner.withPropertyValues("airlock.tenants.acme.tools.deploy.maxRetainedBytes=1MB")
                 .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    private static java.util.Map<String, String> deployEnv(
+            org.springframework.boot.test.context.assertj.AssertableApplicationContext context) {
+        return context.getBean(AgentSettings.class)
+                .tenant("acme")
+                .tools()
+                .get("deploy")
+                .env();
     }
 
     /** The refusal the start reports, whether a record's own check or one of its constraints made it. */

@@ -733,25 +733,17 @@ class McpIntegrationTests {
                     .as(method)
                     .isEqualTo(-32600);
         }
-        HttpResponse<String> plainText = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
-                .header("Authorization", key)
-                .header("Content-Type", "text/plain")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)));
+        HttpResponse<String> plainText =
+                send(rawMcp(INITIALIZE).header("Authorization", key).setHeader("Content-Type", "text/plain"));
         assertThat(plainText.statusCode()).isEqualTo(415);
         assertThat(json.readTree(plainText.body()).path("jsonrpc").asString()).isEqualTo("2.0");
-        HttpResponse<String> jsonOnly = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
-                .header("Authorization", key)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(INITIALIZE)));
+        HttpResponse<String> jsonOnly =
+                send(rawMcp(INITIALIZE).header("Authorization", key).setHeader("Accept", "application/json"));
         assertThat(jsonOnly.statusCode()).isEqualTo(406);
         assertThat(json.readTree(jsonOnly.body()).path("error").path("code").asInt())
                 .isEqualTo(-32600);
-        HttpResponse<String> utf16 = send(HttpRequest.newBuilder(URI.create(base() + "/mcp"))
+        HttpResponse<String> utf16 = send(rawMcp(INITIALIZE)
                 .header("Authorization", key)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(
                         INITIALIZE.getBytes(java.nio.charset.StandardCharsets.UTF_16BE))));
         assertThat(utf16.statusCode())
