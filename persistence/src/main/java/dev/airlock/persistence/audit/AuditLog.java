@@ -82,7 +82,7 @@ public class AuditLog {
         long seq;
         String prev;
         if (last.isPresent()) {
-            seq = last.get().seq() + 1;
+            seq = Math.addExact(last.get().seq(), 1);
             prev = last.get().hash();
         } else {
             ChainStart start = chainStart(tenant);

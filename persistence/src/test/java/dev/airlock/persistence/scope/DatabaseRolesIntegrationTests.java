@@ -169,6 +169,51 @@ class DatabaseRolesIntegrationTests {
     }
 
     @Test
+    void neitherSideAppendsAnAuditEventAnywhereButAtItsTenantsHead() {
+        AuditLog.Head head = audit.head(tenant).orElseThrow();
+        for (DatabaseRole role : List.of(DatabaseRole.GATEWAY, DatabaseRole.CONSOLE)) {
+            String type = role == DatabaseRole.GATEWAY ? "config.changed" : "legal-hold.placed";
+            for (String seqAndPrev : List.of(
+                    // at the head, after another hash
+                    (head.seq() + 1) + ", 'x'",
+                    // past the head: every later append of the tenant would collide with it
+                    "9223372036854775807, '" + head.hash() + "'",
+                    (head.seq() + 5) + ", '" + head.hash() + "'",
+                    // below the chain, where no verification walks
+                    "0, '" + head.hash() + "'",
+                    "-7, '" + AuditLog.GENESIS + "'")) {
+                assertRefused(
+                        role,
+                        "INSERT INTO airlock.audit_events (tenant, seq, prev_hash, type, actor, details,"
+                                + " occurred_at, hash) VALUES ('" + tenant + "', " + seqAndPrev + ", '" + type
+                                + "', 'airlock', '{}', now(), 'planted')");
+            }
+        }
+        assertThat(audit.head(tenant)).contains(head);
+        // The application's own appends, from either side, go on at the head.
+        as(
+                DatabaseRole.GATEWAY,
+                tenant,
+                () -> audit.append(tenant, AuditEventType.CONFIG_CHANGED, null, "airlock", Map.of("tools", "1"), NOW));
+        as(DatabaseRole.CONSOLE, tenant, () -> holds.place(tenant, completed, "litigation 9", "amber", NOW));
+        assertThat(audit.head(tenant).orElseThrow().seq()).isEqualTo(head.seq() + 2);
+        assertThat(audit.verify(tenant).intact()).isTrue();
+        // A tenant's first event starts its chain, and nowhere else.
+        String fresh = fixtures.tenant();
+        assertRefused(
+                DatabaseRole.GATEWAY,
+                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at, prev_hash, hash)"
+                        + " VALUES ('" + fresh + "', 2, 'config.changed', 'airlock', '{}', now(), '"
+                        + AuditLog.GENESIS + "', 'planted')",
+                fresh);
+        as(
+                DatabaseRole.GATEWAY,
+                fresh,
+                () -> audit.append(fresh, AuditEventType.CONFIG_CHANGED, null, "airlock", Map.of("tools", "1"), NOW));
+        assertThat(audit.verify(fresh).intact()).isTrue();
+    }
+
+    @Test
     void theConsoleCannotCutAnotherTenantsAuditLogNorReadAnotherTenantsBytesWithItsOwnGrant() {
         assertThatThrownBy(() -> as(
                         DatabaseRole.CONSOLE,
@@ -284,13 +329,14 @@ class DatabaseRolesIntegrationTests {
                 "INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by," + " placed_at) VALUES ('"
                         + othersRun + "', '" + tenant + "', 'x', 'arthur', now())");
         // An event about a run is checked when its transaction commits.
+        AuditLog.Head head = audit.head(tenant).orElseThrow();
         assertForeignKeyRefuses(
                 DatabaseRole.GATEWAY,
                 both,
                 "INSERT INTO airlock.audit_events (tenant, seq, type, run_id, actor,"
-                        + " details, occurred_at, prev_hash, hash) VALUES ('" + tenant + "', 999, 'run.finished', '"
-                        + othersRun
-                        + "', 'airlock', '{}', now(), 'a', 'b')");
+                        + " details, occurred_at, prev_hash, hash) VALUES ('" + tenant + "', " + (head.seq() + 1)
+                        + ", 'run.finished', '" + othersRun
+                        + "', 'airlock', '{}', now(), '" + head.hash() + "', 'b')");
     }
 
     private void assertForeignKeyRefuses(DatabaseRole role, List<String> scopeTenants, String statement) {
@@ -624,9 +670,13 @@ class DatabaseRolesIntegrationTests {
     }
 
     private void assertRefused(DatabaseRole role, String statement) {
+        assertRefused(role, statement, tenant);
+    }
+
+    private void assertRefused(DatabaseRole role, String statement, String scopeTenant) {
         assertThatThrownBy(() -> as(
                         role,
-                        tenant,
+                        scopeTenant,
                         () -> jdbc.sql(statement).query((rs, n) -> 1).list()))
                 .as("%s: %s", role.roleName(), statement)
                 .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED));
