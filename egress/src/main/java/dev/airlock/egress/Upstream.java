@@ -551,15 +551,26 @@ public final class Upstream implements AutoCloseable {
     }
 
     /**
-     * Whether {@code next} (normalized) is {@code base} or below it, with no encoded dot, slash or
-     * backslash in its path that a server could decode into a way out.
+     * Whether {@code next}, exactly as it would be sent, is {@code base} or below it: with no dot
+     * segment in its path (not even one with path parameters, {@code ..;x}, which servers that drop
+     * parameters read as {@code ..}), and no encoded dot, slash or backslash that a server could
+     * decode into a way out. The path is not normalized first: what is checked is what is sent, and
+     * a server or gateway routing on the raw path would read {@code /billing/../v1} as billing's.
      */
     static boolean within(URI next, String base) {
-        String path = String.valueOf(next.getRawPath()).toLowerCase(Locale.ROOT);
+        String rawPath = String.valueOf(next.getRawPath());
+        String path = rawPath.toLowerCase(Locale.ROOT);
         if (path.contains("%2e") || path.contains("%2f") || path.contains("%5c") || path.contains("\\")) {
             return false;
         }
-        String url = next.normalize().toString();
+        for (String segment : rawPath.split("/", -1)) {
+            int parameters = segment.indexOf(';');
+            String name = parameters < 0 ? segment : segment.substring(0, parameters);
+            if (name.equals(".") || name.equals("..")) {
+                return false;
+            }
+        }
+        String url = next.toString();
         String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         return url.equals(root) || url.startsWith(root + "/") || url.startsWith(root + "?");
     }

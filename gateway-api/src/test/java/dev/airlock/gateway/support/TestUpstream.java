@@ -180,6 +180,13 @@ public final class TestUpstream {
             redirect(exchange, 302, "/billing/accounts/42");
         } else if (rest.startsWith("/redirect-dots")) {
             redirect(exchange, 302, "/v1/%2e%2e/billing/accounts/42");
+        } else if (rest.startsWith("/redirect-raw-dots")) {
+            // Below the base URL once normalized, but sent as written: a gateway routing on the raw
+            // path gives it to the billing service.
+            redirect(exchange, 302, "/billing/../v1/services/home");
+        } else if (rest.startsWith("/redirect-param-dots")) {
+            // '..;' is no dot segment to java.net.URI, but is '..' to servers that drop path parameters.
+            redirect(exchange, 302, "/v1/..;/billing/accounts/42");
         } else if (rest.startsWith("/redirect-home")) {
             redirect(exchange, 302, "/v1/services/home");
         } else {

@@ -280,7 +280,7 @@ class HttpToolIntegrationTests {
         assertThat(home.path("state").asString()).isEqualTo("COMPLETED");
         assertThat(home.path("http").path("status").asInt()).isEqualTo(200);
         assertThat(home.path("stdout").path("text").asString()).contains("\"service\":\"home\"");
-        for (String tool : List.of("redirect-out", "redirect-dots")) {
+        for (String tool : List.of("redirect-out", "redirect-dots", "redirect-raw-dots", "redirect-param-dots")) {
             JsonNode out = run(tool, "{}");
             assertThat(out.path("http").path("termination").asString())
                     .as("%s: within the origin but not below the base URL", tool)
@@ -291,6 +291,7 @@ class HttpToolIntegrationTests {
                 .as("nothing sent outside the base URL")
                 .isEmpty();
         assertThat(upstream.receivedAt("/v1/%2e%2e")).isEmpty();
+        assertThat(upstream.receivedAt("/v1/..")).isEmpty();
     }
 
     @Autowired
