@@ -134,10 +134,22 @@ public final class ToolRules {
                         "must be a boolean expression, not "
                                 + ast.getResultType().name());
             }
+            ApprovalMode mode = spec.approval() == null ? defaults.mode() : spec.approval();
+            String unused = approvalSettingsWithoutApproval(spec);
+            if (mode != ApprovalMode.REQUIRED && unused != null) {
+                // Such a rule decides (it may hide a later deny) and its approval settings never apply: a
+                // rule meant to ask two people would let the action run at once.
+                throw new InvalidConfigurationException(
+                        where,
+                        "sets " + unused + " but its approval is " + mode.name().toLowerCase(java.util.Locale.ROOT)
+                                + (spec.approval() == null ? " (the tool's)" : "")
+                                + ", so nobody is asked; write approval: required in the rule, or leave " + unused
+                                + " out");
+            }
             ToolPolicy policy;
             try {
                 policy = new ToolPolicy(
-                        spec.approval() == null ? defaults.mode() : spec.approval(),
+                        mode,
                         spec.approvers() == null ? defaults.approvers() : spec.approvers(),
                         spec.approvalTimeout() == null ? defaults.approvalTimeout() : spec.approvalTimeout(),
                         spec.reason() == null
@@ -321,5 +333,19 @@ public final class ToolRules {
 
     private static String oneLine(@Nullable String message) {
         return message == null ? "" : message.replaceAll("\\s+", " ").strip();
+    }
+
+    /** The first approval setting a rule writes (its configuration key), or null when it writes none. */
+    private static @org.jspecify.annotations.Nullable String approvalSettingsWithoutApproval(RuleSpec spec) {
+        if (spec.approvers() != null) {
+            return "approvers";
+        }
+        if (spec.reason() != null) {
+            return "reason";
+        }
+        if (spec.approvalTimeout() != null) {
+            return "approval-timeout";
+        }
+        return spec.notifyGroup() != null ? "notify" : null;
     }
 }

@@ -166,6 +166,47 @@ class ToolRulesTests {
     }
 
     @Test
+    void refusesARuleWhoseApprovalSettingsWouldNeverApply() {
+        ToolPolicy auto = new ToolPolicy(ApprovalMode.AUTO, 1, Duration.ofHours(1), false);
+        // Meant to ask two people in prod, it would decide 'auto' (the tool's) and hide the deny after it.
+        List<RuleSpec> rules = List.of(
+                new RuleSpec("args.namespace == \"prod\"", null, 2, ReasonPolicy.REQUIRED, null),
+                rule("args.force", ApprovalMode.DENY));
+        assertThatThrownBy(() -> ToolRules.compile("kubectl", PARAMETERS, rules, auto, "k.rules"))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessage("k.rules[0]: sets approvers but its approval is auto (the tool's), so nobody is asked;"
+                        + " write approval: required in the rule, or leave approvers out");
+        for (RuleSpec spec : List.of(
+                new RuleSpec("args.force", ApprovalMode.DENY, null, ReasonPolicy.REQUIRED, null),
+                new RuleSpec("args.force", ApprovalMode.AUTO, null, null, Duration.ofMinutes(5)),
+                new RuleSpec("args.force", null, null, null, null, "oncall"))) {
+            assertThatThrownBy(() -> ToolRules.compile("kubectl", PARAMETERS, List.of(spec), auto, "k.rules"))
+                    .as("%s", spec)
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("so nobody is asked");
+        }
+        // Where the rule asks, or inherits asking from the tool, the same settings are what they say.
+        assertThat(ToolRules.compile(
+                                "kubectl",
+                                PARAMETERS,
+                                List.of(new RuleSpec("args.force", ApprovalMode.REQUIRED, 2, null, null)),
+                                auto,
+                                "k.rules")
+                        .decide(new RuleInput(
+                                Map.of("namespace", "prod", "count", 1L, "force", true),
+                                "bot",
+                                Map.of(),
+                                "acme",
+                                "kubectl",
+                                NOW))
+                        .policy()
+                        .approvers())
+                .isEqualTo(2);
+        ToolRules.compile(
+                "kubectl", PARAMETERS, List.of(new RuleSpec("args.force", null, 2, null, null)), DEFAULTS, "k.rules");
+    }
+
+    @Test
     void refusesARuleAfterOneThatAlwaysHoldsAndAnExpressionPastTheCostLimit() {
         assertThatThrownBy(() -> ToolRules.compile(
                         "kubectl",
