@@ -169,7 +169,8 @@ class ConsoleController {
         boolean mayDecide = approval.isPresent()
                 && approval.get().request().status() == ApprovalStatus.PENDING
                 && human.tenants(Role.APPROVER).contains(run.tenant())
-                && !human.name().equals(approval.get().request().requester())
+                && dev.airlock.approval.request.FourEyes.isSecondPerson(
+                        human.name(), approval.get().request().requester())
                 && approval.get().decisions().stream().noneMatch(d -> d.isBy(human.name(), human.identity()));
         model.addAttribute("human", human.name());
         model.addAttribute("run", envelope);

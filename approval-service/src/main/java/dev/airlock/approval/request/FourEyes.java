@@ -5,7 +5,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The four-eyes rule, the one place it is written: whoever asked for something (the owner of the
  * agent that requested a run, the person who asked for raw access) is never the one who decides
- * on it.
+ * on it. Names are compared as people read them, not as bytes: {@code Carol@corp.example} from an
+ * identity provider is the owner written {@code carol@corp.example}, and {@code alice} and
+ * {@code Alice} are one approver (compatibility forms folded, then case, as {@link #nameKey} does).
  */
 public final class FourEyes {
 
@@ -13,7 +15,16 @@ public final class FourEyes {
 
     /** Whether {@code person} is someone other than {@code requester}, and so may decide. */
     public static boolean isSecondPerson(String person, @Nullable String requester) {
-        return person != null && !person.equals(requester);
+        return person != null && (requester == null || !nameKey(person).equals(nameKey(requester)));
+    }
+
+    /**
+     * A name as the four-eyes rule compares it: Unicode compatibility forms folded (NFKC, so a
+     * full-width or ligature spelling is the plain one), then lower case, whatever the locale.
+     */
+    public static String nameKey(String name) {
+        return java.text.Normalizer.normalize(name, java.text.Normalizer.Form.NFKC)
+                .toLowerCase(java.util.Locale.ROOT);
     }
 
     /**
@@ -35,6 +46,6 @@ public final class FourEyes {
      */
     public static boolean samePerson(
             String name, String identity, @Nullable String otherName, @Nullable String otherIdentity) {
-        return name.equals(otherName) || identity.equals(otherIdentity);
+        return (otherName != null && nameKey(name).equals(nameKey(otherName))) || identity.equals(otherIdentity);
     }
 }

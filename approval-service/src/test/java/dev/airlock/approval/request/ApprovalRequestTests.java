@@ -125,9 +125,32 @@ class ApprovalRequestTests {
     @Test
     void refusesTheOwnerOfTheRequestingAgent() {
         ApprovalRequest request = request(1);
-        assertThatThrownBy(() -> decide(request, "carol", Verdict.APPROVE, null))
+        // An identity provider may send the owner's name in another case, or in a compatibility form.
+        for (String owner : List.of("carol", "Carol", "CAROL", "\uFF43arol")) {
+            assertThatThrownBy(() -> decide(
+                            request,
+                            new Approver(owner, "oidc:corp:" + owner, java.util.Set.of("acme")),
+                            Verdict.APPROVE,
+                            null))
+                    .as(owner)
+                    .satisfies(e ->
+                            assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.SELF_APPROVAL));
+        }
+        assertThat(decisions).isEmpty();
+    }
+
+    @Test
+    void oneNameInAnotherCaseIsNotASecondApprover() {
+        ApprovalRequest request = request(2);
+        decide(request, "alice", Verdict.APPROVE, null);
+        assertThatThrownBy(() -> decide(
+                        request,
+                        new Approver("Alice", "oidc:corp:subject-9", java.util.Set.of("acme")),
+                        Verdict.APPROVE,
+                        null))
                 .satisfies(e ->
-                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.SELF_APPROVAL));
+                        assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.ALREADY_DECIDED));
+        assertThat(request.status()).isEqualTo(ApprovalStatus.PENDING);
     }
 
     @Test

@@ -31,11 +31,13 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
 
     /**
      * The JPQL condition of a pending request {@code person} (with {@code identity}) may decide: not
-     * their agent's, not decided by them under either.
+     * their agent's, not decided by them under either (names in any case; the decision itself is
+     * checked by the four-eyes rule, which also folds compatibility forms).
      */
     String WAITING_FOR = "r.status = dev.airlock.persistence.approval.ApprovalStatus.PENDING and r.tenant in :tenants"
-            + " and (r.requester is null or r.requester <> :person) and not exists (select 1 from ApprovalDecision d"
-            + " where d.runId = r.runId and (d.approver = :person or d.approverIdentity = :identity))";
+            + " and (r.requester is null or lower(r.requester) <> lower(:person)) and not exists (select 1 from"
+            + " ApprovalDecision d where d.runId = r.runId and (lower(d.approver) = lower(:person)"
+            + " or d.approverIdentity = :identity))";
 
     /** The pending requests the person may decide in {@code tenants}, the one that expires first first. */
     @Query("select r from ApprovalRequest r where " + WAITING_FOR + " order by r.expiresAt")
