@@ -321,6 +321,46 @@ class EvidenceIntegrationTests {
         assertThat(verdict.out()).contains("matches the chain");
     }
 
+    @Autowired
+    dev.airlock.persistence.audit.AuditLog auditLog;
+
+    @Autowired
+    org.springframework.transaction.PlatformTransactionManager transactions;
+
+    @Test
+    void aRangeBundleVerifiesWhenAnEventFromBeforeTheRangeIsAppendedAfterARunInIt() throws Exception {
+        AgentApi api = api();
+        Instant from = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        AgentApi.Response inRange = api.run(EVIDENCE, "echo", "{\"message\":\"within the range\"}");
+        assertThat(inRange.text("state")).isEqualTo("COMPLETED");
+        // Event times do not follow the chain: a run's run.started is appended with its end, so a
+        // run that began before the range and ended within it appends an event from before the
+        // range after the runs requested in it.
+        dev.airlock.persistence.scope.DatabaseScope.of(
+                        dev.airlock.persistence.scope.DatabaseRole.GATEWAY, List.of("evidence"))
+                .run(() -> new org.springframework.transaction.support.TransactionTemplate(transactions)
+                        .executeWithoutResult(status -> auditLog.append(
+                                "evidence",
+                                dev.airlock.persistence.audit.AuditEventType.CONFIG_CHANGED,
+                                null,
+                                "airlock",
+                                Map.of("appended", "late"),
+                                from.minusSeconds(1))));
+        Instant to = clock.instant().plusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Path range = Files.createTempFile("evidence-late", ".zip");
+        clock.advance(EvidenceFormat.SETTLE.plusMinutes(2));
+        try {
+            write(
+                    range,
+                    api.rawAsHuman("ivy", "POST", "/api/v1/audit/evidence?tenant=evidence&from=" + from + "&to=" + to));
+        } finally {
+            clock.reset();
+        }
+        Verdict verdict = verify(range, fixture.keys());
+        assertThat(verdict.status()).as(verdict.out()).isZero();
+        assertThat(text(entries(range).get(EvidenceFormat.MANIFEST))).contains(inRange.text("runId"));
+    }
+
     @Test
     void aChangedByteWithoutANewSignatureFailsTheManifest() throws Exception {
         Verdict verdict =

@@ -189,16 +189,21 @@ public class AuditLog {
     }
 
     /**
-     * The tenant's last event before {@code instant}, or its first event when none is earlier (empty
-     * for a tenant with no events): where a chain segment starts that shows every event from
-     * {@code instant} on.
+     * The tenant's last event at or before {@code atMost} that occurred before {@code instant}, or
+     * its first event when there is none (empty for a tenant with no events): where a chain segment
+     * starts that shows every event from {@code instant} on and every event from {@code atMost} on.
+     * Event times do not follow the chain's order (a run's {@code run.started} is appended with its
+     * end, a replica's clock may differ), so the last event before {@code instant} may come after a
+     * run that was requested within the range; the bound keeps the start before both.
      */
     @Transactional(readOnly = true)
-    public Optional<Long> seqBefore(String tenant, Instant instant) {
+    public Optional<Long> seqBefore(String tenant, Instant instant, long atMost) {
         Optional<Long> before =
-                first(jdbc.sql("SELECT max(seq) FROM airlock.audit_events WHERE tenant = :tenant AND occurred_at < :at")
+                first(jdbc.sql("SELECT max(seq) FROM airlock.audit_events WHERE tenant = :tenant AND occurred_at < :at"
+                                + " AND seq <= :atMost")
                         .param("tenant", tenant)
                         .param("at", Timestamp.from(instant))
+                        .param("atMost", atMost)
                         .query(Long.class)
                         .list());
         if (before.isPresent()) {

@@ -229,8 +229,9 @@ public class EvidenceBundles {
                 .orElseThrow(() -> new IllegalStateException("tenant " + tenant + " has runs but no audit events"));
         long start = firstSeq == Long.MAX_VALUE ? head.seq() : firstSeq;
         if (scope.from() != null) {
-            // From the last event before the range: the verifier can then see every run requested in it.
-            start = Math.min(start, audit.seqBefore(tenant, scope.from()).orElse(start));
+            // From an event before the range and before every included run's first event: the verifier
+            // can then see every run requested in it.
+            start = audit.seqBefore(tenant, scope.from(), start).orElse(start);
         }
         String startHash = audit.prevHashOf(tenant, start).orElseThrow();
         entries.add(writeEvents(tenant, start, head.seq(), zip, exportedAt));
