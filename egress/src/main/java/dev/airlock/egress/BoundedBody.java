@@ -15,6 +15,7 @@ final class BoundedBody extends InputStream {
     private final long limit;
     private long read;
     private @Nullable IOException failure;
+    private boolean ended;
 
     BoundedBody(InputStream in, long limit) {
         this.in = in;
@@ -47,6 +48,11 @@ final class BoundedBody extends InputStream {
         return failure;
     }
 
+    /** Whether the body was read to its end (so closing it drains nothing). */
+    boolean ended() {
+        return ended;
+    }
+
     private int bounded(byte[] buffer, int offset, int length) throws IOException {
         if (length == 0) {
             return 0;
@@ -54,6 +60,7 @@ final class BoundedBody extends InputStream {
         if (read >= limit) {
             // One byte more tells a body of exactly the limit from a longer one.
             if (in.read() < 0) {
+                ended = true;
                 return -1;
             }
             throw new ResponseLimitException(limit);
@@ -61,6 +68,8 @@ final class BoundedBody extends InputStream {
         int n = in.read(buffer, offset, (int) Math.min(length, limit - read));
         if (n > 0) {
             read += n;
+        } else if (n < 0) {
+            ended = true;
         }
         return n;
     }

@@ -449,6 +449,12 @@ public final class Upstream implements AutoCloseable {
                             // The reader swallowed how the body ended: it ended so all the same.
                             throw ended;
                         }
+                        if (!bounded.ended()) {
+                            // The reader took what it wanted and stopped (an MCP answer within a stream
+                            // that goes on): closing would drain the rest, unbounded and until the time
+                            // limit, so the connection is dropped instead of being read to its end.
+                            outgoing.cancel();
+                        }
                     } catch (ResponseLimitException e) {
                         outgoing.cancel();
                         return new Attempt(

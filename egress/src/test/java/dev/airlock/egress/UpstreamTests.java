@@ -257,6 +257,19 @@ class UpstreamTests {
     }
 
     @Test
+    void aReaderThatStopsEarlyEndsTheCallAtOnceWithItsAnswer() {
+        // An MCP server answers within an event stream and goes on streaming: what follows the
+        // answer is neither waited for nor read, whatever the limit.
+        ResponseReader firstBytes = (status, contentType, body) -> body.readNBytes(10);
+        Upstream upstream = egress.upstream("stream", policy(true, Duration.ofSeconds(3), 1_000_000_000L, 1, 4));
+        EgressResult result = upstream.call(get(url("/endless")), firstBytes, CallControl.NONE, Duration.ofSeconds(3));
+        assertThat(result.termination())
+                .as("the rest of the stream is dropped, not drained until the time limit")
+                .isEqualTo(EgressTermination.RESPONDED);
+        assertThat(result.status()).isEqualTo(200);
+    }
+
+    @Test
     void endsASlowCallAtTheTimeLimit() {
         Upstream upstream = egress.upstream("slow", policy(true, Duration.ofMillis(300), 1000, 1, 10));
         EgressResult result = upstream.call(get(url("/slow")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
