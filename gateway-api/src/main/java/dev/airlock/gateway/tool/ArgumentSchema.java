@@ -58,12 +58,17 @@ public final class ArgumentSchema {
                             .build()));
             Schema compiled = registry.getSchema(JSON.valueToTree(schema));
             compiled.initializeValidators();
+            // A reference that leads back to itself without taking a step into the instance
+            // ({"$ref": "#"}) compiles, then recurses without end on every value.
+            compiled.validate(JSON.createObjectNode());
             Set<String> names = new HashSet<>();
             properties(schema).keySet().forEach(name -> names.add(String.valueOf(name)));
             return new ArgumentSchema(compiled, Set.copyOf(names));
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
                     "the input schema cannot be compiled: " + e.getClass().getSimpleName());
+        } catch (StackOverflowError e) {
+            throw new IllegalArgumentException("the input schema refers to itself without end");
         }
     }
 
@@ -87,6 +92,10 @@ public final class ArgumentSchema {
                         .toList();
             } catch (PatternTimeout e) {
                 return List.of("a pattern of the tool's input schema took too long to match; refused");
+            } catch (StackOverflowError e) {
+                // A reference cycle that only some values walk into ({"properties": {"x": {"$ref":
+                // "#/properties/x"}}}).
+                return List.of("the tool's input schema refers to itself without end for this value; refused");
             }
         });
     }
