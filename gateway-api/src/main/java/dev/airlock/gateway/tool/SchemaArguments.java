@@ -1,6 +1,7 @@
 package dev.airlock.gateway.tool;
 
 import dev.airlock.kernel.problem.InvalidRequest;
+import dev.airlock.kernel.problem.RequestText;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.json.schema.jackson3.DefaultJsonSchemaValidator;
 import java.math.BigDecimal;
@@ -8,6 +9,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
@@ -230,6 +232,8 @@ public final class SchemaArguments {
         return filled;
     }
 
+    private static final String HALF_SURROGATE = "arguments: a name or string holds half of a surrogate pair";
+
     private static @Nullable Object canonical(@Nullable Object value, int depth, List<String> errors) {
         if (value == null) {
             return null;
@@ -243,8 +247,19 @@ public final class SchemaArguments {
         return switch (value) {
             case Map<?, ?> map -> {
                 TreeMap<String, @Nullable Object> sorted = new TreeMap<>();
-                map.forEach((k, v) -> sorted.put(String.valueOf(k), canonical(v, depth + 1, errors)));
+                map.forEach((k, v) -> sorted.put(
+                        (String) Objects.requireNonNull(canonical(String.valueOf(k), depth, errors)),
+                        canonical(v, depth + 1, errors)));
                 yield sorted;
+            }
+            // Half a surrogate pair is no character: a rule would read it, the record would store '?'
+            // and the upstream would get the escape, three different values.
+            case String text
+            when RequestText.firstUnpairedSurrogate(text) >= 0 -> {
+                if (errors.stream().noneMatch(e -> e.startsWith(HALF_SURROGATE))) {
+                    errors.add(HALF_SURROGATE + " (it is no character)");
+                }
+                yield text;
             }
             case List<?> list -> {
                 List<@Nullable Object> items = new ArrayList<>();

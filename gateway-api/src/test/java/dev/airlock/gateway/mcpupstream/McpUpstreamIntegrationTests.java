@@ -239,6 +239,27 @@ class McpUpstreamIntegrationTests {
     }
 
     @Test
+    void halfASurrogatePairIsRefusedInAnMcpCallsValuesAndNames() throws Exception {
+        // The agent API refuses such a body as malformed JSON; the MCP endpoint's SDK reads it. A rule
+        // would read the half pair, the record store '?' and the server get the escape.
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        for (String half : List.of("{\"xs\":[\"/\\uD800etc\"]}", "{\"xs\":[],\"\\uDC00\":[\"x\"]}")) {
+            java.net.http.HttpResponse<String> refused = http.send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/mcp"))
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "application/json, text/event-stream")
+                            .header("Authorization", "Bearer " + KEY)
+                            .header("MCP-Protocol-Version", "2025-11-25")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                    "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":"
+                                            + "{\"name\":\"hostile.redos_many\",\"arguments\":" + half + "}}"))
+                            .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.body()).as(half).contains("half of a surrogate pair", "\"isError\":true");
+        }
+    }
+
+    @Test
     void rulesDecideOnTheCallAsItWillBeMadeWithTheSchemasDefaultsFilledIn() {
         // Left out, env is the schema's "prod": the rule that refuses prod holds (it would not hold
         // on the arguments as the agent sent them, and the server would then apply "prod" itself).
