@@ -35,9 +35,11 @@ import java.util.zip.ZipInputStream;
  * stops at the first failure ({@link VerificationFailure}, naming it):
  *
  * <ol>
+ *   <li>the manifest's signature over its bytes, read through the zip's directory with a bound,
+ *       before anything else is inflated or parsed (a forged file costs two bounded reads);
  *   <li>the zip itself: its central directory and its entries read in file order name the same
  *       entries with the same bytes, with nothing before, between or after them (no comment);
- *   <li>the manifest's signature, by a key of the bundle's tenant;
+ *   <li>the signed manifest's tenant and key: the keys' tenant, the signature's key;
  *   <li>every entry against the manifest's SHA-256 and size; no entry the manifest does not list,
  *       and none that is not a known part of a listed run;
  *   <li>the runs: each listed once; the one run of a run's bundle; every run of a range whose
@@ -97,13 +99,31 @@ public final class BundleVerifier {
     /** Summary of a bundle that passed. */
     public record Verified(String tenant, int runs, long events, int rawArtifacts, String head) {}
 
-    /** Verifies {@code bundle}; returns what was checked or throws the first failure. */
+    /** The largest signature entry read. */
+    static final int MAX_SIGNATURE_ENTRY = 4096;
+
+    /**
+     * Verifies {@code bundle}; returns what was checked or throws the first failure. The manifest's
+     * signature is checked first, on its bytes as stored, before anything else of the bundle is
+     * inflated or parsed: a forged file cannot make the verifier do more work than reading two
+     * bounded entries.
+     */
     public Verified verify(Path bundle) throws IOException {
+        byte[] manifestBytes;
+        String keyId;
+        try (ZipFile zip = new ZipFile(bundle.toFile(), StandardCharsets.UTF_8)) {
+            manifestBytes = read(zip, EvidenceFormat.MANIFEST, MAX_TEXT_ENTRY);
+            keyId = checkSignature(read(zip, EvidenceFormat.SIGNATURE, MAX_SIGNATURE_ENTRY), manifestBytes);
+        } catch (java.util.zip.ZipException e) {
+            throw new VerificationFailure("bundle: not a well-formed zip (" + e.getMessage() + ")");
+        }
         ZipContainer.check(bundle);
         Map<String, Local> local = localEntries(bundle);
         try (ZipFile zip = new ZipFile(bundle.toFile(), StandardCharsets.UTF_8)) {
             Map<String, ZipEntry> entries = entries(zip, local);
-            byte[] manifestBytes = read(zip, entries, EvidenceFormat.MANIFEST);
+            if (!java.util.Arrays.equals(manifestBytes, read(zip, entries, EvidenceFormat.MANIFEST))) {
+                throw new VerificationFailure("manifest: changed while it was verified");
+            }
             Map<String, Object> manifest = json(manifestBytes, EvidenceFormat.MANIFEST);
             if (!EvidenceFormat.FORMAT.equals(manifest.get("format"))) {
                 throw new VerificationFailure("manifest: format is not " + EvidenceFormat.FORMAT);
@@ -111,7 +131,7 @@ public final class BundleVerifier {
             String tenant = Fields.string(manifest, "tenant", "manifest");
             String exportedAt = Fields.string(manifest, "exportedAt", "manifest");
             instant(exportedAt, "manifest exportedAt");
-            checkSignature(zip, entries, manifestBytes, manifest, tenant);
+            checkSigner(manifest, tenant, keyId);
             Map<String, Map<String, Object>> runs = runs(manifest);
             checkEntries(zip, entries, local, manifest, runs.keySet());
             Map<String, Object> chain = Fields.object(manifest, "chain", "manifest");
@@ -182,28 +202,32 @@ public final class BundleVerifier {
         return entries;
     }
 
-    private void checkSignature(
-            ZipFile zip,
-            Map<String, ZipEntry> entries,
-            byte[] manifestBytes,
-            Map<String, Object> manifest,
-            String tenant)
-            throws IOException {
-        Map<String, Object> signature = json(read(zip, entries, EvidenceFormat.SIGNATURE), EvidenceFormat.SIGNATURE);
+    /**
+     * Checks the signature over the manifest's bytes with the tenant's key it names; returns that
+     * key's id. Only the small signature entry is parsed here.
+     */
+    private String checkSignature(byte[] signatureBytes, byte[] manifestBytes) {
+        Map<String, Object> signature = json(signatureBytes, EvidenceFormat.SIGNATURE);
         String keyId = Fields.string(signature, "keyId", EvidenceFormat.SIGNATURE);
-        if (!tenant.equals(keys.tenant())) {
-            throw new VerificationFailure(
-                    "signature: the bundle is of tenant " + tenant + ", the keys are of tenant " + keys.tenant());
-        }
         if (!EvidenceFormat.ALGORITHM.equals(signature.get("algorithm"))) {
             throw new VerificationFailure("signature: the algorithm is not " + EvidenceFormat.ALGORITHM);
         }
         if (!keys.keys().containsKey(keyId)) {
-            throw new VerificationFailure("signature: key " + keyId + " is not a key of tenant " + tenant + " (known: "
-                    + String.join(", ", keys.ids()) + ")");
+            throw new VerificationFailure("signature: key " + keyId + " is not a key of tenant " + keys.tenant()
+                    + " (known: " + String.join(", ", keys.ids())
+                    + "); a bundle of another tenant needs that tenant's keys");
         }
         if (!keys.verifies(keyId, manifestBytes, Fields.string(signature, "signature", EvidenceFormat.SIGNATURE))) {
             throw new VerificationFailure("signature: the manifest's signature does not verify with key " + keyId);
+        }
+        return keyId;
+    }
+
+    /** The signed manifest must be of the keys' tenant and name the key that signed it. */
+    private void checkSigner(Map<String, Object> manifest, String tenant, String keyId) {
+        if (!tenant.equals(keys.tenant())) {
+            throw new VerificationFailure(
+                    "signature: the bundle is of tenant " + tenant + ", the keys are of tenant " + keys.tenant());
         }
         if (!keyId.equals(manifest.get("keyId"))) {
             throw new VerificationFailure(
@@ -723,7 +747,15 @@ public final class BundleVerifier {
     }
 
     private static byte[] read(ZipFile zip, Map<String, ZipEntry> entries, String name) throws IOException {
-        ZipEntry entry = entries.get(name);
+        return read(zip, entries.get(name), name, MAX_TEXT_ENTRY);
+    }
+
+    /** An entry found by the zip's own look-up (before the container is checked), read up to {@code limit} bytes. */
+    private static byte[] read(ZipFile zip, String name, int limit) throws IOException {
+        return read(zip, zip.getEntry(name), name, limit);
+    }
+
+    private static byte[] read(ZipFile zip, ZipEntry entry, String name, int limit) throws IOException {
         if (entry == null) {
             throw new VerificationFailure("entry " + name + ": missing");
         }
@@ -731,8 +763,8 @@ public final class BundleVerifier {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             byte[] buffer = new byte[65536];
             for (int n; (n = in.read(buffer)) > 0; ) {
-                if (bytes.size() + n > MAX_TEXT_ENTRY) {
-                    throw new VerificationFailure("entry " + name + ": larger than " + MAX_TEXT_ENTRY + " bytes");
+                if (bytes.size() + n > limit) {
+                    throw new VerificationFailure("entry " + name + ": larger than " + limit + " bytes");
                 }
                 bytes.write(buffer, 0, n);
             }

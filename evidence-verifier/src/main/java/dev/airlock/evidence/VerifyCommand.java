@@ -70,6 +70,10 @@ public final class VerifyCommand {
         } catch (RuntimeException e) {
             out.println("FAILED: the bundle is malformed: " + e);
             return 1;
+        } catch (OutOfMemoryError e) {
+            // Only a bundle whose signature verified gets this far with large entries: run again with more heap (-Xmx).
+            out.println("FAILED: the bundle needs more memory than this verifier was given (" + e.getMessage() + ")");
+            return 1;
         }
     }
 

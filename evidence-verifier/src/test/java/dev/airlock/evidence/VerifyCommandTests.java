@@ -56,6 +56,36 @@ class VerifyCommandTests {
     }
 
     @Test
+    void theSignatureIsCheckedBeforeTheManifestIsParsedOrAnythingElseInflated() throws Exception {
+        // A small forged file whose manifest inflates to millions of objects (parsed, it would take
+        // gigabytes of heap) and whose other entry declares a large body: refused by its signature
+        // alone, before either is read past the two bounded entries.
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Path keys = Files.writeString(dir.resolve("keys.json"), "{\"tenant\":\"acme\",\"keys\":[]}");
+        Path zip = dir.resolve("forged.zip");
+        try (var stream = new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+            stream.putNextEntry(new java.util.zip.ZipEntry(EvidenceFormat.MANIFEST));
+            stream.write("{\"format\":\"forged\",\"pad\":[".getBytes(StandardCharsets.UTF_8));
+            byte[] objects = "{},".repeat(1 << 20).getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i < 8; i++) {
+                stream.write(objects);
+            }
+            stream.write("{}]}".getBytes(StandardCharsets.UTF_8));
+            stream.putNextEntry(new java.util.zip.ZipEntry(EvidenceFormat.SIGNATURE));
+            stream.write("{\"algorithm\":\"Ed25519\",\"keyId\":\"forger\",\"signature\":\"AAAA\"}"
+                    .getBytes(StandardCharsets.UTF_8));
+            stream.putNextEntry(new java.util.zip.ZipEntry("audit/events.jsonl"));
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 64; i++) {
+                stream.write(zeros);
+            }
+        }
+        assertThat(run(out, zip.toString(), "--keys", keys.toString())).isEqualTo(1);
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .startsWith("FAILED: signature: key forger is not a key of tenant acme");
+    }
+
+    @Test
     void theChainHashIsTheDocumentedOne() {
         // SHA-256 of "prev\ntenant\n7\nrun.requested\n\nairlock\n{}\n2026-12-01T00:00:00Z"
         String expected = EvidenceFormat.sha256Hex(String.join(

@@ -455,7 +455,15 @@ class EvidenceIntegrationTests {
 
         Verdict acmeKeys = verify(fixture.bundle(), fixture.otherKeys());
         assertThat(acmeKeys.status()).isEqualTo(1);
-        assertThat(acmeKeys.out()).contains("the bundle is of tenant evidence, the keys are of tenant acme");
+        // Signed by the evidence tenant's own key, but saying it is acme's: the keys' tenant decides.
+        Verdict claimsAcme = verify(
+                tampered(e -> manifest(e, m -> m.put("tenant", "acme")), key("ev-2026"), "ev-2026"), fixture.keys());
+        assertThat(claimsAcme.status()).isEqualTo(1);
+        assertThat(claimsAcme.out()).contains("the bundle is of tenant acme, the keys are of tenant evidence");
+        // Its key is not one of acme's: refused by the signature, before the manifest is read.
+        assertThat(acmeKeys.out())
+                .contains("FAILED: signature: key ev-2026 is not a key of tenant acme (known: acme-1); a bundle of"
+                        + " another tenant needs that tenant's keys");
     }
 
     @Test
