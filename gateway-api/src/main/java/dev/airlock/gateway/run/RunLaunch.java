@@ -49,10 +49,12 @@ class RunLaunch {
     private final AgentSettings properties;
     private final JsonMapper json;
     private final Clock clock;
+    private final dev.airlock.gateway.tenant.AgentDirectory agents;
 
     RunLaunch(
             ToolSnapshots snapshots,
             dev.airlock.gateway.tool.ToolCatalog catalog,
+            dev.airlock.gateway.tenant.AgentDirectory agents,
             ApprovalRequests approvals,
             SecretSource secrets,
             ProcessSupervisor sandbox,
@@ -61,6 +63,7 @@ class RunLaunch {
             Clock clock) {
         this.snapshots = snapshots;
         this.catalog = catalog;
+        this.agents = agents;
         this.approvals = approvals;
         this.secrets = secrets;
         this.sandbox = sandbox;
@@ -110,6 +113,11 @@ class RunLaunch {
 
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
+        String revoked = execution.decidedHere() ? null : revocation(execution.run());
+        if (revoked != null) {
+            log.warn("Run {}: {}; refusing to run it", execution.runId(), revoked);
+            return refuse(tool, revoked);
+        }
         if (execution.kind() == ActionKind.HTTP) {
             return call(execution, tool);
         }
@@ -267,6 +275,28 @@ class RunLaunch {
             return Optional.empty();
         }
         return approvals.of(execution.runId(), execution.tenant());
+    }
+
+    /**
+     * Why a run read back from the database (approved, or claimed again after a replica was lost)
+     * may no longer run under today's configuration, or null: its agent was removed, the tool is no
+     * longer one the agent may use, or the tool now refuses everything. Removing an agent or a tool,
+     * or setting it to deny, stops the work already waiting for people or for a free slot too.
+     */
+    private @Nullable String revocation(dev.airlock.persistence.run.RunRecord run) {
+        Optional<dev.airlock.gateway.tenant.AgentIdentity> agent = agents.agent(run.tenant(), run.agent());
+        if (agent.isEmpty()) {
+            return "agent " + run.agent() + " is no longer configured";
+        }
+        Optional<dev.airlock.gateway.tool.Tool> current = catalog.find(agent.get(), run.tool());
+        if (current.isEmpty()) {
+            return "tool " + run.tool() + " is no longer configured (or offered) for agent " + run.agent();
+        }
+        if (current.get().policy().mode() == dev.airlock.kernel.config.ApprovalMode.DENY
+                && current.get().rules().size() == 0) {
+            return "tool " + run.tool() + " is now denied";
+        }
+        return null;
     }
 
     private Refuse refuse(ToolSnapshot tool, String why) {

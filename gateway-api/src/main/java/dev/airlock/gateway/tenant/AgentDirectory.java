@@ -78,6 +78,13 @@ public final class AgentDirectory {
         return Optional.ofNullable(byKeyHash.get(Sha256.hex(presentedKey)));
     }
 
+    /** The tenant's agent of that name, as configured now. */
+    public Optional<AgentIdentity> agent(String tenant, String name) {
+        return byKeyHash.values().stream()
+                .filter(a -> a.tenant().equals(tenant) && a.agent().equals(name))
+                .findFirst();
+    }
+
     /** The agents of every tenant, with their key hashes. */
     public Map<String, AgentIdentity> agentsByKeyHash() {
         return byKeyHash;

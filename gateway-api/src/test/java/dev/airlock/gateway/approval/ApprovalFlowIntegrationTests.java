@@ -103,6 +103,41 @@ class ApprovalFlowIntegrationTests {
     }
 
     @Test
+    void aRunWhoseAgentOrToolWasRemovedWhileItWaitedIsRefusedWhenApproved() {
+        // As after a restart with another configuration: the run's agent, or its tool, is gone.
+        String agentGone = api.park(ACME, "deploy", "{\"service\":\"ledger\"}");
+        jdbc.sql("UPDATE airlock.runs SET agent = 'retired-bot' WHERE id = ?::uuid")
+                .param(agentGone)
+                .update();
+        String toolGone = api.park(ACME, "deploy", "{\"service\":\"archive\"}");
+        jdbc.sql("UPDATE airlock.runs SET tool = 'retired-tool' WHERE id = ?::uuid")
+                .param(toolGone)
+                .update();
+        for (String[] expected :
+                List.of(new String[] {agentGone, "agent retired-bot is no longer configured"}, new String[] {
+                    toolGone, "tool retired-tool is no longer configured (or offered) for agent build-bot"
+                })) {
+            String runId = expected[0];
+            String digest =
+                    request("alice", runId).path("summary").path("digest").asString();
+            assertThat(decide("alice", runId, "APPROVE", null, digest).status()).isEqualTo(200);
+            assertThat(decide("bob", runId, "APPROVE", null, digest).status()).isEqualTo(200);
+            java.util.Map<String, Object> ended = org.awaitility.Awaitility.await("the approved run ends")
+                    .atMost(java.time.Duration.ofSeconds(20))
+                    .until(
+                            () -> jdbc.sql("SELECT state, termination, failure, started_at FROM airlock.runs"
+                                            + " WHERE id = ?::uuid")
+                                    .param(runId)
+                                    .query()
+                                    .singleRow(),
+                            row -> !List.of("APPROVED", "RUNNING").contains(String.valueOf(row.get("state"))));
+            assertThat(ended.get("state")).as(runId).isEqualTo("FAILED");
+            assertThat(ended.get("termination")).isEqualTo("SPAWN_FAILED");
+            assertThat(String.valueOf(ended.get("failure"))).isEqualTo(expected[1]);
+        }
+    }
+
+    @Test
     void aDenialEndsTheRunAndTheAgentSeesIt() {
         String runId = api.park(ACME, "deploy", "{\"service\":\"payments\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();
