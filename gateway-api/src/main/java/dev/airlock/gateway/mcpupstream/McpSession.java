@@ -78,22 +78,30 @@ final class McpSession implements AutoCloseable {
 
     /** Every tool the server lists now, as it lists them. */
     List<JsonNode> listTools() throws McpFailure {
+        return listTools(requestTimeout, cancel -> {});
+    }
+
+    /**
+     * Every tool the server lists now, within {@code limit} or one request's time, whichever is
+     * shorter; {@code onCancel} registers how cancelling a run cuts the listing read for it.
+     */
+    List<JsonNode> listTools(Duration limit, Consumer<Runnable> onCancel) throws McpFailure {
         List<JsonNode> tools = new ArrayList<>();
         String cursor = null;
         // The whole listing, every page, within one request's time.
-        long deadline = System.nanoTime() + requestTimeout.toNanos();
+        Duration within = limit.compareTo(requestTimeout) < 0 ? limit : requestTimeout;
+        long deadline = System.nanoTime() + within.toNanos();
         for (int page = 0; page < MAX_PAGES; page++) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 throw new McpFailure(
-                        Termination.TIMED_OUT,
-                        "the tool listing took longer than " + requestTimeout.toMillis() + " ms");
+                        Termination.TIMED_OUT, "the tool listing took longer than " + within.toMillis() + " ms");
             }
             Map<String, Object> params = new LinkedHashMap<>();
             if (cursor != null) {
                 params.put("cursor", cursor);
             }
-            McpChannel.Reply reply = channel.request("tools/list", params, Duration.ofNanos(left), null, cancel -> {});
+            McpChannel.Reply reply = channel.request("tools/list", params, Duration.ofNanos(left), null, onCancel);
             if (reply.error() != null) {
                 throw new McpFailure(Termination.UPSTREAM_ERROR, "tools/list was refused: " + errorText(reply.error()));
             }

@@ -65,6 +65,15 @@ final class ServerHandle {
     private volatile boolean running;
     private volatile long lastListing = System.nanoTime();
     private volatile @Nullable Thread watcher;
+    /** Held while the listing is read and applied: one listing at a time, and a call waits at most its own timeout for it. */
+    private final java.util.concurrent.locks.ReentrantLock listingLock = new java.util.concurrent.locks.ReentrantLock();
+    /**
+     * What each approved definition of the last listing came to, by its digest: the tool offered, or
+     * why it is not (so a definition is compiled, and a refusal logged, once, not at every listing).
+     */
+    private Map<String, Object> outcomes = Map.of();
+
+    private int lastUnnamed;
 
     ServerHandle(
             ServerSettings server,
@@ -253,20 +262,43 @@ final class ServerHandle {
      * definition. A definition seen for the first time is recorded: approved in the server's
      * first listing ever, held otherwise.
      */
-    private synchronized void refresh(McpSession current) throws McpFailure {
+    private void refresh(McpSession current) throws McpFailure {
+        listingLock.lock();
+        try {
+            refresh(current, Duration.ofDays(1), cancel -> {});
+        } finally {
+            listingLock.unlock();
+        }
+    }
+
+    /** {@link #refresh(McpSession)} within {@code limit}, with the listing's request cancellable; under {@link #listingLock}. */
+    private void refresh(McpSession current, Duration limit, Consumer<Runnable> onCancel) throws McpFailure {
         lastListing = System.nanoTime();
-        List<JsonNode> tools = current.listTools();
+        List<JsonNode> tools = current.listTools(limit, onCancel);
         Map<String, UpstreamTools.Listed> listed = new LinkedHashMap<>();
+        int unnamed = 0;
         for (JsonNode tool : tools) {
             UpstreamTools.Listed one = UpstreamTools.listed(tool);
             if (one == null) {
-                log.warn("MCP server {} lists a tool without a valid name; it is not offered", server.label());
+                unnamed++;
                 continue;
             }
             if (UpstreamTools.included(server.settings().tools(), one.name())) {
                 listed.putIfAbsent(one.name(), one);
             }
         }
+        if (unnamed != lastUnnamed) {
+            // Once per change, not once per tool and listing: a server listing a thousand nameless
+            // entries every two seconds must not fill the log.
+            lastUnnamed = unnamed;
+            if (unnamed > 0) {
+                log.warn(
+                        "MCP server {} lists {} tool(s) without a valid name; they are not offered",
+                        server.label(),
+                        unnamed);
+            }
+        }
+        Map<String, Object> outcomesNow = new java.util.HashMap<>();
         Map<String, Tool> offering = new LinkedHashMap<>();
         List<String> holding = new ArrayList<>();
         try (var scope = scopes.agent(server.tenant()).open()) {
@@ -321,35 +353,23 @@ final class ServerHandle {
                     holding.add(one.name());
                     continue;
                 }
-                if (!definition.equals(one.canonical())) {
-                    // A name, description, title or schema that holds a secret value of the server would show it
-                    // to every agent: such a tool is never offered.
-                    holding.add(one.name());
-                    log.warn(
-                            "MCP server {}: tool {} is not offered: its definition holds one of the server's secret values",
-                            server.label(),
-                            shown(one.name()));
-                    continue;
-                }
-                try {
-                    Tool compiled =
-                            UpstreamTools.compile(server.tenant(), server.name(), server.settings(), server.key(), one);
-                    if (catalog.configured(server.tenant(), compiled.name())) {
-                        holding.add(one.name());
-                        log.warn(
-                                "MCP server {}: tool {} has the name of a tenant tool; it is not offered",
-                                server.label(),
-                                compiled.name());
-                        continue;
+                // One definition is compiled once: a server that lists hundreds of large schemas again
+                // and again (it may say its tools changed every two seconds) costs no CPU for those
+                // it listed before, and each refusal is logged when first seen.
+                // Keyed by whether the definition shows one of today's secret values too (they may rotate).
+                String key = one.sha256() + (definition.equals(one.canonical()) ? "" : "/shows-a-secret");
+                Object outcome = outcomes.get(key);
+                if (outcome == null) {
+                    outcome = outcome(one, definition);
+                    if (outcome instanceof String why) {
+                        log.warn("MCP server {}: tool {} is not offered: {}", server.label(), shown(one.name()), why);
                     }
+                }
+                outcomesNow.put(key, outcome);
+                if (outcome instanceof Tool compiled) {
                     offering.put(compiled.name(), compiled);
-                } catch (InvalidConfigurationException e) {
+                } else {
                     holding.add(one.name());
-                    log.warn(
-                            "MCP server {}: tool {} is not offered: {}",
-                            server.label(),
-                            shown(one.name()),
-                            shown(e.getMessage()));
                 }
             }
             if (newlyHeld > LOGGED_PER_LISTING) {
@@ -370,15 +390,36 @@ final class ServerHandle {
                 }
             }
         }
+        outcomes = Map.copyOf(outcomesNow);
         listing = Map.copyOf(listed);
         offered = Map.copyOf(offering);
         held = List.copyOf(holding);
         catalog.offer(server.tenant(), server.name(), offering.values());
     }
 
+    /** An approved definition compiled into the tool offered, or why it is not offered. */
+    private Object outcome(UpstreamTools.Listed one, String definition) {
+        if (!definition.equals(one.canonical())) {
+            // A name, description, title or schema that holds a secret value of the server would show it
+            // to every agent: such a tool is never offered.
+            return "its definition holds one of the server's secret values";
+        }
+        try {
+            Tool compiled = UpstreamTools.compile(server.tenant(), server.name(), server.settings(), server.key(), one);
+            if (catalog.configured(server.tenant(), compiled.name())) {
+                return "it has the name of a tenant tool";
+            }
+            return compiled;
+        } catch (InvalidConfigurationException e) {
+            return shown(e.getMessage());
+        }
+    }
+
     /**
      * Calls {@code tool} with {@code arguments}, if the server still lists it under the definition
-     * {@code definitionSha256} and it is offered.
+     * {@code definitionSha256} and it is offered. The listing is read again first, and {@code
+     * timeout} covers both: waiting for a listing another call is reading, the listing and the call
+     * (a server slow to list its tools cannot hold a run, and its tenant's run slot, past its timeout).
      */
     McpChannel.Reply call(
             String tool,
@@ -395,7 +436,23 @@ final class ServerHandle {
                     "MCP server " + server.name() + " is not running ("
                             + (current == null ? down : current.closedReason()) + ")");
         }
-        refresh(current);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            if (!listingLock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new McpFailure(
+                        Termination.TIMED_OUT,
+                        "the server's tool listing, read again before every call, was busy for the call's whole"
+                                + " timeout of " + timeout.toMillis() + " ms; nothing was sent");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new McpFailure(Termination.CANCELLED, "interrupted while waiting for the server's tool listing");
+        }
+        try {
+            refresh(current, Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1)), onCancel);
+        } finally {
+            listingLock.unlock();
+        }
         UpstreamTools.Listed now = listing.get(tool);
         if (now == null) {
             throw new McpFailure(Termination.REFUSED, "the server no longer lists tool " + tool);
@@ -409,6 +466,13 @@ final class ServerHandle {
         if (!offered.containsKey(server.name() + UpstreamTools.SEPARATOR + tool)) {
             throw new McpFailure(Termination.REFUSED, "the tool is not offered now; nothing was sent");
         }
-        return current.call(tool, arguments, timeout, progress, onCancel);
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new McpFailure(
+                    Termination.TIMED_OUT,
+                    "the server's tool listing took the call's whole timeout of " + timeout.toMillis()
+                            + " ms; nothing was sent");
+        }
+        return current.call(tool, arguments, Duration.ofNanos(left), progress, onCancel);
     }
 }

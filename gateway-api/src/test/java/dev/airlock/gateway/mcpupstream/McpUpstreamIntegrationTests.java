@@ -669,6 +669,38 @@ class McpUpstreamIntegrationTests {
                 .doesNotContain("\"mark\"");
     }
 
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void aServerListedAgainAndAgainIsCompiledAndLoggedOnceForWhatItListedBefore(
+            org.springframework.boot.test.system.CapturedOutput output) throws InterruptedException {
+        // rugpull is listed every second; it lists a tool whose schema is refused and one without a
+        // valid name. Each listing used to compile every tool again and log both again.
+        Thread.sleep(3500);
+        long refused = output.getOut()
+                .lines()
+                .filter(l -> l.contains("MCP server mcpt/rugpull: tool fetch_ref is not offered"))
+                .count();
+        long unnamed = output.getOut()
+                .lines()
+                .filter(l -> l.contains("MCP server mcpt/rugpull lists") && l.contains("without a valid name"))
+                .count();
+        assertThat(refused).as("fetch_ref's refusal, over three listings").isLessThanOrEqualTo(1);
+        assertThat(unnamed).as("the nameless tool, over three listings").isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void theListingReadBeforeACallCountsInTheCallsTimeout() {
+        // The next listing comes 3 s late and hang's timeout is 1 s: the call ends at its timeout,
+        // while the listing is still awaited, and is never sent.
+        run("hostile.slow_list", "{}");
+        JsonNode ended = api.post(KEY, "/api/v1/runs?wait=PT20S", "{\"tool\":\"hostile.hang\",\"arguments\":{}}")
+                .body();
+        assertThat(ended.path("state").asString()).as(ended.toString()).isEqualTo("TIMED_OUT");
+        assertThat(ended.path("mcp").path("reason").asString())
+                .as("ended while the listing was read, not after it in the call")
+                .contains("tools/list");
+    }
+
     /**
      * Starts a run of {@code tool}, waits until it runs, cancels it, and waits up to {@code within}
      * for it to end CANCELLED, its call too.
