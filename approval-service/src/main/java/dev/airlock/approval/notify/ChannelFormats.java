@@ -38,7 +38,18 @@ final class ChannelFormats {
             blocks.add(Map.of("type", "section", "text", plain("Decided by policy: " + message.rule(), 3000)));
         }
         if (!message.action().isEmpty()) {
-            blocks.add(Map.of("type", "section", "text", plain(actionText(message), 3000)));
+            // Budgeted in escaped characters: Slack's escapes are longer than what they stand for, and a
+            // section cut at 3,000 would lose the warning that the action is not whole.
+            blocks.add(Map.of(
+                    "type",
+                    "section",
+                    "text",
+                    plain(
+                            String.join(
+                                    "\n",
+                                    actionLines(
+                                            message, line -> slackEscape(line).length())),
+                            3000)));
         }
         blocks.add(Map.of(
                 "type",
@@ -124,6 +135,11 @@ final class ChannelFormats {
     }
 
     private static List<String> actionLines(ApprovalMessage message) {
+        return actionLines(message, String::length);
+    }
+
+    /** The action's lines within {@link #ACTION_BUDGET} characters as {@code size} counts them, and the warning when cut. */
+    private static List<String> actionLines(ApprovalMessage message, java.util.function.ToIntFunction<String> size) {
         List<String> lines = new ArrayList<>();
         lines.add("The action (characters that are not printable ASCII as \\xNN; links defanged):");
         boolean cutLine = false;
@@ -135,10 +151,11 @@ final class ChannelFormats {
                 written = written.substring(0, ApprovalMessage.MAX_LINE) + " …";
                 cutLine = true;
             }
-            if (written.length() + 1 > budget) {
+            int length = size.applyAsInt(written);
+            if (length + 1 > budget) {
                 break;
             }
-            budget -= written.length() + 1;
+            budget -= length + 1;
             lines.add(written);
             shown++;
         }

@@ -79,6 +79,29 @@ class ChannelFormatsTests {
     }
 
     @Test
+    void aSlackMessageKeepsTheWarningThatTheActionIsNotWholeWhateverItsEscapes() {
+        // Two arguments of 290 '&' each (5 characters each escaped), then the one that matters.
+        List<String> lines = List.of(
+                "tool: wipe",
+                "argv[1]: " + "&".repeat(290),
+                "argv[2]: " + "&".repeat(290),
+                "argv[3]: --delete-all-production-data");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> blocks = (List<Map<String, Object>>)
+                ChannelFormats.slack(message(lines, 0)).get("blocks");
+        String action = blocks.stream()
+                .filter(b -> b.get("text") instanceof Map<?, ?> t
+                        && String.valueOf(t.get("text")).startsWith("The action"))
+                .map(b -> String.valueOf(((Map<?, ?>) b.get("text")).get("text")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(action)
+                .hasSizeLessThanOrEqualTo(3000)
+                .contains("NOT THE WHOLE ACTION")
+                .doesNotEndWith("…");
+    }
+
+    @Test
     void aCutNeverSplitsAnEscapeOrACharacter() {
         // Slack's escapes are longer than what they stand for: a cut after escaping split them.
         assertThat(ChannelFormats.escapedPrefix("ab&c", 6)).isEqualTo("ab");
@@ -98,7 +121,12 @@ class ChannelFormatsTests {
                 .filter(b -> b.get("text") instanceof Map<?, ?>)
                 .map(b -> String.valueOf(((Map<?, ?>) b.get("text")).get("text")))
                 .toList();
-        assertThat(texts).anySatisfy(t -> assertThat(t).endsWith("…").hasSizeGreaterThan(2900));
+        // The action is budgeted in escaped characters: cut by whole lines, with its warning kept.
+        assertThat(texts)
+                .anySatisfy(t -> assertThat(t)
+                        .contains("argv[0]: &amp;&lt;&gt;")
+                        .endsWith("NOT THE WHOLE ACTION: 14 more line(s) cut here. Read the whole action in the console"
+                                + " before deciding."));
         for (String text : texts) {
             assertThat(text.length()).isLessThanOrEqualTo(3000);
             assertThat(text.replaceAll("&(amp|lt|gt);", ""))
