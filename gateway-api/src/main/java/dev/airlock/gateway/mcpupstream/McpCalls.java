@@ -83,7 +83,12 @@ public class McpCalls {
                     onCancel);
         } catch (McpFailure e) {
             String reason = StreamCapture.inert(String.valueOf(e.getMessage()), server.redactor());
-            log.info("MCP call {}.{} ended {}: {}", call.server(), call.tool(), e.termination(), reason);
+            log.info(
+                    "MCP call {}.{} ended {}: {}",
+                    call.server(),
+                    call.tool(),
+                    e.termination(),
+                    McpChannel.loggable(reason, server.redactor()));
             return failed(started, call, e.termination(), reason);
         }
         Instant ended = clock.instant();

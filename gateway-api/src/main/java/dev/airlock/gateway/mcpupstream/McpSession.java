@@ -156,7 +156,9 @@ final class McpSession implements AutoCloseable {
             return "";
         }
         String message = McpChannel.oneLine(error.path("message").asString(""));
-        return error.path("code").asString("?") + " " + McpChannel.cut(message, ERROR_TEXT_LIMIT);
+        // The code is the server's too: a string code could carry a line break into the log.
+        String code = McpChannel.cut(McpChannel.oneLine(error.path("code").asString("?")), 40);
+        return code + " " + McpChannel.cut(message, ERROR_TEXT_LIMIT);
     }
 
     /** Longest message of a JSON-RPC error kept: far past any secret value, so a cut never splits one. */

@@ -135,14 +135,16 @@ public class HttpCalls {
                 "HTTP call to upstream {}: {} {} -> {} {} ({} attempt(s))",
                 terms.name(),
                 request.method(),
-                result.finalUrl().getPath(),
+                // Raw: decoded, a redirect's %0d%0a would start a forged line of the log.
+                result.finalUrl().getRawPath(),
                 result.termination(),
                 result.status(),
                 result.attempts());
         CallFacts facts = new CallFacts(
                 terms.name(),
                 request.method(),
-                result.finalUrl().toString(),
+                // As the audit event keeps it: ASCII only (a redirect chose it), the upstream's secrets redacted.
+                StreamCapture.inert(result.finalUrl().toASCIIString(), redactor),
                 result.status(),
                 ResponseHeaders.shown(result.headers()),
                 result.attempts(),

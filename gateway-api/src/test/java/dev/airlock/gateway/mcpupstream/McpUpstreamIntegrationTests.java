@@ -689,6 +689,19 @@ class McpUpstreamIntegrationTests {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void aServersErrorCodeCannotStartALineOfTheLog(org.springframework.boot.test.system.CapturedOutput output) {
+        run("hostile.list_error", "{}");
+        JsonNode failed = api.post(KEY, "/api/v1/runs?wait=PT20S", "{\"tool\":\"hostile.mark\",\"arguments\":{}}")
+                .body();
+        assertThat(failed.path("mcp").path("reason").asString())
+                .as(failed.toString())
+                .contains("tools/list was refused");
+        assertThat(output.getAll()).contains("FORGED line");
+        assertThat(output.getAll().lines()).noneMatch(l -> l.startsWith("FORGED"));
+    }
+
+    @Test
     void theListingReadBeforeACallCountsInTheCallsTimeout() {
         // The next listing comes 3 s late and hang's timeout is 1 s: the call ends at its timeout,
         // while the listing is still awaited, and is never sent.

@@ -180,6 +180,9 @@ public final class TestUpstream {
             redirect(exchange, 302, "/billing/accounts/42");
         } else if (rest.startsWith("/redirect-dots")) {
             redirect(exchange, 302, "/v1/%2e%2e/billing/accounts/42");
+        } else if (rest.startsWith("/redirect-crlf")) {
+            // Below the base URL, with an encoded line break: decoded into a log line, it forges another.
+            redirect(exchange, 302, "/v1/services/home%0d%0aFORGED%20line");
         } else if (rest.startsWith("/redirect-raw-dots")) {
             // Below the base URL once normalized, but sent as written: a gateway routing on the raw
             // path gives it to the billing service.

@@ -294,6 +294,15 @@ class HttpToolIntegrationTests {
         assertThat(upstream.receivedAt("/v1/..")).isEmpty();
     }
 
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void aRedirectsPathCannotStartALineOfTheLog(org.springframework.boot.test.system.CapturedOutput log) {
+        JsonNode run = run("redirect-crlf", "{}");
+        assertThat(run.path("http").path("status").asInt()).as(run.toString()).isEqualTo(200);
+        assertThat(log.getAll()).contains("%0d%0aFORGED%20line");
+        assertThat(log.getAll().lines()).noneMatch(l -> l.startsWith("FORGED"));
+    }
+
     @Autowired
     UpstreamClients clients;
 
