@@ -559,14 +559,18 @@ public final class Upstream implements AutoCloseable {
     /**
      * Whether {@code next}, exactly as it would be sent, is {@code base} or below it: with no dot
      * segment in its path (not even one with path parameters, {@code ..;x}, which servers that drop
-     * parameters read as {@code ..}), and no encoded dot, slash or backslash that a server could
-     * decode into a way out. The path is not normalized first: what is checked is what is sent, and
+     * parameters read as {@code ..}), and no encoded dot, slash, backslash or semicolon that a server
+     * could decode into a way out. The path is not normalized first: what is checked is what is sent, and
      * a server or gateway routing on the raw path would read {@code /billing/../v1} as billing's.
      */
     static boolean within(URI next, String base) {
         String rawPath = String.valueOf(next.getRawPath());
         String path = rawPath.toLowerCase(Locale.ROOT);
-        if (path.contains("%2e") || path.contains("%2f") || path.contains("%5c") || path.contains("\\")) {
+        if (path.contains("%2e")
+                || path.contains("%2f")
+                || path.contains("%5c")
+                || path.contains("%3b")
+                || path.contains("\\")) {
             return false;
         }
         for (String segment : rawPath.split("/", -1)) {

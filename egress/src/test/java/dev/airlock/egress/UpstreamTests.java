@@ -256,6 +256,28 @@ class UpstreamTests {
         assertThat(body.bytes.size()).isEqualTo(1000);
     }
 
+    @ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+        "https://h/v1, true",
+        "https://h/v1/x, true",
+        "https://h/v1?page=2, true",
+        "https://h/v1/a;jsessionid=1, true",
+        "https://h/v10, false",
+        "https://h/billing, false",
+        "https://h/billing/../v1/x, false",
+        "https://h/v1/../billing, false",
+        "https://h/v1/./x, false",
+        "https://h/v1/..;x/billing, false",
+        "https://h/v1/.;x, false",
+        "https://h/v1/%2e%2e/billing, false",
+        "https://h/v1/..%3bx/billing, false",
+        "https://h/v1/%2fbilling, false",
+        "https://h/v1/%5c..%5cbilling, false"
+    })
+    void aRedirectIsWithinTheBaseUrlOnlyAsItIsSent(String next, boolean within) {
+        assertThat(Upstream.within(URI.create(next), "https://h/v1")).isEqualTo(within);
+    }
+
     @Test
     void aReaderThatStopsEarlyEndsTheCallAtOnceWithItsAnswer() {
         // An MCP server answers within an event stream and goes on streaming: what follows the

@@ -658,7 +658,8 @@ public final class BundleVerifier {
                         where + ": a decision by " + decision.get("approver") + " names another action digest");
             }
             if ("APPROVE".equals(decision.get("decision"))) {
-                approvers.add(Fields.string(decision, "approver", where + " decision"));
+                // One person under two spellings of a name is one approver, as the gateway counts them.
+                approvers.add(EvidenceFormat.personKey(Fields.string(decision, "approver", where + " decision")));
             }
         }
         List<Event> decided = new ArrayList<>();

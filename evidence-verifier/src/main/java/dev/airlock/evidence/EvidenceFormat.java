@@ -105,4 +105,14 @@ public final class EvidenceFormat {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
+
+    /**
+     * A person's name as the four-eyes rule compares names, here and in the gateway: Unicode
+     * compatibility forms folded (NFKC), then lower case whatever the locale; {@code Alice} and
+     * {@code alice} are one approver.
+     */
+    public static String personKey(String name) {
+        return java.text.Normalizer.normalize(name, java.text.Normalizer.Form.NFKC)
+                .toLowerCase(java.util.Locale.ROOT);
+    }
 }

@@ -135,17 +135,7 @@ public final class ToolRules {
                                 + ast.getResultType().name());
             }
             ApprovalMode mode = spec.approval() == null ? defaults.mode() : spec.approval();
-            String unused = approvalSettingsWithoutApproval(spec);
-            if (mode != ApprovalMode.REQUIRED && unused != null) {
-                // Such a rule decides (it may hide a later deny) and its approval settings never apply: a
-                // rule meant to ask two people would let the action run at once.
-                throw new InvalidConfigurationException(
-                        where,
-                        "sets " + unused + " but its approval is " + mode.name().toLowerCase(java.util.Locale.ROOT)
-                                + (spec.approval() == null ? " (the tool's)" : "")
-                                + ", so nobody is asked; write approval: required in the rule, or leave " + unused
-                                + " out");
-            }
+            checkApprovalSettings(spec, defaults.mode(), where);
             ToolPolicy policy;
             try {
                 policy = new ToolPolicy(
@@ -333,6 +323,35 @@ public final class ToolRules {
 
     private static String oneLine(@Nullable String message) {
         return message == null ? "" : message.replaceAll("\\s+", " ").strip();
+    }
+
+    /**
+     * Refuses rules that set approval settings (approvers, reason, approval-timeout, notify) while
+     * their approval, their own or {@code toolMode} when they leave it out, is not {@code required}:
+     * such a rule decides (it may hide a later deny) and its settings never apply, so a rule meant to
+     * ask two people would let the action run at once. Needs no parameters: it is also checked at
+     * start for the rules an MCP server's tools will be compiled with when they are listed.
+     *
+     * @param key where the rules are configured ({@code key[i]} names a rule)
+     * @throws InvalidConfigurationException naming the first such rule
+     */
+    public static void checkApprovalSettings(List<RuleSpec> specs, ApprovalMode toolMode, String key) {
+        for (int i = 0; i < specs.size(); i++) {
+            checkApprovalSettings(specs.get(i), toolMode, key + "[" + i + "]");
+        }
+    }
+
+    private static void checkApprovalSettings(RuleSpec spec, ApprovalMode toolMode, String where) {
+        ApprovalMode mode = spec.approval() == null ? toolMode : spec.approval();
+        String unused = approvalSettingsWithoutApproval(spec);
+        if (mode != ApprovalMode.REQUIRED && unused != null) {
+            throw new InvalidConfigurationException(
+                    where,
+                    "sets " + unused + " but its approval is " + mode.name().toLowerCase(java.util.Locale.ROOT)
+                            + (spec.approval() == null ? " (the tool's)" : "")
+                            + ", so nobody is asked; write approval: required in the rule, or leave " + unused
+                            + " out");
+        }
     }
 
     /** The first approval setting a rule writes (its configuration key), or null when it writes none. */

@@ -126,6 +126,7 @@ public class McpServers implements SmartLifecycle {
                         key + ".tools.overrides[" + i + "].match", "must name at least one tool or glob");
             }
         }
+        checkRulesApply(key, server);
         if (command) {
             if (server.auth() != null) {
                 throw new InvalidConfigurationException(
@@ -176,6 +177,26 @@ public class McpServers implements SmartLifecycle {
                 .auth();
         UrlCredential credential = new UrlCredential(auth, secrets);
         return new ServerSettings(tenant, name, key, server, credential::redactor, credential, null);
+    }
+
+    /**
+     * The rules each of the server's tools will be compiled with, once listed, set no approval
+     * setting their approval does not use (see {@link dev.airlock.rules.ToolRules#checkApprovalSettings}):
+     * checked here, so that such a configuration stops the start instead of withholding the tools
+     * when they are listed. An override without rules of its own inherits the server's under its own
+     * approval.
+     */
+    private static void checkRulesApply(String key, AgentSettings.McpServer server) {
+        dev.airlock.rules.ToolRules.checkApprovalSettings(
+                ToolCompiler.specsOf(server.rules()), server.approval(), key + ".rules");
+        for (int i = 0; i < server.tools().overrides().size(); i++) {
+            AgentSettings.McpToolOverride override = server.tools().overrides().get(i);
+            String at = key + ".tools.overrides[" + i + "]";
+            dev.airlock.rules.ToolRules.checkApprovalSettings(
+                    ToolCompiler.specsOf(override.rules() != null ? override.rules() : server.rules()),
+                    override.approval() != null ? override.approval() : server.approval(),
+                    override.rules() != null ? at + ".rules" : at + " (its approval) with " + key + ".rules");
+        }
     }
 
     private static void urlOnly(String key, boolean given) {

@@ -76,13 +76,8 @@ final class McpSession implements AutoCloseable {
         return channel.closedReason();
     }
 
-    /** Every tool the server lists now, as it lists them. */
-    List<JsonNode> listTools() throws McpFailure {
-        return listTools(requestTimeout, cancel -> {});
-    }
-
     /**
-     * Every tool the server lists now, within {@code limit} or one request's time, whichever is
+     * Every tool the server lists now, as it lists them, within {@code limit} or one request's time, whichever is
      * shorter; {@code onCancel} registers how cancelling a run cuts the listing read for it.
      */
     List<JsonNode> listTools(Duration limit, Consumer<Runnable> onCancel) throws McpFailure {

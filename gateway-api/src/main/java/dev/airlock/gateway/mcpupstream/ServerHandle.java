@@ -437,19 +437,24 @@ final class ServerHandle {
                             + (current == null ? down : current.closedReason()) + ")");
         }
         long deadline = System.nanoTime() + timeout.toNanos();
+        McpFailure busy = new McpFailure(
+                Termination.TIMED_OUT,
+                "the server's tool listing, read again before every call, was busy for the call's whole timeout of "
+                        + timeout.toMillis() + " ms; nothing was sent");
         try {
             if (!listingLock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw new McpFailure(
-                        Termination.TIMED_OUT,
-                        "the server's tool listing, read again before every call, was busy for the call's whole"
-                                + " timeout of " + timeout.toMillis() + " ms; nothing was sent");
+                throw busy;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new McpFailure(Termination.CANCELLED, "interrupted while waiting for the server's tool listing");
         }
         try {
-            refresh(current, Duration.ofNanos(Math.max(deadline - System.nanoTime(), 1)), onCancel);
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw busy;
+            }
+            refresh(current, Duration.ofNanos(left), onCancel);
         } finally {
             listingLock.unlock();
         }

@@ -288,9 +288,14 @@ class RunLaunch {
         if (agent.isEmpty()) {
             return "agent " + run.agent() + " is no longer configured";
         }
+        if (run.kind() == ActionKind.MCP) {
+            // Whether the server still lists the tool, under the approved definition, is the call's to
+            // check: it reads the listing again first (the catalog holds the last listing only).
+            return agent.get().mayUse(run.tool()) ? null : "agent " + run.agent() + " may no longer use " + run.tool();
+        }
         Optional<dev.airlock.gateway.tool.Tool> current = catalog.find(agent.get(), run.tool());
         if (current.isEmpty()) {
-            return "tool " + run.tool() + " is no longer configured (or offered) for agent " + run.agent();
+            return "tool " + run.tool() + " is no longer configured for agent " + run.agent();
         }
         if (current.get().policy().mode() == dev.airlock.kernel.config.ApprovalMode.DENY
                 && current.get().rules().size() == 0) {

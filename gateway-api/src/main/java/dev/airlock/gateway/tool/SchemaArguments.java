@@ -254,9 +254,9 @@ public final class SchemaArguments {
             }
             // Half a surrogate pair is no character: a rule would read it, the record would store '?'
             // and the upstream would get the escape, three different values.
-            case String text
-            when RequestText.firstUnpairedSurrogate(text) >= 0 -> {
-                if (errors.stream().noneMatch(e -> e.startsWith(HALF_SURROGATE))) {
+            case String text -> {
+                if (RequestText.firstUnpairedSurrogate(text) >= 0
+                        && errors.stream().noneMatch(e -> e.startsWith(HALF_SURROGATE))) {
                     errors.add(HALF_SURROGATE + " (it is no character)");
                 }
                 yield text;

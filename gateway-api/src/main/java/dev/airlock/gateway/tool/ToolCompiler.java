@@ -363,11 +363,15 @@ public final class ToolCompiler {
      */
     public static dev.airlock.rules.ToolRules rulesOf(
             String tool, Map<String, Class<?>> types, List<AgentSettings.Rule> rules, ToolPolicy defaults, String key) {
-        List<dev.airlock.rules.RuleSpec> specs = rules.stream()
+        return dev.airlock.rules.ToolRules.compile(tool, types, specsOf(rules), defaults, key);
+    }
+
+    /** Configured rules as the rule compiler reads them. */
+    public static List<dev.airlock.rules.RuleSpec> specsOf(List<AgentSettings.Rule> rules) {
+        return rules.stream()
                 .map(r -> new dev.airlock.rules.RuleSpec(
                         r.when(), r.approval(), r.approvers(), r.reason(), r.approvalTimeout(), r.notifyGroup()))
                 .toList();
-        return dev.airlock.rules.ToolRules.compile(tool, types, specs, defaults, key);
     }
 
     /** Settings that only a process uses: on an HTTP tool they would say something that never happens. */

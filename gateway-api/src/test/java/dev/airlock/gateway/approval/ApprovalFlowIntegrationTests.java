@@ -113,10 +113,9 @@ class ApprovalFlowIntegrationTests {
         jdbc.sql("UPDATE airlock.runs SET tool = 'retired-tool' WHERE id = ?::uuid")
                 .param(toolGone)
                 .update();
-        for (String[] expected :
-                List.of(new String[] {agentGone, "agent retired-bot is no longer configured"}, new String[] {
-                    toolGone, "tool retired-tool is no longer configured (or offered) for agent build-bot"
-                })) {
+        for (String[] expected : List.of(
+                new String[] {agentGone, "agent retired-bot is no longer configured"},
+                new String[] {toolGone, "tool retired-tool is no longer configured for agent build-bot"})) {
             String runId = expected[0];
             String digest =
                     request("alice", runId).path("summary").path("digest").asString();

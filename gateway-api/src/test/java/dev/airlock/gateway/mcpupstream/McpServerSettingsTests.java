@@ -44,4 +44,31 @@ class McpServerSettingsTests {
                         assertThat(((InvalidConfigurationException) e).key()).isEqualTo(KEY + "." + refused));
         assertThat(check(Map.of(KEY + ".command[0]", "mcp-files")).key()).isEqualTo(KEY);
     }
+
+    @org.junit.jupiter.api.Test
+    void rulesWhoseApprovalSettingsWouldNeverApplyToTheServersToolsStopTheStart() {
+        Map<String, String> server = new HashMap<>(Map.of(
+                KEY + ".command[0]", "mcp-files",
+                KEY + ".rules[0].when", "true",
+                KEY + ".rules[0].approvers", "2"));
+        // Under the server's own approval (required) the rule asks two people, and is fine.
+        assertThat(check(server).key()).isEqualTo(KEY);
+        // Tools an override sets to auto inherit it: it would decide 'auto' with two approvers on record.
+        server.put(KEY + ".tools.overrides[0].match[0]", "read_*");
+        server.put(KEY + ".tools.overrides[0].approval", "auto");
+        assertThatThrownBy(() -> check(server))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key())
+                        .isEqualTo(KEY + ".tools.overrides[0] (its approval) with " + KEY + ".rules[0]"))
+                .hasMessageContaining("so nobody is asked");
+        // An override with rules of its own is checked against its own approval.
+        server.put(KEY + ".tools.overrides[0].rules[0].when", "true");
+        server.put(KEY + ".tools.overrides[0].rules[0].approval", "auto");
+        assertThat(check(server).key()).isEqualTo(KEY);
+        server.put(KEY + ".tools.overrides[0].rules[0].notify", "ops");
+        assertThatThrownBy(() -> check(server))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .satisfies(e -> assertThat(((InvalidConfigurationException) e).key())
+                        .isEqualTo(KEY + ".tools.overrides[0].rules[0]"));
+    }
 }

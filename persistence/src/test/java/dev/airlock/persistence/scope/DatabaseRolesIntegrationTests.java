@@ -156,16 +156,28 @@ class DatabaseRolesIntegrationTests {
 
     @Test
     void eachSideAppendsOnlyItsOwnKindsOfAuditEvents() {
-        assertRefused(
-                DatabaseRole.GATEWAY,
-                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
-                        + " prev_hash, hash) VALUES ('" + tenant
-                        + "', 999, 'approval.decided', 'human:alice', '{}', now(), 'a', 'b')");
-        assertRefused(
-                DatabaseRole.CONSOLE,
-                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
-                        + " prev_hash, hash) VALUES ('" + tenant
-                        + "', 999, 'run.finished', 'airlock', '{}', now(), 'a', 'b')");
+        // At the head, so that only the kind of event is wrong (the head trigger refuses anything else first).
+        assertRefusedByPolicy(DatabaseRole.GATEWAY, atHead(tenant, "approval.decided", "human:alice"));
+        assertRefusedByPolicy(DatabaseRole.CONSOLE, atHead(tenant, "run.finished", "airlock"));
+    }
+
+    /** An audit event of {@code eventTenant} at its head: the next seq, after the head's hash. */
+    private String atHead(String eventTenant, String type, String actor) {
+        AuditLog.Head head = audit.head(eventTenant).orElseThrow();
+        return "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at, prev_hash, hash)"
+                + " VALUES ('" + eventTenant + "', " + (head.seq() + 1) + ", '" + type + "', '" + actor
+                + "', '{}', now(), '" + head.hash() + "', 'b')";
+    }
+
+    /** Refused by a row-level security policy (not by a trigger, which shares its SQLSTATE). */
+    private void assertRefusedByPolicy(DatabaseRole role, String statement) {
+        assertThatThrownBy(() -> as(
+                        role,
+                        tenant,
+                        () -> jdbc.sql(statement).query((rs, n) -> 1).list()))
+                .as("%s: %s", role.roleName(), statement)
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo(DENIED))
+                .hasStackTraceContaining("row-level security policy");
     }
 
     @Test
@@ -632,10 +644,7 @@ class DatabaseRolesIntegrationTests {
                 DatabaseRole.CONSOLE,
                 "INSERT INTO airlock.approval_decisions (run_id, approver, decision, digest, decided_at)" + " VALUES ('"
                         + othersRun + "', 'mallory', 'APPROVE', 'digest', now())");
-        assertRefused(
-                DatabaseRole.GATEWAY,
-                "INSERT INTO airlock.audit_events (tenant, seq, type, actor, details, occurred_at,"
-                        + " prev_hash, hash) VALUES ('" + other + "', 999, 'forged', 'x', '{}', now(), 'a', 'b')");
+        assertRefusedByPolicy(DatabaseRole.GATEWAY, atHead(other, "config.changed", "airlock"));
         Integer updated = as(
                 DatabaseRole.GATEWAY,
                 tenant,
