@@ -208,7 +208,9 @@ final class BubblewrapCommand {
         argv.addAll(List.of(
                 "--fsize=" + policy.maxFileSizeBytes(),
                 "--nofile=" + policy.maxOpenFiles(),
-                "--core=0",
+                // 1, not 0: the kernel does not apply the limit to a core_pattern that pipes to a host handler,
+                // except that 1 skips the handler; a core file needs at least a page, so none is written either.
+                "--core=1",
                 "--",
                 host.choom().toString(),
                 "-n",

@@ -99,7 +99,7 @@ class BubblewrapCommandTests {
                         --size 268435456 --tmpfs /dev/shm --size 268435456 --tmpfs /tmp
                         --bind-fd 5 /tmp/airlock-run-7 --chdir /tmp/airlock-run-7
                         --remount-ro /dev --remount-ro /
-                        -- /usr/bin/prlimit --nproc=256 --as=1073741824 --fsize=1073741824 --nofile=1024 --core=0
+                        -- /usr/bin/prlimit --nproc=256 --as=1073741824 --fsize=1073741824 --nofile=1024 --core=1
                         -- /usr/bin/choom -n 1000
                         -- /usr/bin/git log -n 5
                         """));
@@ -136,7 +136,7 @@ class BubblewrapCommandTests {
                         --bind-fd 7 /srv/cache
                         --bind-fd 8 /srv/repos --chdir /srv/repos
                         --remount-ro /dev --remount-ro /
-                        -- /usr/bin/prlimit --nproc=16 --as=67108864 --fsize=1048576 --nofile=64 --core=0
+                        -- /usr/bin/prlimit --nproc=16 --as=67108864 --fsize=1048576 --nofile=64 --core=1
                         -- /usr/bin/choom -n 1000
                         -- /opt/tools/bin/lint --strict
                         """))
@@ -152,7 +152,7 @@ class BubblewrapCommandTests {
                         ROOT_GATEWAY, SandboxPolicy.DEFAULTS, fds, true, Path.of("/w"), "/usr/bin/true", List.of()));
         assertThat(command)
                 .contains("--json-status-fd 6 --block-fd 7 --ro-bind /usr /usr")
-                .contains("-- /usr/bin/prlimit --nproc=256 --fsize=1073741824 --nofile=1024 --core=0")
+                .contains("-- /usr/bin/prlimit --nproc=256 --fsize=1073741824 --nofile=1024 --core=1")
                 .doesNotContain("--as=");
     }
 

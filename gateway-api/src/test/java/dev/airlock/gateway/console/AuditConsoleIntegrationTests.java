@@ -53,8 +53,12 @@ class AuditConsoleIntegrationTests {
         MockHttpServletResponse other = get("/console/audit?tenant=globex", "erin");
         assertThat(other.getStatus()).isEqualTo(403);
         assertThat(other.getContentAsString())
-                .contains("You are not an auditor of tenant &#39;globex&#39;.")
+                .contains("You are not an auditor of that tenant.")
                 .doesNotContain("Exception");
+        // A link's tenant is not echoed: no text of its choosing on the console's own page.
+        MockHttpServletResponse spoof = get("/console/audit?tenant=Session-expired-call-ZZZ-marker", "erin");
+        assertThat(spoof.getStatus()).isEqualTo(403);
+        assertThat(spoof.getContentAsString()).doesNotContain("ZZZ-marker");
         MockHttpServletResponse bad = get("/console/audit?tenant=acme&q=ab", "erin");
         assertThat(bad.getStatus()).isEqualTo(400);
         assertThat(bad.getContentAsString()).contains("q must be 3 to 200 characters long");

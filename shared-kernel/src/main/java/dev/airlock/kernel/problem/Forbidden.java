@@ -11,11 +11,12 @@ public final class Forbidden extends ApiProblem {
 
     /** The person is not an auditor of the tenant. */
     public static Forbidden notAuditor(String tenant) {
-        return new Forbidden("You are not an auditor of tenant '" + tenant + "'.");
+        // Fixed text: the tenant comes from the request, and an error page must not echo what a link chose.
+        return new Forbidden("You are not an auditor of that tenant.");
     }
 
     /** The person is not a tenant administrator of the tenant. */
     public static Forbidden notTenantAdmin(String tenant) {
-        return new Forbidden("You are not a tenant administrator of tenant '" + tenant + "'.");
+        return new Forbidden("You are not a tenant administrator of that tenant.");
     }
 }
