@@ -44,12 +44,7 @@ final class ChannelFormats {
                     "type",
                     "section",
                     "text",
-                    plain(
-                            String.join(
-                                    "\n",
-                                    actionLines(
-                                            message, line -> slackEscape(line).length())),
-                            3000)));
+                    plain(actionText(message, line -> slackEscape(line).length()), 3000)));
         }
         blocks.add(Map.of(
                 "type",
@@ -131,7 +126,11 @@ final class ChannelFormats {
     }
 
     private static String actionText(ApprovalMessage message) {
-        return String.join("\n", actionLines(message));
+        return actionText(message, String::length);
+    }
+
+    private static String actionText(ApprovalMessage message, java.util.function.ToIntFunction<String> size) {
+        return String.join("\n", actionLines(message, size));
     }
 
     private static List<String> actionLines(ApprovalMessage message) {

@@ -83,7 +83,7 @@ final class McpSession implements AutoCloseable {
     List<JsonNode> listTools(Duration limit, Consumer<Runnable> onCancel) throws McpFailure {
         List<JsonNode> tools = new ArrayList<>();
         String cursor = null;
-        // The whole listing, every page, within one request's time.
+        // The whole listing, every page, within one request's time (or the caller's limit, if shorter).
         Duration within = limit.compareTo(requestTimeout) < 0 ? limit : requestTimeout;
         long deadline = System.nanoTime() + within.toNanos();
         for (int page = 0; page < MAX_PAGES; page++) {

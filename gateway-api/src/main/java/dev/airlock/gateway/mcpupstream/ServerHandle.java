@@ -397,6 +397,14 @@ final class ServerHandle {
         catalog.offer(server.tenant(), server.name(), offering.values());
     }
 
+    /** A call that waited its whole {@code timeout} for the listing another call was reading. */
+    private static McpFailure listingBusy(Duration timeout) {
+        return new McpFailure(
+                Termination.TIMED_OUT,
+                "the server's tool listing, read again before every call, was busy for the call's whole timeout of "
+                        + timeout.toMillis() + " ms; nothing was sent");
+    }
+
     /** An approved definition compiled into the tool offered, or why it is not offered. */
     private Object outcome(UpstreamTools.Listed one, String definition) {
         if (!definition.equals(one.canonical())) {
@@ -437,13 +445,9 @@ final class ServerHandle {
                             + (current == null ? down : current.closedReason()) + ")");
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        McpFailure busy = new McpFailure(
-                Termination.TIMED_OUT,
-                "the server's tool listing, read again before every call, was busy for the call's whole timeout of "
-                        + timeout.toMillis() + " ms; nothing was sent");
         try {
             if (!listingLock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
-                throw busy;
+                throw listingBusy(timeout);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -452,7 +456,7 @@ final class ServerHandle {
         try {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw busy;
+                throw listingBusy(timeout);
             }
             refresh(current, Duration.ofNanos(left), onCancel);
         } finally {
