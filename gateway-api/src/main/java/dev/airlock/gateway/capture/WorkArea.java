@@ -258,7 +258,8 @@ public final class WorkArea implements AutoCloseable {
      * already open ({@link SecureDirectoryStream}), never by a path from the top, and never through a
      * link: a process that swaps a directory for a link while the tree is removed can make the
      * removal fail, never make it reach outside the tree. Directories a run made unreadable are
-     * opened up on the way.
+     * opened up on the way. A tree of any depth is removed with at most {@link #MAX_DEPTH} directories
+     * open at once: what lies deeper is moved up into {@code dir} and removed in a further pass.
      */
     static void deleteTree(Path dir) {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -270,11 +271,14 @@ public final class WorkArea implements AutoCloseable {
                 return;
             }
             Files.setPosixFilePermissions(dir, OWNER_ONLY);
-            try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-                if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
-                    throw new IOException("this file system offers no directory-relative operations");
+            boolean movedUp = true;
+            while (movedUp) {
+                try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+                    if (!(stream instanceof SecureDirectoryStream<Path> top)) {
+                        throw new IOException("this file system offers no directory-relative operations");
+                    }
+                    movedUp = empty(top, top, 0);
                 }
-                empty(secure, 0);
             }
             Files.delete(dir);
         } catch (IOException | UncheckedIOException | java.nio.file.DirectoryIteratorException e) {
@@ -282,28 +286,41 @@ public final class WorkArea implements AutoCloseable {
         }
     }
 
-    private static final int MAX_DEPTH = 1024;
+    /** How many directories below the top one removal holds open at most. */
+    private static final int MAX_DEPTH = 64;
 
-    private static void empty(SecureDirectoryStream<Path> dir, int depth) throws IOException {
-        if (depth > MAX_DEPTH) {
-            throw new IOException("the tree is deeper than " + MAX_DEPTH + " directories");
-        }
+    /** The name prefix of a directory moved up to the top of a tree being removed. */
+    private static final String DEEPER = ".deeper-";
+
+    /**
+     * Empties {@code dir}, {@code depth} levels below {@code top}; a directory found at
+     * {@link #MAX_DEPTH} is moved into {@code top} instead of opened. Whether one was.
+     */
+    private static boolean empty(SecureDirectoryStream<Path> top, SecureDirectoryStream<Path> dir, int depth)
+            throws IOException {
+        boolean movedUp = false;
         for (Path entry : dir) {
             Path name = entry.getFileName();
             BasicFileAttributes attributes = dir.getFileAttributeView(
                             name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                     .readAttributes();
-            if (attributes.isDirectory()) {
-                dir.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-                        .setPermissions(OWNER_ONLY);
-                try (SecureDirectoryStream<Path> child = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
-                    empty(child, depth + 1);
-                }
-                dir.deleteDirectory(name);
-            } else {
+            if (!attributes.isDirectory()) {
                 dir.deleteFile(name);
+                continue;
             }
+            dir.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                    .setPermissions(OWNER_ONLY);
+            if (depth == MAX_DEPTH) {
+                dir.move(name, top, Path.of(DEEPER + UUID.randomUUID()));
+                movedUp = true;
+                continue;
+            }
+            try (SecureDirectoryStream<Path> child = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+                movedUp |= empty(top, child, depth + 1);
+            }
+            dir.deleteDirectory(name);
         }
+        return movedUp;
     }
 
     static int currentUid() {

@@ -106,6 +106,31 @@ class HeldSandboxTests {
     }
 
     @Test
+    void aWorkingDirectoryNestedThousandsOfLevelsDeepIsRemovedAfterItsRun() throws Exception {
+        UUID runId = UUID.randomUUID();
+        ProcessSpec spec = new ProcessSpec(
+                runId,
+                "nest",
+                List.of(
+                        "python3",
+                        "-c",
+                        "import os\nfor i in range(3000):\n    os.mkdir('d'); os.chdir('d')\n"
+                                + "os.mkdir('d'); os.chmod('.', 0)\nprint('nested')"),
+                null,
+                Map.of("PATH", PATH),
+                Duration.ofSeconds(30),
+                1 << 16,
+                1 << 20,
+                SecretRedactor.of(Map.of()),
+                SandboxPolicy.DEFAULTS);
+
+        CaptureResult result = supervisor.run(supervisor.hold(spec), new Cancellation());
+
+        assertThat(result.stdout().text()).isEqualTo("nested\n");
+        assertThat(bubblewrap.work().directory().resolve("run-" + runId)).doesNotExist();
+    }
+
+    @Test
     void aDiscardedRunNeverStartsAndLeavesNothing() throws Exception {
         UUID runId = UUID.randomUUID();
         ProcessSupervisor.Held held = supervisor.hold(startsBy(runId, "echo ran", Duration.ofSeconds(5)));
