@@ -20,10 +20,11 @@ import org.jspecify.annotations.Nullable;
  * {@code group}, the few files of {@code /etc} that programs need to resolve names, verify TLS
  * and find libraries, its own {@code /proc}, a minimal {@code /dev}, a private size-limited
  * {@code /tmp} and {@code /dev/shm}, the tool's extra paths and its working directory (read-write),
- * all at the same paths as on the host. Inside, {@code prlimit} sets the resource limits and
- * {@code choom} makes the run's processes the kernel's first choice when memory runs out, then
- * executes the program. When the gateway runs as root, {@code setpriv} first becomes an
- * unprivileged host user, because the kernel does not count processes of root against
+ * all at the same paths as on the host; {@code /proc} is read-only. Inside, {@code prlimit} sets the
+ * resource limits, then executes the program. Before all of it, on the host, {@code choom} makes
+ * the run's processes the kernel's first choice when memory runs out (which the read-only
+ * {@code /proc} keeps them from undoing). When the gateway runs as root, {@code setpriv} then
+ * becomes an unprivileged host user, because the kernel does not count processes of root against
  * {@code RLIMIT_NPROC}.
  */
 final class BubblewrapCommand {
@@ -68,7 +69,7 @@ final class BubblewrapCommand {
      * @param hostUid    the unprivileged host user runs are started as, when {@code setpriv} is set
      * @param hostGid    the unprivileged host group runs are started as, when {@code setpriv} is set
      * @param prlimit    the prlimit executable, under {@code /usr} so that the sandbox sees it
-     * @param choom      the choom executable, under {@code /usr} so that the sandbox sees it
+     * @param choom      the choom executable, run on the host before bubblewrap (and {@code setpriv})
      * @param etc        a host directory holding the sandbox's generated {@code passwd} and {@code group}
      * @param rootLinks  top-level symbolic links of the host to recreate, such as {@code bin -> usr/bin}
      * @param rootDirs   top-level directories of the host to mount read-only, such as {@code lib64} where
@@ -140,6 +141,10 @@ final class BubblewrapCommand {
             String program,
             List<String> args) {
         List<String> argv = new ArrayList<>();
+        // The preference is set on the host, before the sandbox: its processes inherit it, and with /proc
+        // read-only inside (below) none of them can lower it again (the kernel lets a process lower its own down
+        // to the host's floor, the gateway's value: raised by root, it was still lowered by the run on Linux 6.18).
+        argv.addAll(List.of(host.choom().toString(), "-n", Integer.toString(OOM_SCORE_ADJ), "--"));
         if (host.setpriv() != null) {
             argv.addAll(List.of(
                     host.setpriv().toString(),
@@ -199,7 +204,8 @@ final class BubblewrapCommand {
         }
         String dir = workingDir.toString();
         argv.addAll(List.of("--bind-fd", Integer.toString(fds.workingDir()), dir, "--chdir", dir));
-        argv.addAll(List.of("--remount-ro", "/dev", "--remount-ro", "/"));
+        // /proc read-only: a run reads its processes' files but writes none (its OOM preference, /proc/<pid>/mem).
+        argv.addAll(List.of("--remount-ro", "/proc", "--remount-ro", "/dev", "--remount-ro", "/"));
         argv.addAll(List.of("--", host.prlimit().toString(), "--nproc=" + policy.maxProcesses()));
         if (!cgroup) {
             // Without a cgroup of its own, each process is bounded by its address space instead of the run as a whole.
@@ -211,10 +217,6 @@ final class BubblewrapCommand {
                 // 1, not 0: the kernel does not apply the limit to a core_pattern that pipes to a host handler,
                 // except that 1 skips the handler; a core file needs at least a page, so none is written either.
                 "--core=1",
-                "--",
-                host.choom().toString(),
-                "-n",
-                Integer.toString(OOM_SCORE_ADJ),
                 "--",
                 program));
         argv.addAll(args);

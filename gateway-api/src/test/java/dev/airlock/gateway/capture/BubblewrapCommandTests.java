@@ -71,6 +71,7 @@ class BubblewrapCommandTests {
         assertThat(command(
                         ROOT_GATEWAY, SandboxPolicy.DEFAULTS, "/tmp/airlock-run-7", "/usr/bin/git", "log", "-n", "5"))
                 .isEqualTo(lines("""
+                        /usr/bin/choom -n 1000 --
                         /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs --
                         /usr/bin/bwrap
                         --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup --unshare-net
@@ -98,9 +99,8 @@ class BubblewrapCommandTests {
                         --proc /proc --dev /dev
                         --size 268435456 --tmpfs /dev/shm --size 268435456 --tmpfs /tmp
                         --bind-fd 5 /tmp/airlock-run-7 --chdir /tmp/airlock-run-7
-                        --remount-ro /dev --remount-ro /
+                        --remount-ro /proc --remount-ro /dev --remount-ro /
                         -- /usr/bin/prlimit --nproc=256 --as=1073741824 --fsize=1073741824 --nofile=1024 --core=1
-                        -- /usr/bin/choom -n 1000
                         -- /usr/bin/git log -n 5
                         """));
     }
@@ -119,7 +119,7 @@ class BubblewrapCommandTests {
         String command = command(USER_GATEWAY, policy, "/srv/repos", "/opt/tools/bin/lint", "--strict");
         assertThat(command)
                 .startsWith(lines("""
-                        /opt/bwrap/bin/bwrap
+                        /usr/bin/choom -n 1000 -- /opt/bwrap/bin/bwrap
                         --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup
                         --disable-userns
                         """))
@@ -135,9 +135,8 @@ class BubblewrapCommandTests {
                         --ro-bind-fd 5 /srv/reference --ro-bind-fd 6 /opt/tools
                         --bind-fd 7 /srv/cache
                         --bind-fd 8 /srv/repos --chdir /srv/repos
-                        --remount-ro /dev --remount-ro /
+                        --remount-ro /proc --remount-ro /dev --remount-ro /
                         -- /usr/bin/prlimit --nproc=16 --as=67108864 --fsize=1048576 --nofile=64 --core=1
-                        -- /usr/bin/choom -n 1000
                         -- /opt/tools/bin/lint --strict
                         """))
                 .doesNotContain("--unshare-net", "setpriv");
