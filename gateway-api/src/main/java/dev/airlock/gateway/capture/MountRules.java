@@ -173,9 +173,21 @@ public final class MountRules {
         List<Reserved> files = new ArrayList<>();
         secrets.forEach((variable, source) -> SecretReference.parse(source)
                 .file()
-                .ifPresent(file -> files.add(new Reserved(
-                        owner + ".secrets." + variable, owner, real(file), "the file a secret is read from", false))));
+                .ifPresent(file -> files.add(secretFile(owner + ".secrets." + variable, owner, file))));
         return files;
+    }
+
+    /**
+     * A file a secret is read from ({@code key} names it as {@code file:}), reserved against every
+     * mount but {@code owner}'s read-only ones (null: every mount).
+     */
+    public static Reserved secretFile(String key, @Nullable String owner, Path file) {
+        return new Reserved(key, owner, real(file), "the file a secret is read from", false);
+    }
+
+    /** A file Airlock's configuration was read from ({@code key} among its settings), reserved against every mount. */
+    public static Reserved configurationFile(String key, Path file) {
+        return new Reserved(key, null, real(file), "a file Airlock's configuration is read from", false);
     }
 
     private @Nullable String problem(Mount mount, List<Mount> among) {

@@ -39,6 +39,18 @@ public final class ToolCompiler {
 
     /** The catalog of every tenant's tools. */
     public static ToolCatalog compile(AirlockProperties shared, AgentSettings settings, TenantNames tenants) {
+        return compile(shared, settings, tenants, List.of());
+    }
+
+    /**
+     * The catalog of every tenant's tools, whose mounts may not reach {@code configuredFiles} either
+     * (the files Airlock's configuration comes from, {@link ConfiguredFiles}).
+     */
+    static ToolCatalog compile(
+            AirlockProperties shared,
+            AgentSettings settings,
+            TenantNames tenants,
+            List<MountRules.Reserved> configuredFiles) {
         Map<String, Map<String, Tool>> catalog = new TreeMap<>();
         for (String tenant : tenants.names()) {
             String tenantKey = "airlock.tenants." + tenant;
@@ -57,14 +69,17 @@ public final class ToolCompiler {
                             tools.put(name, compile(tenant, name, tool, tenantKey + ".tools." + name, upstreams)));
             catalog.put(tenant, tools);
         }
-        return new ToolCatalog(catalog, mountRules(shared, settings, catalog));
+        return new ToolCatalog(catalog, mountRules(shared, settings, catalog, configuredFiles));
     }
 
     /** No sandbox may change what another mounts, nor reach Airlock's own files ({@link MountRules}). */
     private static MountRules mountRules(
-            AirlockProperties shared, AgentSettings settings, Map<String, Map<String, Tool>> catalog) {
+            AirlockProperties shared,
+            AgentSettings settings,
+            Map<String, Map<String, Tool>> catalog,
+            List<MountRules.Reserved> configuredFiles) {
         List<MountRules.Mount> mounts = new ArrayList<>();
-        List<MountRules.Reserved> secretFiles = new ArrayList<>();
+        List<MountRules.Reserved> secretFiles = new ArrayList<>(configuredFiles);
         catalog.forEach((tenant, tools) -> tools.forEach((name, tool) -> {
             String key = "airlock.tenants." + tenant + ".tools." + name;
             mounts.addAll(MountRules.mountsOf(key, tool.sandbox(), tool.workingDir()));

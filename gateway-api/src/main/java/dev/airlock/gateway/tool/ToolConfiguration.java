@@ -9,14 +9,16 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /** Compiles the configured tools once, at start-up. */
 @Configuration(proxyBeanMethods = false)
 class ToolConfiguration {
 
     @Bean
-    ToolCatalog toolCatalog(AirlockProperties shared, AgentSettings settings, TenantNames tenants) {
-        return ToolCompiler.compile(shared, settings, tenants);
+    ToolCatalog toolCatalog(
+            AirlockProperties shared, AgentSettings settings, TenantNames tenants, Environment environment) {
+        return ToolCompiler.compile(shared, settings, tenants, ConfiguredFiles.of(environment));
     }
 
     /** The agent side's part of each tenant's configuration, for its audit event: tools by digest, agents, limits. */

@@ -11,6 +11,7 @@ import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.persistence.envelope.RunViews;
 import dev.airlock.persistence.run.RunRecord;
 import dev.airlock.persistence.run.SandboxKind;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -32,6 +33,10 @@ class SandboxStartupIntegrationTests {
 
     @TempDir
     Path dataDir;
+
+    /** Outside the data directory, which no mount may reach anyway. */
+    @TempDir
+    Path host;
 
     private ConfigurableApplicationContext start(String... arguments) {
         String[] all = new String[arguments.length + 2];
@@ -59,6 +64,44 @@ class SandboxStartupIntegrationTests {
                         "APPLICATION FAILED TO START",
                         "Invalid Airlock configuration at 'airlock.sandbox.bwrap-path': '/nonexistent/bwrap' is not an executable file.",
                         "Install the package 'bubblewrap' (apt-get install bubblewrap)");
+    }
+
+    @Test
+    void refusesToStartWhenAToolWouldMountAnUpstreamsCredentialOrAConfigurationFile() throws Exception {
+        Path secrets = Files.createDirectories(host.resolve("secrets"));
+        Files.writeString(secrets.resolve("billing-token"), "another tool's upstream credential");
+        assertThatThrownBy(() -> start(
+                                "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
+                                "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
+                                "--airlock.tenants.globex.upstreams.billing.auth.token=file:"
+                                        + secrets.resolve("billing-token"),
+                                "--airlock.tenants.acme.tools.peek.argv[0]=true",
+                                "--airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]=" + secrets)
+                        .close())
+                .rootCause()
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
+                    assertThat(e.key()).isEqualTo("airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]");
+                    assertThat(e.problem())
+                            .contains(
+                                    "the file a secret is read from",
+                                    "airlock.tenants.globex.upstreams.billing.auth.token");
+                });
+
+        Path settings = Files.createDirectories(host.resolve("settings"));
+        Files.writeString(settings.resolve("extra.yaml"), "airlock.tenants.acme.limits.concurrent-runs: 3\n");
+        assertThatThrownBy(() -> start(
+                                "--spring.config.additional-location=file:" + settings.resolve("extra.yaml"),
+                                "--airlock.tenants.acme.tools.peek.argv[0]=true",
+                                "--airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]=" + settings)
+                        .close())
+                .rootCause()
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
+                    assertThat(e.key()).isEqualTo("airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]");
+                    assertThat(e.problem())
+                            .contains(
+                                    "a file Airlock's configuration is read from",
+                                    settings.resolve("extra.yaml").toString());
+                });
     }
 
     @Test
