@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * One cgroup v2 per run, below a directory the host delegated to the gateway
  * ({@code airlock.sandbox.cgroup}): {@code memory.max} bounds the memory of the whole run (every
  * process together, shared mappings and {@code /dev/shm} included), {@code memory.swap.max} keeps
- * it out of swap, {@code pids.max} bounds its processes, and {@code memory.oom.group} makes the
+ * it out of swap (a host with swap but without it is refused), {@code pids.max} bounds its processes, and {@code memory.oom.group} makes the
  * kernel take the whole run when it goes over. The sandbox's init is placed in it before the
  * tool starts (bubblewrap waits on {@code --block-fd} until it is), so everything the tool starts
  * is in it. After the run, {@code memory.events} tells whether the kernel killed it for memory.
@@ -53,6 +53,11 @@ final class RunCgroups {
 
     /** {@link #delegated} without the file-system check, for a tree whose files stand in for the kernel's. */
     static RunCgroups prepared(Path root) {
+        return prepared(root, hostHasSwap());
+    }
+
+    /** As {@link #prepared(Path)}, on a host that has swap or not. */
+    static RunCgroups prepared(Path root, boolean hostSwap) {
         try {
             Set<String> offered =
                     Set.of(read(root.resolve("cgroup.controllers")).split("\\s+"));
@@ -69,6 +74,13 @@ final class RunCgroups {
                         KEY,
                         root + " holds processes of its own; a cgroup that hands "
                                 + "controllers to its children may not: move the gateway into a sibling or child cgroup first");
+            }
+            if (hostSwap && !Files.exists(root.resolve("memory.swap.max"))) {
+                throw new InvalidConfigurationException(
+                        KEY,
+                        root + " has no memory.swap.max (the kernel does not account swap to cgroups) and this host"
+                                + " has swap: a run's memory could go to swap past its memory.max without bound;"
+                                + " turn swap accounting on, or swap off");
             }
             Set<String> enabled =
                     Set.of(read(root.resolve("cgroup.subtree_control")).split("\\s+"));
@@ -181,6 +193,20 @@ final class RunCgroups {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** Whether the host has swap space, by {@code /proc/meminfo}; when it cannot be read, that it has. */
+    static boolean hostHasSwap() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"), StandardCharsets.US_ASCII)) {
+                if (line.startsWith("SwapTotal:")) {
+                    return !line.substring("SwapTotal:".length()).strip().startsWith("0 ");
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Cannot read /proc/meminfo: {}", e.getMessage());
+        }
+        return true;
     }
 
     private static String read(Path file) throws IOException {

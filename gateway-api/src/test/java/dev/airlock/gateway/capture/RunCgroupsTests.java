@@ -51,7 +51,7 @@ class RunCgroupsTests {
                 new AgentSettings.Sandbox(SandboxMode.BUBBLEWRAP, null, 65534, 65534, null, root),
                 PATH,
                 WorkArea.open(WorkArea.defaultRoot()),
-                RunCgroups.prepared(root));
+                RunCgroups.prepared(root, false));
         supervisor = new ProcessSupervisor(Clock.systemUTC(), Duration.ofMillis(500), sandbox);
     }
 
@@ -157,13 +157,23 @@ class RunCgroupsTests {
     @Test
     void refusesADelegationWithoutTheControllersItNeedsOrWithProcessesOfItsOwn() throws IOException {
         Files.writeString(root.resolve("cgroup.controllers"), "cpu io pids\n");
-        assertThatThrownBy(() -> RunCgroups.prepared(root))
+        assertThatThrownBy(() -> RunCgroups.prepared(root, false))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageStartingWith("airlock.sandbox.cgroup: ")
                 .hasMessageContaining("does not offer the memory controller");
         Files.writeString(root.resolve("cgroup.controllers"), "memory pids\n");
         Files.writeString(root.resolve("cgroup.procs"), "4242\n");
-        assertThatThrownBy(() -> RunCgroups.prepared(root)).hasMessageContaining("holds processes of its own");
+        assertThatThrownBy(() -> RunCgroups.prepared(root, false)).hasMessageContaining("holds processes of its own");
+
+        Files.writeString(root.resolve("cgroup.procs"), "");
+        assertThatThrownBy(() -> RunCgroups.prepared(root, true))
+                .as("a host with swap, and no swap accounting")
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("has no memory.swap.max");
+        Files.writeString(root.resolve("memory.swap.max"), "max\n");
+        assertThat(RunCgroups.prepared(root, true)).isNotNull();
+        Files.delete(root.resolve("memory.swap.max"));
+        assertThat(RunCgroups.prepared(root, false)).as("no swap to go to").isNotNull();
     }
 
     @Test
