@@ -19,10 +19,11 @@ import org.springframework.stereotype.Service;
  * PostgreSQL): after {@code airlock.login.max-failures} failures for one user name, or
  * {@code max-failures-per-address} from one client address, within {@code window}, every attempt
  * for that name or from that address is refused for {@code lockout} without the password being
- * checked, so a refusal never tells whether the password was right. Each lock-out is an audit
- * event: a configured person's in the logs of the tenants they have a role in (another tenant's
- * auditors do not learn their name), an address's or a name that is nobody's in every tenant's
- * (it may be aimed at any of them; the name is not written down).
+ * checked, so a refusal never tells whether the password was right. An IPv6 address counts by
+ * its /64 (one host commonly holds all of it). Each lock-out is an audit event: a configured
+ * person's in the logs of the tenants they have a role in (another tenant's auditors do not learn
+ * their name), an address's in every tenant's; a name that is nobody's is only logged, without
+ * the name.
  */
 @Service
 public class LoginThrottle {
@@ -66,22 +67,60 @@ public class LoginThrottle {
     }
 
     /**
-     * Records a failed attempt and locks the name or the address out when it reached its limit. A
-     * lock-out is written into every tenant's audit log, so this works over every configured tenant.
+     * Whether the password of this attempt may be checked: not while the name or the address is
+     * locked out, nor when this attempt is past either limit (which locks them). The attempt is
+     * counted as a failure first, committed before the counts are read, and forgotten only if it
+     * succeeds: attempts sent at the same moment each see the others, so no burst gets more than the
+     * limit's password checks before the lock-out.
      */
-    public void failed(String username, String address) {
-        scopes.consoleJobs().run(() -> transactions.executeWithoutResult(status -> record(username, address)));
+    public boolean admit(String username, String address) {
+        return scopes.consoleJobs().call(() -> {
+            Instant now = clock.instant();
+            if (attempts.lockedOut(userSubject(username), addressSubject(address), now)) {
+                return false;
+            }
+            Instant since = now.minus(settings.window());
+            transactions.executeWithoutResult(
+                    status -> attempts.reserve(bounded(username), bounded(ClientAddress.counted(address)), now, since));
+            return Boolean.TRUE.equals(transactions.execute(status -> {
+                SignInAttempts.Counts counts =
+                        attempts.counts(bounded(username), bounded(ClientAddress.counted(address)), since);
+                boolean within = counts.byUser() <= settings.maxFailures()
+                        && counts.byAddress() <= settings.maxFailuresPerAddress();
+                if (!within) {
+                    lockWhereReached(username, address, counts, now);
+                }
+                return within;
+            }));
+        });
     }
 
-    private void record(String username, String address) {
-        Instant now = clock.instant();
-        SignInAttempts.Counts counts =
-                attempts.fail(bounded(username), bounded(address), now, now.minus(settings.window()));
+    /**
+     * An admitted attempt failed (it was counted when it was {@linkplain #admit admitted}): locks the
+     * name or the address out when it has reached its limit. A lock-out is written into every
+     * tenant's audit log, so this works over every configured tenant.
+     */
+    public void failed(String username, String address) {
+        scopes.consoleJobs()
+                .run(() -> transactions.executeWithoutResult(status -> {
+                    Instant now = clock.instant();
+                    lockWhereReached(
+                            username,
+                            address,
+                            attempts.counts(
+                                    bounded(username),
+                                    bounded(ClientAddress.counted(address)),
+                                    now.minus(settings.window())),
+                            now);
+                }));
+    }
+
+    private void lockWhereReached(String username, String address, SignInAttempts.Counts counts, Instant now) {
         if (counts.byUser() >= settings.maxFailures()) {
             lock(userSubject(username), "user", username, counts.byUser(), now);
         }
         if (counts.byAddress() >= settings.maxFailuresPerAddress()) {
-            lock(addressSubject(address), "address", address, counts.byAddress(), now);
+            lock(addressSubject(address), "address", ClientAddress.counted(address), counts.byAddress(), now);
         }
     }
 
@@ -96,10 +135,15 @@ public class LoginThrottle {
             return;
         }
         // A user name that is nobody's may be a password typed in the wrong field: never write it down.
-        String shown = kind.equals("user") && !people.knows(who) ? "(an unknown user name)" : bounded(who);
+        boolean unknownName = kind.equals("user") && !people.knows(who);
+        String shown = unknownName ? "(an unknown user name)" : bounded(who);
         log.warn("Sign-in locked out for {} {} after {} failed attempts, until {}", kind, shown, failures, until);
-        java.util.Set<String> where =
-                kind.equals("user") && people.knows(who) ? people.tenantsOf(who, tenants) : tenants;
+        if (unknownName) {
+            // Nobody's account is at stake, and fresh names cost nothing: in the tenants' audit logs, every
+            // five guesses would append an event to each of them.
+            return;
+        }
+        java.util.Set<String> where = kind.equals("user") ? people.tenantsOf(who, tenants) : tenants;
         if (where.isEmpty()) {
             // A configured person with no role in any tenant: audited everywhere, without the name.
             where = tenants;
@@ -117,7 +161,7 @@ public class LoginThrottle {
     }
 
     private static String addressSubject(String address) {
-        return "address:" + bounded(address);
+        return "address:" + bounded(ClientAddress.counted(address));
     }
 
     private static String bounded(String value) {

@@ -91,6 +91,36 @@ class SecurityHardeningIntegrationTests {
     }
 
     @Test
+    void aBurstOfGuessesSentAtOnceGetsNoMoreThanTheLimitsPasswordChecks() throws Exception {
+        int burst = 24;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(burst);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < burst; i++) {
+            String password = "burst-" + i;
+            String address = "10.1.0." + i; // one address each: only the name's limit applies
+            answers.add(pool.submit(() -> {
+                go.await();
+                return signIn("carol", password, address).getResponse().getRedirectedUrl();
+            }));
+        }
+        go.countDown();
+        java.util.List<String> redirects = new java.util.ArrayList<>();
+        for (var answer : answers) {
+            redirects.add(answer.get(60, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+
+        assertThat(redirects).containsOnly("/login?error", "/login?locked");
+        assertThat(redirects)
+                .as("password checks (each a wrong guess) of %d attempts sent at once", burst)
+                .filteredOn("/login?error"::equals)
+                .hasSizeBetween(1, 5);
+        assertThat(signIn("carol", "carol-password", "10.1.1.1").getResponse().getRedirectedUrl())
+                .isEqualTo("/login?locked");
+    }
+
+    @Test
     void aControlCharacterInTheUserNameIsAFailedSignInNotAnError() {
         // (the form login trims a name, as String.trim does: NUL at either end goes with the spaces)
         for (String name : new String[] {"ca\0rol", "\0ca\0rol ", "ca\u001brol"}) {
@@ -137,6 +167,43 @@ class SecurityHardeningIntegrationTests {
                         .list())
                 .anySatisfy(d -> assertThat(d).contains("10.9.9.9"))
                 .noneSatisfy(d -> assertThat(d).contains("nobody-"));
+    }
+
+    @Test
+    void anIpv6ClientCountsByItsSlash64AndANameThatIsNobodysFillsNoAuditLog() {
+        long before = jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE type = 'login.locked'")
+                .query(Long.class)
+                .single();
+        for (int i = 0; i < 6; i++) {
+            assertThat(signIn("nobody-at-all", "guess-" + i, "10.8.8." + i)
+                            .getResponse()
+                            .getRedirectedUrl())
+                    .isIn("/login?error", "/login?locked");
+        }
+        assertThat(signIn("nobody-at-all", "guess", "10.8.8.99").getResponse().getRedirectedUrl())
+                .as("locked out, as any name")
+                .isEqualTo("/login?locked");
+        assertThat(jdbc.sql("SELECT count(*) FROM airlock.audit_events WHERE type = 'login.locked'")
+                        .query(Long.class)
+                        .single())
+                .as("no tenant's chain takes an event for a name that is nobody's")
+                .isEqualTo(before);
+
+        for (int i = 0; i < 20; i++) {
+            signIn("nobody-" + i, "guess", "2001:db8:7:7:0:0:0:" + Integer.toHexString(i + 1));
+        }
+        assertThat(signIn("erin", "erin-password", "2001:db8:7:7:ffff:1:2:3")
+                        .getResponse()
+                        .getRedirectedUrl())
+                .as("another address of the same /64")
+                .isEqualTo("/login?locked");
+        assertThat(signedIn(signIn("erin", "erin-password", "2001:db8:7:8::1")))
+                .as("the next /64")
+                .isTrue();
+        assertThat(jdbc.sql("SELECT details FROM airlock.audit_events WHERE tenant = 'acme' AND type = 'login.locked'")
+                        .query(String.class)
+                        .list())
+                .anySatisfy(d -> assertThat(d).contains("2001:db8:7:7::/64"));
     }
 
     @Test

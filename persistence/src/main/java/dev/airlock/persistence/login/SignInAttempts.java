@@ -34,19 +34,24 @@ public class SignInAttempts {
     }
 
     /**
-     * Records one failure at {@code now}, forgetting failures before {@code since}, and returns how
-     * many failures the user name and the address have since then.
+     * Records one failure at {@code now} (an attempt counted before its password is checked, forgotten by
+     * {@link #forget} if it succeeds), forgetting failures before {@code since}. The caller commits it
+     * before it {@linkplain #counts counts}, so that attempts made at the same moment each count the others.
      */
-    public Counts fail(String username, String address, Instant now, Instant since) {
-        Timestamp from = Timestamp.from(since);
+    public void reserve(String username, String address, Instant now, Instant since) {
         jdbc.sql("DELETE FROM airlock.login_failures WHERE failed_at < :since")
-                .param("since", from)
+                .param("since", Timestamp.from(since))
                 .update();
         jdbc.sql("INSERT INTO airlock.login_failures (username, address, failed_at) VALUES (:user, :address, :now)")
                 .param("user", username)
                 .param("address", address)
                 .param("now", Timestamp.from(now))
                 .update();
+    }
+
+    /** How many failures the user name and the address have had since {@code since}. */
+    public Counts counts(String username, String address, Instant since) {
+        Timestamp from = Timestamp.from(since);
         long byUser = jdbc.sql(
                         "SELECT count(*) FROM airlock.login_failures WHERE username = :user AND failed_at >= :since")
                 .param("user", username)

@@ -45,7 +45,7 @@ final class LoginThrottleFilter extends OncePerRequestFilter {
                 response.sendRedirect(request.getContextPath() + "/login?error");
                 return;
             }
-            if (throttle.lockedOut(username, request.getRemoteAddr())) {
+            if (!throttle.admit(username, request.getRemoteAddr())) {
                 response.sendRedirect(request.getContextPath() + "/login?locked");
                 return;
             }

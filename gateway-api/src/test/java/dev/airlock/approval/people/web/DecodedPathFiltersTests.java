@@ -32,7 +32,7 @@ class DecodedPathFiltersTests {
     @Test
     void aLockedOutNameIsSentBackHoweverTheSignInPathIsSpelled() throws Exception {
         LoginThrottle throttle = mock(LoginThrottle.class);
-        when(throttle.lockedOut("carol", "10.0.0.1")).thenReturn(true);
+        when(throttle.admit("carol", "10.0.0.1")).thenReturn(false);
         for (String path : new String[] {"/login", "/l%6Fgin", "/%6C%6F%67%69%6E"}) {
             MockHttpServletRequest request = new MockHttpServletRequest("POST", path);
             request.setParameter("username", "carol");
