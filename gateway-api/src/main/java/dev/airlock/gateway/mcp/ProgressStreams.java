@@ -153,6 +153,11 @@ final class ProgressStreams extends OncePerRequestFilter {
             error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.INVALID_REQUEST, invalid);
             return;
         }
+        String invalidCall = invalidCall(message);
+        if (invalidCall != null) {
+            error(response, HttpServletResponse.SC_BAD_REQUEST, McpSchema.ErrorCodes.INVALID_PARAMS, invalidCall);
+            return;
+        }
         McpSchema.JSONRPCRequest call = progressCall(request, body);
         if (call == null) {
             chain.doFilter(new ReadBody(request, body), response);
@@ -207,6 +212,49 @@ final class ProgressStreams extends OncePerRequestFilter {
                 message.path("params").path("_meta").get("progressToken");
         if (token != null && !token.isString() && !token.isIntegralNumber()) {
             return "_meta.progressToken must be a string or an integer.";
+        }
+        return null;
+    }
+
+    /** What a tools/call's params may hold: the SDK would drop anything else without a word. */
+    private static final java.util.Set<String> CALL_PARAMS = java.util.Set.of("name", "arguments", "_meta");
+
+    /**
+     * Why a tools/call's params cannot be taken as they are, or null: a key besides {@code name},
+     * {@code arguments} and {@code _meta} (a misspelt {@code argument} would run the tool with its
+     * defaults, as the REST API's unknown fields are refused), a name that is not a string,
+     * arguments or {@code _meta} that are not objects, a reason that is not a string.
+     */
+    static @Nullable String invalidCall(tools.jackson.databind.JsonNode message) {
+        tools.jackson.databind.JsonNode method = message.get("method");
+        if (method == null || !McpSchema.METHOD_TOOLS_CALL.equals(method.asString())) {
+            return null;
+        }
+        tools.jackson.databind.JsonNode params = message.get("params");
+        if (params == null || !params.isObject()) {
+            return "tools/call needs params: an object with the tool's name.";
+        }
+        for (var property : params.properties()) {
+            if (!CALL_PARAMS.contains(property.getKey())) {
+                return "tools/call takes params name, arguments and _meta only, not '"
+                        + AirlockMcpHandler.printable(property.getKey()) + "'.";
+            }
+        }
+        tools.jackson.databind.JsonNode name = params.get("name");
+        if (name == null || !name.isString()) {
+            return "params.name must be a string.";
+        }
+        tools.jackson.databind.JsonNode arguments = params.get("arguments");
+        if (arguments != null && !arguments.isObject()) {
+            return "params.arguments must be an object.";
+        }
+        tools.jackson.databind.JsonNode meta = params.get("_meta");
+        if (meta != null && !meta.isObject()) {
+            return "params._meta must be an object.";
+        }
+        tools.jackson.databind.JsonNode reason = meta == null ? null : meta.get(AirlockMcpHandler.REASON_META);
+        if (reason != null && !reason.isString()) {
+            return "params._meta[\"" + AirlockMcpHandler.REASON_META + "\"] must be a string.";
         }
         return null;
     }

@@ -172,6 +172,30 @@ class McpIntegrationTests {
                 .isTrue();
     }
 
+    @Test
+    void aToolsCallWithParamsTheRestApiWouldRefuseIsRefusedNotRunWithDefaults() throws Exception {
+        for (String params : List.of(
+                "{\"name\":\"echo\",\"argument\":{\"message\":\"misspelt\"}}",
+                "{\"name\":\"echo\",\"arguments\":null}",
+                "{\"name\":\"echo\",\"arguments\":[\"hello\"]}",
+                "{\"name\":7,\"arguments\":{}}",
+                "{\"name\":\"echo\",\"arguments\":{\"message\":\"x\"},\"_meta\":[]}",
+                "{\"name\":\"echo\",\"arguments\":{\"message\":\"x\"},\"_meta\":{\"dev.airlock/reason\":5}}")) {
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":" + params + "}";
+            HttpResponse<String> refused = send(rawMcp(body).header("Authorization", "Bearer " + AgentApi.ACME));
+            assertThat(refused.statusCode()).as(params).isEqualTo(400);
+            assertThat(json.readTree(refused.body()).path("error").path("code").asInt())
+                    .as(params)
+                    .isEqualTo(-32602);
+        }
+        String fine = "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":"
+                + "{\"name\":\"echo\",\"arguments\":{\"message\":\"spelt right\"},"
+                + "\"_meta\":{\"dev.airlock/reason\":\"a test\"}}}";
+        HttpResponse<String> ran = send(rawMcp(fine).header("Authorization", "Bearer " + AgentApi.ACME));
+        assertThat(ran.statusCode()).isEqualTo(200);
+        assertThat(ran.body()).contains("spelt right");
+    }
+
     /** Whether the logging system keeps a logger off. */
     private static boolean loggerOff(String logger) {
         var configuration = org.springframework.boot.logging.LoggingSystem.get(
