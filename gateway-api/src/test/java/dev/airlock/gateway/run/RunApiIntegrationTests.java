@@ -276,6 +276,17 @@ class RunApiIntegrationTests {
         AgentApi.Response unknownTool = api.post(ACME, "/api/v1/runs", "{\"tool\":\"rm\",\"arguments\":{}}");
         assertThat(unknownTool.status()).isEqualTo(400);
         assertThat(unknownTool.text("detail")).contains("Unknown tool 'rm'");
+        assertThat(unknownTool.text("field")).isEqualTo("tool");
+        String longName = "x\u001b[31m".repeat(40_000);
+        AgentApi.Response echoed = api.post(
+                ACME, "/api/v1/runs", "{\"tool\":\"" + longName.replace("\u001b", "\\u001b") + "\",\"arguments\":{}}");
+        assertThat(echoed.status()).isEqualTo(400);
+        assertThat(echoed.text("detail"))
+                .as("what the agent sent is not echoed whole, nor its control characters")
+                .startsWith("Unknown tool 'x?[31mx?[31m")
+                .doesNotContain("\u001b")
+                .doesNotContain("x?[31m".repeat(17))
+                .hasSizeLessThan(2_000);
         AgentApi.Response malformed = api.post(ACME, "/api/v1/runs", "{\"tool\":");
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.type()).startsWith("application/problem+json");

@@ -33,10 +33,22 @@ public final class InvalidRequest extends ApiProblem {
         return problem;
     }
 
-    /** The agent's tenant has no such tool. */
+    /** The agent's tenant has no such tool (named as given, printable ASCII only and at most 100 characters). */
     public static InvalidRequest unknownTool(String tool, List<String> available) {
-        return (InvalidRequest) new InvalidRequest("Unknown tool '" + tool + "'. Tools you may call: " + available)
-                .with("tools", available);
+        return (InvalidRequest)
+                new InvalidRequest("Unknown tool '" + shown(tool) + "'. Tools you may call: " + available)
+                        .with("field", "tool")
+                        .with("tools", available);
+    }
+
+    /** At most 100 characters of what a caller sent, each outside printable ASCII as '?'. */
+    private static String shown(String text) {
+        StringBuilder shown = new StringBuilder();
+        for (int i = 0; i < text.length() && shown.length() < 100; i++) {
+            char c = text.charAt(i);
+            shown.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return text.length() > 100 ? shown + "…" : shown.toString();
     }
 
     /**

@@ -96,7 +96,7 @@ class RunController {
         try {
             duration = Duration.parse(wait);
         } catch (DateTimeParseException e) {
-            throw InvalidRequest.field("wait", "wait must be an ISO-8601 duration such as PT30S, not '" + wait + "'.");
+            throw InvalidRequest.field("wait", "wait must be an ISO-8601 duration such as PT30S.");
         }
         if (duration.isNegative() || duration.compareTo(maxWait) > 0) {
             throw InvalidRequest.field("wait", "wait must be between PT0S and " + maxWait + ".");
