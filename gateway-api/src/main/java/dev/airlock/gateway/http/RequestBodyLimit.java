@@ -47,7 +47,7 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
             tooLarge(response, maxBytes);
             return;
         }
-        if (path(request).startsWith("/api/") && hasBody(request) && !json(request.getContentType())) {
+        if (path(request).startsWith("/api/") && mayHaveBody(request) && !json(request.getContentType())) {
             refuse(
                     response,
                     HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
@@ -67,8 +67,16 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         return request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
     }
 
-    private static boolean hasBody(HttpServletRequest request) {
-        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    /**
+     * Whether the request has a body, or says it has one of a type without saying how long (HTTP/2
+     * frames a body without {@code Content-Length} or {@code Transfer-Encoding}): such a body must be
+     * JSON too, or another converter (YAML) would read it without the JSON reader's bounds.
+     */
+    private static boolean mayHaveBody(HttpServletRequest request) {
+        long length = request.getContentLengthLong();
+        return length > 0
+                || request.getHeader("Transfer-Encoding") != null
+                || length != 0 && request.getContentType() != null;
     }
 
     private static boolean json(String contentType) {
