@@ -175,6 +175,33 @@ class AuditorIntegrationTests {
                 .body();
         assertThat(view.path("text").asString()).isEqualTo(CLAIMING_NOTE + "\\x0a\n");
 
+        for (String use : List.of(
+                "/api/v1/audit/raw-grants/" + grant + "/download?stream=stdout",
+                "/api/v1/audit/raw-grants/" + grant + "/hexdump?stream=stdout",
+                "/console/audit/grants/" + grant + "/hexdump?stream=stdout",
+                "/console/audit/grants/" + grant + "/audit-view?stream=stdout")) {
+            for (String site : List.of("cross-site", "same-site")) {
+                MockHttpServletResponse sent = mvc.get()
+                        .uri(use)
+                        .session(api().session("bob"))
+                        .header("Sec-Fetch-Site", site)
+                        .exchange()
+                        .getResponse();
+                assertThat(sent.getStatus())
+                        .as("%s, started by another site's page (%s)", use, site)
+                        .isEqualTo(403);
+                assertThat(sent.getContentAsString()).doesNotContain(CLAIMING_NOTE);
+            }
+        }
+        assertThat(mvc.get()
+                        .uri("/console/audit/grants/" + grant + "/hexdump?stream=stdout")
+                        .session(api().session("bob"))
+                        .header("Sec-Fetch-Site", "same-origin")
+                        .exchange()
+                        .getResponse()
+                        .getStatus())
+                .as("from the console's own page")
+                .isEqualTo(200);
         MockHttpServletResponse download =
                 api().rawAsHuman("bob", "/api/v1/audit/raw-grants/" + grant + "/download?stream=stdout");
         assertThat(download.getStatus()).isEqualTo(200);
@@ -202,6 +229,7 @@ class AuditorIntegrationTests {
                         "raw.grant.decided human:erin",
                         "raw.grant.used human:bob",
                         "raw.grant.used human:bob",
+                        "raw.grant.used human:bob", // the console's own hex dump; none for another site's
                         "raw.grant.used human:bob");
         JsonNode verification =
                 asBob("GET", "/api/v1/audit/verify?tenant=acme", null).body();

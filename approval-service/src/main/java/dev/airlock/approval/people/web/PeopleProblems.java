@@ -69,6 +69,15 @@ final class PeopleProblems {
                         : "This access token lacks the scope '" + needed + "' this request needs.");
     }
 
+    /** 403 for a recorded read that another site's page started ({@link CrossSiteReads}). */
+    static void crossSite(HttpServletResponse response) throws IOException {
+        write(
+                response,
+                HttpServletResponse.SC_FORBIDDEN,
+                "Forbidden",
+                "Raw bytes are read from the console's own pages only; open the grant in the console.");
+    }
+
     private static void write(HttpServletResponse response, int status, String title, String detail)
             throws IOException {
         response.setStatus(status);

@@ -65,6 +65,7 @@ class PeopleSecurityConfiguration {
                 .addFilterBefore(PersonScopeFilter.caller(scopes), AuthorizationFilter.class)
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
+                .addFilterBefore(new CrossSiteReads(), CsrfFilter.class)
                 .csrf(csrf -> csrf.ignoringRequestMatchers(AccessTokenAuthenticationFilter::authenticatedByToken))
                 .authorizeHttpRequests(auth -> auth.requestMatchers("/login", "/css/**", "/js/**")
                         .permitAll()
