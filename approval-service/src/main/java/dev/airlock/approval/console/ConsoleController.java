@@ -180,6 +180,8 @@ class ConsoleController {
         model.addAttribute("mayDecide", mayDecide);
         model.addAttribute("toolDescription", context.description(run).orElse(null));
         model.addAttribute(
+                "toolDescriptionServer", context.descriptionServer(run).orElse(null));
+        model.addAttribute(
                 "recentRuns", context.recent(run, r -> access.maySeeRun(human, r.tenant(), r.approvalRequired())));
         model.addAttribute("sinceApproved", context.sinceLastApproved(run).orElse(null));
         return "run";

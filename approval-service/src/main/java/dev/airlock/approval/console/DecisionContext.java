@@ -93,6 +93,18 @@ class DecisionContext {
                 .map(JsonNode::asString);
     }
 
+    /**
+     * The upstream MCP server whose tool the run calls (its definition names one), if it does: its
+     * description is then that server's own words, not the operator's.
+     */
+    Optional<String> descriptionServer(RunRecord run) {
+        return tenants.toolDefinition(run.tenant(), run.toolSnapshotId())
+                .flatMap(this::tree)
+                .map(definition -> definition.path("mcp").path("server"))
+                .filter(JsonNode::isString)
+                .map(JsonNode::asString);
+    }
+
     /** The agent's last runs of the tool before this one that the viewer may see, newest first, at most five. */
     List<RecentRun> recent(RunRecord run, java.util.function.Predicate<RunRecord> visible) {
         return runs

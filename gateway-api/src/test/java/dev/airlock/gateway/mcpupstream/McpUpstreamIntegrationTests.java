@@ -298,6 +298,14 @@ class McpUpstreamIntegrationTests {
                 .contains("definition-sha256: ")
                 .contains("arguments:   \"n\" : 3\n");
         String digest = request.path("summary").path("digest").asString();
+        String page = new String(
+                api.rawAsHuman("tess", "/console/runs/" + runId).getContentAsByteArray(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(page)
+                .as("the server's description is its own words, fenced, never Airlock's explanation")
+                .contains("What the MCP server says the tool is for, in its own words")
+                .doesNotContain("What the tool is for</h3>")
+                .containsPattern("<pre class=\"output\" id=\"tool-description\">--- untrusted [^\n]*hostile");
         String other = api.park(KEY, "hostile.count", "{\"n\":4}");
         assertThat(api.digest("tess", other)).isNotEqualTo(digest);
         AgentApi.Response decided = api.asHuman(
