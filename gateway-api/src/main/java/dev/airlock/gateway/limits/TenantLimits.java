@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The limits of each tenant: how many of its runs execute at once on this replica, how many
- * runs each of its agents may request per minute, and how many of its agents' requests may wait
+ * runs each of its agents may request and how many reads it may make per minute, and how many of its agents' requests may wait
  * for a run to end at once on this replica.
  */
 @Component
@@ -26,6 +26,7 @@ public class TenantLimits {
     private final AgentSettings properties;
     private final Map<String, Bulkhead> bulkheads = new ConcurrentHashMap<>();
     private final Map<AgentIdentity, RateLimiter> rateLimiters = new ConcurrentHashMap<>();
+    private final Map<AgentIdentity, RateLimiter> readLimiters = new ConcurrentHashMap<>();
     private final Map<String, Bulkhead> waits = new ConcurrentHashMap<>();
 
     TenantLimits(AgentSettings properties) {
@@ -48,14 +49,39 @@ public class TenantLimits {
                                 .timeoutDuration(Duration.ZERO)
                                 .build()));
         if (!limiter.acquirePermission()) {
-            long nanos = limiter instanceof AtomicRateLimiter atomic
-                    ? atomic.getDetailedMetrics().getNanosToWait()
-                    : TimeUnit.MINUTES.toNanos(1);
             throw TooManyRequests.rateLimited(
-                    agent.agent(),
-                    limits(agent.tenant()).runsPerMinutePerAgent(),
-                    Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanos) + 1));
+                    agent.agent(), limits(agent.tenant()).runsPerMinutePerAgent(), secondsToWait(limiter));
         }
+    }
+
+    /**
+     * Counts one read of {@code agent} (a run's envelope or output, a cancel; over REST or MCP) against
+     * its rate ({@code limits.reads-per-minute-per-agent}): each loads a run's transcripts from the
+     * database, so an agent polling without pause would take the connections every tenant shares.
+     *
+     * @throws TooManyRequests with the seconds to wait when the agent is over its rate
+     */
+    public void admitRead(AgentIdentity agent) {
+        int perMinute = limits(agent.tenant()).readsPerMinutePerAgent();
+        RateLimiter limiter = readLimiters.computeIfAbsent(
+                agent,
+                a -> RateLimiter.of(
+                        "reads-" + a.tenant() + "-" + a.agent(),
+                        RateLimiterConfig.custom()
+                                .limitForPeriod(perMinute)
+                                .limitRefreshPeriod(Duration.ofMinutes(1))
+                                .timeoutDuration(Duration.ZERO)
+                                .build()));
+        if (!limiter.acquirePermission()) {
+            throw TooManyRequests.readLimited(agent.agent(), perMinute, secondsToWait(limiter));
+        }
+    }
+
+    private static long secondsToWait(RateLimiter limiter) {
+        long nanos = limiter instanceof AtomicRateLimiter atomic
+                ? atomic.getDetailedMetrics().getNanosToWait()
+                : TimeUnit.MINUTES.toNanos(1);
+        return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanos) + 1);
     }
 
     /** A slot to execute one run of {@code tenant}, if one is free. Release it when the run ends. */

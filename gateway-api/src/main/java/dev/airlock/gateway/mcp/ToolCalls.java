@@ -246,6 +246,12 @@ final class ToolCalls {
         // Every built-in tool requires a run id, and airlock_output a stream: with no errors, they are there.
         UUID runId = Objects.requireNonNull(checked.runId(), "checked arguments name a run");
         try {
+            runs.admitRead(agent);
+        } catch (TooManyRequests busy) {
+            return results.refused(
+                    busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.", null);
+        }
+        try {
             return switch (tool) {
                 case BuiltInTools.STATUS -> answer(runs.await(agent, runId, checked.waitFor()));
                 case BuiltInTools.OUTPUT -> {

@@ -22,6 +22,16 @@ public final class TooManyRequests extends ApiProblem {
                 retryAfterSeconds);
     }
 
+    /** The agent read runs (envelopes, output, cancels) more often per minute than its tenant allows. */
+    public static TooManyRequests readLimited(String agent, int perMinute, long retryAfterSeconds) {
+        return new TooManyRequests(
+                "read-limited",
+                "Too many reads",
+                "Agent '" + agent + "' may read runs " + perMinute
+                        + " times per minute; wait for a run with ?wait (or airlock_status's wait) instead of polling.",
+                retryAfterSeconds);
+    }
+
     /** The tenant already has as many runs executing as it may. */
     public static TooManyRequests tenantBusy(String tenant, int concurrent) {
         return new TooManyRequests(

@@ -378,6 +378,16 @@ public class RunService {
     }
 
     /**
+     * Counts one read of a run by {@code agent} (REST's envelope, output and cancel, MCP's built-in
+     * tools) against its tenant's {@code reads-per-minute-per-agent}.
+     *
+     * @throws TooManyRequests when the agent is over its rate
+     */
+    public void admitRead(AgentIdentity agent) {
+        limits.admitRead(agent);
+    }
+
+    /**
      * A run the agent may see: one it requested, or, for an agent configured with
      * {@code runs: tenant}, any run of its tenant; in both cases only runs of tools the agent may
      * use ({@code agents.<a>.tools}). Any other run is not found, exactly like one that does not exist.

@@ -527,7 +527,10 @@ public record AgentSettings(
             int runsPerMinutePerAgent,
 
             @DefaultValue("100") @PositiveOrZero(message = "must be 0 (no request waits) or more")
-            int concurrentWaits) {}
+            int concurrentWaits,
+
+            @DefaultValue("1200") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int readsPerMinutePerAgent) {}
 
     /**
      * A tool an agent can ask Airlock to run.

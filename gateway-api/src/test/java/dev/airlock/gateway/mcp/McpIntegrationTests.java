@@ -196,6 +196,27 @@ class McpIntegrationTests {
         assertThat(ran.body()).contains("spelt right");
     }
 
+    @Test
+    void theBuiltInToolsCountAsReadsAgainstTheAgentsRate() throws Exception {
+        // tiny's reads-per-minute-per-agent is 6 (RunApiIntegrationTests may have used some this minute)
+        String refused = null;
+        for (int call = 0; call < 7 && refused == null; call++) {
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":" + call + ",\"method\":\"tools/call\",\"params\":"
+                    + "{\"name\":\"airlock_status\",\"arguments\":{\"runId\":\"" + java.util.UUID.randomUUID()
+                    + "\"}}}";
+            HttpResponse<String> answer = send(rawMcp(body).header("Authorization", "Bearer " + AgentApi.TINY_READER));
+            assertThat(answer.statusCode()).isEqualTo(200);
+            if (answer.body().contains("may read runs 6 times per minute")) {
+                refused = answer.body();
+            }
+        }
+        assertThat(refused)
+                .as("refused within the rate and one more")
+                .isNotNull()
+                .contains("\"isError\":true")
+                .contains("Retry after");
+    }
+
     /** Whether the logging system keeps a logger off. */
     private static boolean loggerOff(String logger) {
         var configuration = org.springframework.boot.logging.LoggingSystem.get(

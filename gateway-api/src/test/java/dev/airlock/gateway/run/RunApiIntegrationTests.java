@@ -402,6 +402,30 @@ class RunApiIntegrationTests {
     }
 
     @Test
+    void readingRunsWithoutPauseIsLimitedPerAgent() {
+        String runId = api.run(AgentApi.TINY_READER, "echo", "{\"message\":\"read me\"}")
+                .text("runId");
+        int reads = 0;
+        AgentApi.Response answer;
+        do {
+            answer = reads % 2 == 0
+                    ? api.get(AgentApi.TINY_READER, "/api/v1/runs/" + runId)
+                    : api.get(AgentApi.TINY_READER, "/api/v1/runs/" + runId + "/output/stdout");
+            reads++;
+        } while (answer.status() == 200 && reads < 20);
+        assertThat(reads).as("the tenant's reads-per-minute-per-agent is 6").isEqualTo(7);
+        assertThat(answer.status()).isEqualTo(429);
+        assertThat(answer.text("type")).isEqualTo("urn:airlock:problem:read-limited");
+        assertThat(Long.parseLong(answer.headers().getFirst("Retry-After"))).isBetween(1L, 61L);
+        assertThat(api.post(AgentApi.TINY_READER, "/api/v1/runs/" + runId + "/cancel", "")
+                        .status())
+                .isEqualTo(429);
+        assertThat(api.get(TINY, "/api/v1/runs/" + runId).status())
+                .as("another agent of the tenant reads on (and is refused the run as not its own, or shown it)")
+                .isNotEqualTo(429);
+    }
+
+    @Test
     void aFieldTheRequestDoesNotTakeIsRefusedNamingItAndRunsNothing() {
         long before = owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class);
         for (String body : List.of(

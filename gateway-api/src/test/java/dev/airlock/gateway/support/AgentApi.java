@@ -29,6 +29,9 @@ public final class AgentApi {
     public static final String GLOBEX = "globex-bot-key";
     public static final String EVIDENCE = "evidence-bot-key";
     public static final String TINY = "tiny-bot-key";
+    /** Another agent of the tenant of {@link #TINY}, whose reads are counted apart from that one's. */
+    public static final String TINY_READER = "tiny-reader-key";
+
     public static final String MOUNTS = "mounts-bot-key";
 
     /** Signed-in sessions per gateway (one MockMvcTester per application context) and person. */

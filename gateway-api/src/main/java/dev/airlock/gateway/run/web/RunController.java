@@ -66,6 +66,7 @@ class RunController {
             @AuthenticationPrincipal AgentIdentity agent,
             @PathVariable String runId,
             @RequestParam(name = "wait", required = false) String wait) {
+        runs.admitRead(agent);
         return runs.awaitEnvelope(agent, RunNotFound.parseId(runId), parseWait(wait));
     }
 
@@ -77,6 +78,7 @@ class RunController {
             @RequestParam(required = false) Integer from,
             @RequestParam(required = false) Integer to,
             @RequestParam(required = false) String grep) {
+        runs.admitRead(agent);
         StreamName name = StreamName.fromKey(stream)
                 .orElseThrow(
                         () -> InvalidRequest.field("stream", "Stream must be stdout or stderr, not '" + stream + "'."));
@@ -85,6 +87,7 @@ class RunController {
 
     @PostMapping("/{runId}/cancel")
     Envelope cancel(@AuthenticationPrincipal AgentIdentity agent, @PathVariable String runId) {
+        runs.admitRead(agent);
         return views.envelope(runs.cancel(agent, RunNotFound.parseId(runId)));
     }
 
