@@ -370,7 +370,9 @@ public class LoadClient {
         Path dir = Files.createTempDirectory("airlock-load-");
         dir.toFile().deleteOnExit();
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        List<String> command = new ArrayList<>();
+        // The gateway sets the run's OOM preference on the host before the sandbox (choom, which then
+        // executes setpriv or bwrap, so it is not in bwrap's command line): the same here.
+        List<String> command = new ArrayList<>(List.of("choom", "-n", "1000", "--"));
         if (!uid.equals(Long.toString((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")))) {
             // The gateway runs as root and starts sandboxes as an unprivileged host user, through setpriv.
             Files.setAttribute(dir, "unix:uid", Integer.parseInt(uid));
