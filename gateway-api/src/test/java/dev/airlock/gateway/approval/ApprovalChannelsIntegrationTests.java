@@ -59,7 +59,18 @@ class ApprovalChannelsIntegrationTests {
     static final Map<String, List<String>> RECEIVED = new ConcurrentHashMap<>();
     static final HttpServer CHAT = chat();
     static final GreenMail SMTP = smtp();
-    static final Path SECRETS = dev.airlock.gateway.support.ToolInputs.directory("channel-urls");
+    /** The channels' URLs are secrets: outside every tool's mounts (a mount over them stops the start). */
+    static final Path SECRETS = secrets();
+
+    private static Path secrets() {
+        try {
+            return Files.createDirectories(
+                    Path.of(System.getProperty("user.dir"), "target", "test-secrets", "channel-urls")
+                            .toAbsolutePath());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @Autowired
     MockMvcTester mvc;
