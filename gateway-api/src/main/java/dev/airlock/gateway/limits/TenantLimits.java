@@ -84,6 +84,20 @@ public class TenantLimits {
         return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanos) + 1);
     }
 
+    /**
+     * Refuses one more request for people's approval of {@code agent} when it already has
+     * {@code pending} waiting ({@code limits.pending-approvals-per-agent}): each request is a message to
+     * its approvers, and a flood of them hides the one that matters.
+     *
+     * @throws TooManyRequests when the agent already has as many as it may
+     */
+    public void admitApprovalRequest(AgentIdentity agent, long pending) {
+        int most = limits(agent.tenant()).pendingApprovalsPerAgent();
+        if (pending >= most) {
+            throw TooManyRequests.approvalsPending(agent.agent(), most);
+        }
+    }
+
     /** A slot to execute one run of {@code tenant}, if one is free. Release it when the run ends. */
     public Optional<Permit> tryExecute(String tenant) {
         Bulkhead bulkhead = bulkhead(tenant);

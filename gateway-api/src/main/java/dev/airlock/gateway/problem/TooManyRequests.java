@@ -32,6 +32,16 @@ public final class TooManyRequests extends ApiProblem {
                 retryAfterSeconds);
     }
 
+    /** The agent already has as many requests waiting for people as its tenant allows. */
+    public static TooManyRequests approvalsPending(String agent, int pending) {
+        return new TooManyRequests(
+                "approvals-pending",
+                "Too many requests waiting for approval",
+                "Agent '" + agent + "' already has " + pending
+                        + " requests waiting for people; wait for them to be decided before asking for more.",
+                60);
+    }
+
     /** The tenant already has as many runs executing as it may. */
     public static TooManyRequests tenantBusy(String tenant, int concurrent) {
         return new TooManyRequests(

@@ -201,6 +201,11 @@ public class RunService {
                 .decide(new RuleInput(
                         checked.values(), agent.agent(), agent.labels(), agent.tenant(), tool.name(), clock.instant()));
         PolicyVerdict verdict = policies.evaluate(decision.policy());
+        if (verdict instanceof PolicyVerdict.Required) {
+            limits.admitApprovalRequest(
+                    agent,
+                    runs.countByTenantAndAgentAndState(agent.tenant(), agent.agent(), RunState.PENDING_APPROVAL));
+        }
         RunRecord requested = RunRecord.request(
                         new RunRecord.NewRun(
                                 RunIds.next(clock),

@@ -530,7 +530,10 @@ public record AgentSettings(
             int concurrentWaits,
 
             @DefaultValue("1200") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
-            int readsPerMinutePerAgent) {}
+            int readsPerMinutePerAgent,
+
+            @DefaultValue("50") @Min(value = 1, message = MUST_BE_AT_LEAST_1)
+            int pendingApprovalsPerAgent) {}
 
     /**
      * A tool an agent can ask Airlock to run.

@@ -426,6 +426,39 @@ class RunApiIntegrationTests {
     }
 
     @Test
+    void anAgentWithAsManyRequestsWaitingForPeopleAsItMayIsRefusedAnother() {
+        String flood = "waits-flood-key"; // tenant waits: pending-approvals-per-agent 3
+        long before = owner.queryForObject(
+                "SELECT count(*) FROM airlock.runs WHERE tenant = 'waits' AND agent = 'flood'"
+                        + " AND state = 'PENDING_APPROVAL'",
+                Long.class);
+        java.util.List<String> parked = new java.util.ArrayList<>();
+        AgentApi.Response answer;
+        do {
+            answer = api.post(flood, "/api/v1/runs", "{\"tool\":\"gated\",\"arguments\":{}}");
+            if (answer.status() == 201) {
+                parked.add(answer.text("runId"));
+            }
+        } while (answer.status() == 201 && parked.size() < 10);
+        try {
+            assertThat(parked).hasSize((int) Math.max(0, 3 - before));
+            assertThat(answer.status()).isEqualTo(429);
+            assertThat(answer.text("type")).isEqualTo("urn:airlock:problem:approvals-pending");
+            assertThat(answer.text("detail")).contains("already has 3 requests waiting for people");
+            if (!parked.isEmpty()) {
+                api.post(flood, "/api/v1/runs/" + parked.removeFirst() + "/cancel", "");
+                AgentApi.Response again = api.post(flood, "/api/v1/runs", "{\"tool\":\"gated\",\"arguments\":{}}");
+                assertThat(again.status())
+                        .as("one was cancelled: a place is free")
+                        .isEqualTo(201);
+                parked.add(again.text("runId"));
+            }
+        } finally {
+            parked.forEach(id -> api.post(flood, "/api/v1/runs/" + id + "/cancel", ""));
+        }
+    }
+
+    @Test
     void aFieldTheRequestDoesNotTakeIsRefusedNamingItAndRunsNothing() {
         long before = owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class);
         for (String body : List.of(

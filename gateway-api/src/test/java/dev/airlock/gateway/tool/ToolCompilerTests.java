@@ -183,6 +183,7 @@ class ToolCompilerTests {
             no rate                      | limits.runs-per-minute-per-agent | 0  | airlock.tenants.acme.limits.runs-per-minute-per-agent: must be at least 1
             negative waits               | limits.concurrent-waits          | -1 | airlock.tenants.acme.limits.concurrent-waits: must be 0 (no request waits) or more
             no reads                     | limits.reads-per-minute-per-agent | 0 | airlock.tenants.acme.limits.reads-per-minute-per-agent: must be at least 1
+            no pending                   | limits.pending-approvals-per-agent | 0 | airlock.tenants.acme.limits.pending-approvals-per-agent: must be at least 1
             """)
     void refusesTenantLimitsThatCannotHold(String what, String key, String value, String message) {
         assertThatThrownBy(() -> catalog(Map.of("airlock.tenants.acme." + key, value)))
@@ -194,7 +195,7 @@ class ToolCompilerTests {
     @Test
     void bindsTheTenantLimitsWithTheirDefaults() {
         assertThat(bind(Map.of()).agent().tenant("acme").limits())
-                .isEqualTo(new AgentSettings.Limits(8, 120, 100, 1200));
+                .isEqualTo(new AgentSettings.Limits(8, 120, 100, 1200, 50));
         assertThat(bind(Map.of("airlock.tenants.acme.limits.concurrent-waits", "0"))
                         .agent()
                         .tenant("acme")
