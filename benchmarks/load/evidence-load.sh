@@ -36,7 +36,7 @@ airlock:
     alice: { password: "{bcrypt}\$2a\$10\$Tf2VLkwmu2PQbcTX1D0tueT92mArQNOAvJqSKU2ixYiRk/VglkKwG", roles: { ev: [AUDITOR] } }
   tenants:
     ev:
-      limits: { concurrent-runs: 64, runs-per-minute-per-agent: 100000000, reads-per-minute-per-agent: 100000000, concurrent-waits: 1000 }
+      limits: { concurrent-runs: 64, runs-per-minute-per-agent: 100000000, reads-per-minute-per-agent: 100000000, pending-approvals-per-agent: 100000000, concurrent-waits: 1000 }
       evidence:
         signing-key: bench
         keys:

@@ -178,7 +178,7 @@ TENANTS_YAML=$WORK/tenants.yaml
     key=$(printf '%s' "$t-key" | sha256sum | cut -d' ' -f1)
     cat <<EOF
     $t:
-      limits: { concurrent-runs: 64, runs-per-minute-per-agent: 100000000, reads-per-minute-per-agent: 100000000 }
+      limits: { concurrent-runs: 64, runs-per-minute-per-agent: 100000000, reads-per-minute-per-agent: 100000000, pending-approvals-per-agent: 100000000 }
       agents:
         $t-agent: { key-sha256: "$key" }
       tools:
