@@ -178,9 +178,9 @@ class ConsoleController {
         model.addAttribute(
                 "actionLines", approval.map(a -> a.request().actionLines()).orElse(null));
         model.addAttribute("mayDecide", mayDecide);
-        model.addAttribute("toolDescription", context.description(run).orElse(null));
-        model.addAttribute(
-                "toolDescriptionServer", context.descriptionServer(run).orElse(null));
+        DecisionContext.ToolDescription description = context.description(run).orElse(null);
+        model.addAttribute("toolDescription", description == null ? null : description.text());
+        model.addAttribute("toolDescriptionServer", description == null ? null : description.server());
         model.addAttribute(
                 "recentRuns", context.recent(run, r -> access.maySeeRun(human, r.tenant(), r.approvalRequired())));
         model.addAttribute("sinceApproved", context.sinceLastApproved(run).orElse(null));

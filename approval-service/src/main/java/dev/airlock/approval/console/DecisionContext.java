@@ -84,25 +84,25 @@ class DecisionContext {
             boolean toolChanged,
             @Nullable String ruleThen) {}
 
-    /** The tool's description as recorded with the run's definition, if it has one. */
-    Optional<String> description(RunRecord run) {
-        return tenants.toolDefinition(run.tenant(), run.toolSnapshotId())
-                .flatMap(this::tree)
-                .map(definition -> definition.path("description"))
-                .filter(JsonNode::isString)
-                .map(JsonNode::asString);
-    }
-
     /**
-     * The upstream MCP server whose tool the run calls (its definition names one), if it does: its
-     * description is then that server's own words, not the operator's.
+     * A tool's description as recorded with a run's definition.
+     *
+     * @param text   the description
+     * @param server the upstream MCP server whose tool it is, whose own words the description then is; null for a
+     *               configured tool, whose description is the operator's
      */
-    Optional<String> descriptionServer(RunRecord run) {
+    record ToolDescription(String text, @Nullable String server) {}
+
+    /** The tool's description as recorded with the run's definition, if it has one. */
+    Optional<ToolDescription> description(RunRecord run) {
         return tenants.toolDefinition(run.tenant(), run.toolSnapshotId())
                 .flatMap(this::tree)
-                .map(definition -> definition.path("mcp").path("server"))
-                .filter(JsonNode::isString)
-                .map(JsonNode::asString);
+                .filter(definition -> definition.path("description").isString())
+                .map(definition -> new ToolDescription(
+                        definition.path("description").asString(),
+                        definition.path("mcp").path("server").isString()
+                                ? definition.path("mcp").path("server").asString()
+                                : null));
     }
 
     /** The agent's last runs of the tool before this one that the viewer may see, newest first, at most five. */

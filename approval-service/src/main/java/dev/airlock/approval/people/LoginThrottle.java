@@ -61,11 +61,6 @@ public class LoginThrottle {
         this.clock = clock;
     }
 
-    /** Whether attempts for {@code username} or from {@code address} are refused right now. */
-    public boolean lockedOut(String username, String address) {
-        return attempts.lockedOut(userSubject(username), addressSubject(address), clock.instant());
-    }
-
     /**
      * Whether the password of this attempt may be checked: not while the name or the address is
      * locked out, nor when this attempt is past either limit (which locks them). The attempt is

@@ -116,6 +116,10 @@ public final class MountRules {
             reserved.add(new Reserved(
                     "(the sandbox's /etc)", null, Path.of("/etc", etc), "mounted into every sandbox by name", true));
         }
+        Reserved[] shared = sharedSecret(reserved);
+        if (shared != null) {
+            throw new InvalidConfigurationException(shared[0].key(), sharedMessage(shared));
+        }
         MountRules rules = new MountRules(mounts, reserved);
         for (Mount mount : mounts) {
             String problem = rules.problem(mount, mounts);
@@ -135,6 +139,10 @@ public final class MountRules {
         all.addAll(recorded);
         List<Reserved> reservedNow = new ArrayList<>(reserved);
         reservedNow.addAll(recordedSecretFiles);
+        Reserved[] shared = sharedSecret(reservedNow);
+        if (shared != null) {
+            return shared[0].key() + ": " + sharedMessage(shared);
+        }
         MountRules now = new MountRules(all, reservedNow);
         for (Mount mount : all) {
             String problem = now.problem(mount, all);
@@ -143,6 +151,47 @@ public final class MountRules {
             }
         }
         return null;
+    }
+
+    /**
+     * A tool's or stdio server's own {@code file:} secret that is also a file of another tenant's
+     * setting, of a setting of no tenant (the database's password), or of the configuration itself,
+     * with that other reservation; or null. A secret is handed to every run of its tool, so naming
+     * such a file would hand that run what the mount rules keep it from mounting.
+     */
+    private static Reserved @Nullable [] sharedSecret(List<Reserved> reserved) {
+        for (Reserved own : reserved) {
+            if (own.owner() == null) {
+                continue;
+            }
+            String tenant = tenantOf(own.owner());
+            for (Reserved other : reserved) {
+                if (other != own
+                        && !other.readable()
+                        && other.path().equals(own.path())
+                        && !(other.what().equals(SECRET_FILE)
+                                && tenant != null
+                                && tenant.equalsIgnoreCase(tenantOf(other.key())))) {
+                    return new Reserved[] {own, other};
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String sharedMessage(Reserved[] shared) {
+        return "reads its secret from " + shared[0].path() + ", which is " + shared[1].what() + " of " + shared[1].key()
+                + ": a tool's or server's secret file must be its own tenant's";
+    }
+
+    /** The tenant of a key under {@code airlock.tenants.}, or null. */
+    private static @Nullable String tenantOf(String key) {
+        String prefix = "airlock.tenants.";
+        if (!key.startsWith(prefix)) {
+            return null;
+        }
+        int end = key.indexOf('.', prefix.length());
+        return end < 0 ? null : key.substring(prefix.length(), end);
     }
 
     /** The mounts of one tool's definition, keyed under {@code owner}. */
@@ -182,8 +231,10 @@ public final class MountRules {
      * mount but {@code owner}'s read-only ones (null: every mount).
      */
     public static Reserved secretFile(String key, @Nullable String owner, Path file) {
-        return new Reserved(key, owner, real(file), "the file a secret is read from", false);
+        return new Reserved(key, owner, real(file), SECRET_FILE, false);
     }
+
+    private static final String SECRET_FILE = "the file a secret is read from";
 
     /** A file Airlock's configuration was read from ({@code key} among its settings), reserved against every mount. */
     public static Reserved configurationFile(String key, Path file) {

@@ -28,9 +28,12 @@ final class RunCgroups {
     private static final List<String> CONTROLLERS = List.of("memory", "pids");
 
     private final Path root;
+    /** Whether the kernel accounts swap here (the delegated cgroup has memory.swap.max): every run's must then be set. */
+    private final boolean swapAccounted;
 
-    private RunCgroups(Path root) {
+    private RunCgroups(Path root, boolean swapAccounted) {
         this.root = root;
+        this.swapAccounted = swapAccounted;
     }
 
     /**
@@ -90,7 +93,7 @@ final class RunCgroups {
                             root.resolve("cgroup.subtree_control"), "+" + controller, StandardCharsets.US_ASCII);
                 }
             }
-            return new RunCgroups(root);
+            return new RunCgroups(root, Files.exists(root.resolve("memory.swap.max")));
         } catch (IOException e) {
             throw new InvalidConfigurationException(KEY, "cannot use " + root + " for runs: " + e.getMessage());
         }
@@ -102,7 +105,11 @@ final class RunCgroups {
         RunCgroup cgroup = new RunCgroup(dir);
         try {
             write(dir.resolve("memory.max"), Long.toString(policy.maxMemoryBytes()));
-            writeIfPresent(dir.resolve("memory.swap.max"), "0");
+            if (swapAccounted) {
+                write(dir.resolve("memory.swap.max"), "0");
+            } else {
+                writeIfPresent(dir.resolve("memory.swap.max"), "0");
+            }
             writeIfPresent(dir.resolve("memory.oom.group"), "1");
             write(dir.resolve("pids.max"), Integer.toString(policy.maxProcesses()));
             return cgroup;

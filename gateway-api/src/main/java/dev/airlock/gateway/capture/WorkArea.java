@@ -259,32 +259,45 @@ public final class WorkArea implements AutoCloseable {
      * link: a process that swaps a directory for a link while the tree is removed can make the
      * removal fail, never make it reach outside the tree. Directories a run made unreadable are
      * opened up on the way. A tree of any depth is removed with at most {@link #MAX_DEPTH} directories
-     * open at once: what lies deeper is moved up into {@code dir} and removed in a further pass.
+     * open at once: what lies deeper is moved up into {@code dir} and removed in a further pass (each
+     * pass opens {@code dir} again through its parent, never through a link).
      */
     static void deleteTree(Path dir) {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try {
-            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) || dir.getParent() == null) {
                 Files.delete(dir);
                 return;
             }
-            Files.setPosixFilePermissions(dir, OWNER_ONLY);
-            boolean movedUp = true;
-            while (movedUp) {
-                try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-                    if (!(stream instanceof SecureDirectoryStream<Path> top)) {
-                        throw new IOException("this file system offers no directory-relative operations");
-                    }
-                    movedUp = empty(top, top, 0);
+            try (DirectoryStream<Path> parentStream = Files.newDirectoryStream(dir.getParent())) {
+                if (!(parentStream instanceof SecureDirectoryStream<Path> parent)) {
+                    throw new IOException("this file system offers no directory-relative operations");
                 }
+                Path name = dir.getFileName();
+                parent.getFileAttributeView(name, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .setPermissions(OWNER_ONLY);
+                // Each pass goes at most MAX_DEPTH levels down; what lies deeper comes up for the next.
+                boolean movedUp = true;
+                for (int pass = 0; movedUp; pass++) {
+                    if (pass == MAX_PASSES) {
+                        throw new IOException(
+                                "still deeper after " + MAX_PASSES + " passes of " + MAX_DEPTH + " levels");
+                    }
+                    try (SecureDirectoryStream<Path> top = parent.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+                        movedUp = empty(top, top, 0);
+                    }
+                }
+                parent.deleteDirectory(name);
             }
-            Files.delete(dir);
         } catch (IOException | UncheckedIOException | java.nio.file.DirectoryIteratorException e) {
             log.warn("Could not remove {}: {}", dir, e.getMessage());
         }
     }
+
+    /** How many passes a removal makes at most (a tree that keeps growing while it is removed stops it). */
+    private static final int MAX_PASSES = 100_000;
 
     /** How many directories below the top one removal holds open at most. */
     private static final int MAX_DEPTH = 64;

@@ -76,7 +76,9 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         long length = request.getContentLengthLong();
         return length > 0
                 || request.getHeader("Transfer-Encoding") != null
-                || length != 0 && request.getContentType() != null;
+                || length < 0
+                        && request.getContentType() != null
+                        && request.getProtocol().startsWith("HTTP/2");
     }
 
     private static boolean json(String contentType) {

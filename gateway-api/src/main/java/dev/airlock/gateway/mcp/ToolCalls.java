@@ -109,8 +109,7 @@ final class ToolCalls {
             } catch (Refused refused) {
                 return answer(runs.find(agent, refused.runId()));
             } catch (TooManyRequests busy) {
-                return results.refused(
-                        busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.", null);
+                return refused(busy);
             } catch (ApiProblem problem) {
                 return results.refused(detail(problem), null);
             }
@@ -237,6 +236,12 @@ final class ToolCalls {
         return json.convertValue(view, MAP);
     }
 
+    /** A limit's refusal as a call's result, saying when to retry. */
+    private McpSchema.CallToolResult refused(TooManyRequests busy) {
+        return results.refused(
+                busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.", null);
+    }
+
     private McpSchema.CallToolResult builtIn(AgentIdentity agent, String tool, Map<String, Object> arguments) {
         List<String> errors = new ArrayList<>();
         BuiltInTools.Arguments checked = builtIns.check(tool, arguments, errors);
@@ -248,8 +253,7 @@ final class ToolCalls {
         try {
             runs.admitRead(agent);
         } catch (TooManyRequests busy) {
-            return results.refused(
-                    busy.getMessage() + " Retry after " + busy.headers().get("Retry-After") + " s.", null);
+            return refused(busy);
         }
         try {
             return switch (tool) {

@@ -141,8 +141,8 @@ class RunLaunch {
             approved = digest;
         }
         // The definition was recorded when the run was requested: its mounts must still keep today's rules.
-        String owner =
-                "airlock.tenants." + execution.tenant() + ".tools." + tool.name() + " (as recorded for this run)";
+        // Keyed as today's configuration keys the tool, so that its own secret files stay its own.
+        String owner = "airlock.tenants." + execution.tenant() + ".tools." + tool.name();
         Path workingDir = tool.workingDir() == null ? null : Path.of(tool.workingDir());
         String mountProblem = catalog.mounts()
                 .problem(

@@ -188,6 +188,8 @@ public class RunService {
             Optional<RunRecord> earlier =
                     runs.findByTenantAndAgentAndIdempotencyKey(agent.tenant(), agent.agent(), idempotencyKey);
             if (earlier.isPresent()) {
+                // A replay answers with the earlier run: a read of it, counted as one.
+                limits.admitRead(agent);
                 return replay(earlier.get(), requestSha256, idempotencyKey);
             }
         }

@@ -1,18 +1,16 @@
 package dev.airlock.gateway.tool;
 
 import dev.airlock.gateway.capture.MountRules;
-import dev.airlock.gateway.capture.SecretReference;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
@@ -23,24 +21,18 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 
 /**
- * The host files Airlock's own configuration comes from, which no sandbox may mount: every file a
- * {@code file:} reference under {@code airlock.} names (an upstream's credential, an MCP server's
- * header, a trust store's password, an evidence key, a channel's webhook, as well as tools'
- * secrets), and every file an {@code airlock.} setting was read from (a YAML file, a config tree's
- * files). A tool's or a stdio server's own {@code secrets} stay readable by it alone, as
+ * The host files the gateway's configuration comes from, which no sandbox may mount: every file a
+ * {@code file:} value names, of any setting (an upstream's credential, an MCP server's header, a
+ * trust store's password, an evidence key, a channel's webhook, tools' secrets), and every file a
+ * setting was read from (a YAML file, a config tree's files such as the database password in
+ * {@code /run/secrets/db/spring.datasource.password}). A tool's or a stdio server's own {@code secrets} stay readable by it alone, as
  * {@link MountRules#secretFilesOf} has them.
  */
 final class ConfiguredFiles {
 
-    private static final ConfigurationPropertyName AIRLOCK = ConfigurationPropertyName.of("airlock");
-
-    /** A secret of a tool or a stdio MCP server, which that tool or server may mount read-only. */
-    private static final Pattern OWNED_SECRET =
-            Pattern.compile("(airlock\\.tenants\\.[^.]+\\.(?:tools|mcp-servers)\\.[^.]+)\\.secrets\\.[^.]+");
-
     private ConfiguredFiles() {}
 
-    /** The files of {@code environment}'s {@code airlock.} settings, reserved against every mount. */
+    /** The files of {@code environment}'s settings, reserved against every mount. */
     static List<MountRules.Reserved> of(Environment environment) {
         List<MountRules.Reserved> files = new ArrayList<>();
         Set<Path> sources = new HashSet<>();
@@ -48,23 +40,17 @@ final class ConfiguredFiles {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
             }
-            iterable.stream().filter(AIRLOCK::isAncestorOf).forEach(name -> {
+            iterable.stream().forEach(name -> {
                 ConfigurationProperty property = iterable.getConfigurationProperty(name);
                 if (property == null) {
                     return;
                 }
-                String key = name.toString();
-                if (property.getValue() instanceof CharSequence raw) {
-                    String text = environment.resolvePlaceholders(raw.toString());
-                    if (text.startsWith("file:")) {
-                        try {
-                            SecretReference.parse(text)
-                                    .file()
-                                    .ifPresent(file -> files.add(MountRules.secretFile(key, ownerOf(key), file)));
-                        } catch (IllegalArgumentException e) {
-                            // Not a path a secret can be read from: the setting that reads it says so.
-                        }
-                    }
+                String key = original(name);
+                Path file = property.getValue() instanceof CharSequence raw
+                        ? fileReference(environment.resolvePlaceholders(raw.toString()))
+                        : null;
+                if (file != null) {
+                    files.add(MountRules.secretFile(key, ownerOf(name), file));
                 }
                 Path origin = fileOf(property.getOrigin());
                 if (origin != null && sources.add(origin)) {
@@ -75,10 +61,51 @@ final class ConfiguredFiles {
         return files;
     }
 
-    /** The tool or stdio server whose own secret {@code key} is, or null. */
-    private static @Nullable String ownerOf(String key) {
-        Matcher owned = OWNED_SECRET.matcher(key);
-        return owned.matches() ? owned.group(1) : null;
+    /** The setting's name as written (Spring's own form lower-cases it and drops {@code _}): as the tools are keyed. */
+    private static String original(ConfigurationPropertyName name) {
+        StringBuilder key = new StringBuilder();
+        for (int i = 0; i < name.getNumberOfElements(); i++) {
+            if (i > 0) {
+                key.append('.');
+            }
+            key.append(name.getElement(i, Form.ORIGINAL));
+        }
+        return key.toString();
+    }
+
+    /**
+     * The file a {@code file:} value names, absolute and normalized however it is spelt (a doubled
+     * slash, {@code /./}, {@code ..}: whatever reads it reaches the same file), or null.
+     */
+    private static @Nullable Path fileReference(String text) {
+        if (!text.startsWith("file:")) {
+            return null;
+        }
+        try {
+            return Path.of(text.substring("file:".length())).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The tool or stdio server whose own secret {@code name} is ({@code airlock.tenants.<t>.tools.<n>.secrets.<v>}
+     * or {@code ….mcp-servers.<n>.secrets.<v>}), keyed as the tool compiler keys it (the names as written,
+     * not Spring's lower-cased form without {@code _}), or null.
+     */
+    private static @Nullable String ownerOf(ConfigurationPropertyName name) {
+        if (name.getNumberOfElements() != 7
+                || !name.getElement(0, Form.UNIFORM).equals("airlock")
+                || !name.getElement(1, Form.UNIFORM).equals("tenants")
+                || !name.getElement(5, Form.UNIFORM).equals("secrets")) {
+            return null;
+        }
+        String kind = name.getElement(3, Form.UNIFORM);
+        if (!kind.equals("tools") && !kind.equals("mcpservers")) {
+            return null;
+        }
+        return "airlock.tenants." + name.getElement(2, Form.ORIGINAL) + "."
+                + (kind.equals("tools") ? "tools" : "mcp-servers") + "." + name.getElement(4, Form.ORIGINAL);
     }
 
     /** The host file a setting was read from, or null if it came from elsewhere (the environment, the jar). */

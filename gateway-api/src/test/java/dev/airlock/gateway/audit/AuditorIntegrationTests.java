@@ -187,6 +187,13 @@ class AuditorIntegrationTests {
                         .header("Sec-Fetch-Site", site)
                         .exchange()
                         .getResponse();
+                MockHttpServletResponse head = mvc.head()
+                        .uri(use)
+                        .session(api().session("bob"))
+                        .header("Sec-Fetch-Site", site)
+                        .exchange()
+                        .getResponse();
+                assertThat(head.getStatus()).as("HEAD %s (%s)", use, site).isEqualTo(403);
                 assertThat(sent.getStatus())
                         .as("%s, started by another site's page (%s)", use, site)
                         .isEqualTo(403);

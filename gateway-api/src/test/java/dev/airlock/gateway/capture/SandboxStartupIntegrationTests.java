@@ -98,10 +98,80 @@ class SandboxStartupIntegrationTests {
                 .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
                     assertThat(e.key()).isEqualTo("airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]");
                     assertThat(e.problem())
-                            .contains(
-                                    "a file Airlock's configuration is read from",
-                                    settings.resolve("extra.yaml").toString());
+                            .contains(settings.resolve("extra.yaml").toString())
+                            .containsAnyOf(
+                                    "a file Airlock's configuration is read from", "spring.config.additional-location");
                 });
+    }
+
+    @Test
+    void refusesToStartWhenAToolWouldMountAConfigTreeOrReadAnotherTenantsSecret() throws Exception {
+        Path tree = Files.createDirectories(host.resolve("tree"));
+        Files.writeString(tree.resolve("spring.application.name"), "airlock-from-a-config-tree");
+        assertThatThrownBy(() -> start(
+                                "--spring.config.import=optional:configtree:" + tree + "/",
+                                "--airlock.tenants.acme.tools.peek.argv[0]=true",
+                                "--airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]=" + tree)
+                        .close())
+                .rootCause()
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e -> assertThat(e.problem())
+                                .as("a spring. setting's file, not only airlock.'s")
+                                .contains("a file Airlock's configuration is read from", "spring.application.name"));
+
+        Path secrets = Files.createDirectories(host.resolve("globex-secrets"));
+        Files.writeString(secrets.resolve("billing-token"), "globex's upstream credential");
+        assertThatThrownBy(() -> start(
+                                "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
+                                "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
+                                "--airlock.tenants.globex.upstreams.billing.auth.token=file:"
+                                        + secrets.resolve("billing-token"),
+                                "--airlock.tenants.acme.tools.peek.argv[0]=true",
+                                "--airlock.tenants.acme.tools.peek.secrets.TOKEN=file:"
+                                        + secrets.resolve("billing-token"))
+                        .close())
+                .rootCause()
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
+                    assertThat(e.key()).isEqualTo("airlock.tenants.acme.tools.peek.secrets.TOKEN");
+                    assertThat(e.problem())
+                            .contains("airlock.tenants.globex.upstreams.billing.auth.token", "its own tenant's");
+                });
+    }
+
+    @Test
+    void aToolMountsItsOwnSecretsDirectoryWhateverItsNameAndRunsWithIt() throws Exception {
+        Path own = Files.createDirectories(host.resolve("own"));
+        Files.setPosixFilePermissions(own, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.writeString(own.resolve("token"), "own-token-value");
+        Files.setPosixFilePermissions(
+                own.resolve("token"), java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        for (Path dir = host; dir != null; dir = dir.getParent()) {
+            if (!Files.getPosixFilePermissions(dir)
+                    .contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+                Files.setPosixFilePermissions(
+                        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+            }
+        }
+        AgentIdentity agent = new AgentIdentity("acme", "build-bot");
+        try (ConfigurableApplicationContext context = start(
+                        "--airlock.tenants.acme.tools.own_secret.argv[0]=cat",
+                        "--airlock.tenants.acme.tools.own_secret.argv[1]=" + own.resolve("token"),
+                        "--airlock.tenants.acme.tools.own_secret.secrets.TOKEN=file:" + own.resolve("token"),
+                        "--airlock.tenants.acme.tools.own_secret.sandbox.read-only-paths[0]=" + own);
+                var scope = context.getBean(dev.airlock.persistence.scope.Scopes.class)
+                        .agent(agent.tenant())
+                        .open()) {
+            RunService runs = context.getBean(RunService.class);
+            RunRecord ended = runs.await(
+                    agent,
+                    runs.submit(agent, "own_secret", Map.of(), null).run().id(),
+                    Duration.ofSeconds(20));
+            assertThat(ended.failure())
+                    .as("refused at the run: its own secret's directory")
+                    .isNull();
+            assertThat(ended.exitCode()).isZero();
+        }
     }
 
     @Test

@@ -403,7 +403,12 @@ class RunApiIntegrationTests {
 
     @Test
     void readingRunsWithoutPauseIsLimitedPerAgent() {
-        String runId = api.run(AgentApi.TINY_READER, "echo", "{\"message\":\"read me\"}")
+        String once = "read-limit-" + java.util.UUID.randomUUID();
+        String runId = api.post(
+                        AgentApi.TINY_READER,
+                        "/api/v1/runs",
+                        "{\"tool\":\"echo\",\"arguments\":{\"message\":\"read me\"}}",
+                        once)
                 .text("runId");
         int reads = 0;
         AgentApi.Response answer;
@@ -420,6 +425,15 @@ class RunApiIntegrationTests {
         assertThat(api.post(AgentApi.TINY_READER, "/api/v1/runs/" + runId + "/cancel", "")
                         .status())
                 .isEqualTo(429);
+        AgentApi.Response replayed = api.post(
+                AgentApi.TINY_READER,
+                "/api/v1/runs",
+                "{\"tool\":\"echo\",\"arguments\":{\"message\":\"read me\"}}",
+                once);
+        assertThat(replayed.status())
+                .as("a replay answers with the run: a read")
+                .isEqualTo(429);
+        assertThat(replayed.text("type")).isEqualTo("urn:airlock:problem:read-limited");
         assertThat(api.get(TINY, "/api/v1/runs/" + runId).status())
                 .as("another agent of the tenant reads on (and is refused the run as not its own, or shown it)")
                 .isNotEqualTo(429);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.gateway.capture.MountRules;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
@@ -21,27 +22,37 @@ class ConfiguredFilesTests {
                         "test",
                         Map.of(
                                 "airlock.tenants.acme.tools.git-log.secrets.TOKEN", "file:/srv/secrets/git",
+                                "airlock.tenants.acme.tools.git_log.secrets.OTHER", "file:/srv/secrets/git2",
                                 "airlock.tenants.acme.mcp-servers.files.secrets.KEY", "file:/srv/secrets/mcp",
                                 "airlock.tenants.acme.upstreams.billing.auth.token", "file:${secrets.dir}/billing",
                                 "secrets.dir", "/srv/secrets",
                                 "airlock.tenants.acme.evidence.keys.k1.private-key", "file:/srv/keys/k1.pem",
+                                "airlock.tenants.acme.upstreams.odd.auth.token", "file:/srv//keys/./odd/../k2.pem",
+                                "spring.datasource.password", "file:/run/secrets/db-password",
                                 "airlock.tenants.acme.tools.git-log.env.PLAIN", "file-like but not a reference",
-                                "airlock.tenants.acme.upstreams.odd.auth.token", "file:relative/path",
-                                "other.setting", "file:/srv/not-airlock")));
+                                "other.setting", "plain:/srv/not-a-file-reference")));
 
         Map<String, MountRules.Reserved> reserved = ConfiguredFiles.of(environment).stream()
-                .collect(java.util.stream.Collectors.toMap(MountRules.Reserved::key, r -> r));
+                .filter(r -> !r.key().startsWith("java.") && !r.key().startsWith("sun."))
+                .collect(Collectors.toMap(MountRules.Reserved::key, r -> r));
 
         assertThat(reserved)
                 .containsOnlyKeys(
-                        "airlock.tenants.acme.tools.git-log.secrets.token",
-                        "airlock.tenants.acme.mcp-servers.files.secrets.key",
+                        "airlock.tenants.acme.tools.git-log.secrets.TOKEN",
+                        "airlock.tenants.acme.tools.git_log.secrets.OTHER",
+                        "airlock.tenants.acme.mcp-servers.files.secrets.KEY",
                         "airlock.tenants.acme.upstreams.billing.auth.token",
-                        "airlock.tenants.acme.evidence.keys.k1.private-key");
-        assertThat(reserved.get("airlock.tenants.acme.tools.git-log.secrets.token")
+                        "airlock.tenants.acme.upstreams.odd.auth.token",
+                        "airlock.tenants.acme.evidence.keys.k1.private-key",
+                        "spring.datasource.password");
+        assertThat(reserved.get("airlock.tenants.acme.tools.git-log.secrets.TOKEN")
                         .owner())
                 .isEqualTo("airlock.tenants.acme.tools.git-log");
-        assertThat(reserved.get("airlock.tenants.acme.mcp-servers.files.secrets.key")
+        assertThat(reserved.get("airlock.tenants.acme.tools.git_log.secrets.OTHER")
+                        .owner())
+                .as("keyed with the tool's name as written")
+                .isEqualTo("airlock.tenants.acme.tools.git_log");
+        assertThat(reserved.get("airlock.tenants.acme.mcp-servers.files.secrets.KEY")
                         .owner())
                 .isEqualTo("airlock.tenants.acme.mcp-servers.files");
         assertThat(reserved.get("airlock.tenants.acme.upstreams.billing.auth.token")
@@ -50,8 +61,12 @@ class ConfiguredFilesTests {
         assertThat(reserved.get("airlock.tenants.acme.upstreams.billing.auth.token")
                         .path())
                 .isEqualTo(Path.of("/srv/secrets/billing"));
+        assertThat(reserved.get("airlock.tenants.acme.upstreams.odd.auth.token").path())
+                .as("however it is spelt")
+                .isEqualTo(Path.of("/srv/keys/k2.pem"));
         assertThat(reserved.get("airlock.tenants.acme.evidence.keys.k1.private-key")
                         .owner())
                 .isNull();
+        assertThat(reserved.get("spring.datasource.password").owner()).isNull();
     }
 }

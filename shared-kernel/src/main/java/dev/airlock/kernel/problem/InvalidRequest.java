@@ -48,7 +48,7 @@ public final class InvalidRequest extends ApiProblem {
             char c = text.charAt(i);
             shown.append(c >= 0x20 && c < 0x7f ? c : '?');
         }
-        return text.length() > 100 ? shown + "…" : shown.toString();
+        return text.length() > 100 ? shown + "..." : shown.toString();
     }
 
     /**

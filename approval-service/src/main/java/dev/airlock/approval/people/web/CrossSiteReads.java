@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import org.springframework.http.HttpMethod;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
@@ -27,14 +26,15 @@ final class CrossSiteReads extends OncePerRequestFilter {
     private static final Set<String> OWN = Set.of("same-origin", "none");
 
     private static final RequestMatcher RECORDED_READS = new OrRequestMatcher(List.of(
-            get("/api/v1/audit/raw-grants/*/hexdump"),
-            get("/api/v1/audit/raw-grants/*/audit-view"),
-            get("/api/v1/audit/raw-grants/*/download"),
-            get("/console/audit/grants/*/hexdump"),
-            get("/console/audit/grants/*/audit-view")));
+            any("/api/v1/audit/raw-grants/*/hexdump"),
+            any("/api/v1/audit/raw-grants/*/audit-view"),
+            any("/api/v1/audit/raw-grants/*/download"),
+            any("/console/audit/grants/*/hexdump"),
+            any("/console/audit/grants/*/audit-view")));
 
-    private static RequestMatcher get(String pattern) {
-        return PathPatternRequestMatcher.withDefaults().matcher(HttpMethod.GET, pattern);
+    /** Every method: MVC answers a HEAD with the GET's handler, which records the read all the same. */
+    private static RequestMatcher any(String pattern) {
+        return PathPatternRequestMatcher.withDefaults().matcher(pattern);
     }
 
     @Override
