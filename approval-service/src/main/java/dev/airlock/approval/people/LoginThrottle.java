@@ -76,10 +76,9 @@ public class LoginThrottle {
             }
             Instant since = now.minus(settings.window());
             transactions.executeWithoutResult(
-                    status -> attempts.reserve(bounded(username), bounded(ClientAddress.counted(address)), now, since));
+                    status -> attempts.reserve(bounded(username), counted(address), now, since));
             return Boolean.TRUE.equals(transactions.execute(status -> {
-                SignInAttempts.Counts counts =
-                        attempts.counts(bounded(username), bounded(ClientAddress.counted(address)), since);
+                SignInAttempts.Counts counts = attempts.counts(bounded(username), counted(address), since);
                 boolean within = counts.byUser() <= settings.maxFailures()
                         && counts.byAddress() <= settings.maxFailuresPerAddress();
                 if (!within) {
@@ -102,10 +101,7 @@ public class LoginThrottle {
                     lockWhereReached(
                             username,
                             address,
-                            attempts.counts(
-                                    bounded(username),
-                                    bounded(ClientAddress.counted(address)),
-                                    now.minus(settings.window())),
+                            attempts.counts(bounded(username), counted(address), now.minus(settings.window())),
                             now);
                 }));
     }
@@ -115,7 +111,7 @@ public class LoginThrottle {
             lock(userSubject(username), "user", username, counts.byUser(), now);
         }
         if (counts.byAddress() >= settings.maxFailuresPerAddress()) {
-            lock(addressSubject(address), "address", ClientAddress.counted(address), counts.byAddress(), now);
+            lock(addressSubject(address), "address", counted(address), counts.byAddress(), now);
         }
     }
 
@@ -156,7 +152,12 @@ public class LoginThrottle {
     }
 
     private static String addressSubject(String address) {
-        return "address:" + bounded(ClientAddress.counted(address));
+        return "address:" + counted(address);
+    }
+
+    /** The address as failures are counted under it: an IPv6 address by its /64 ({@link ClientAddress}), bounded. */
+    private static String counted(String address) {
+        return bounded(ClientAddress.counted(address));
     }
 
     private static String bounded(String value) {

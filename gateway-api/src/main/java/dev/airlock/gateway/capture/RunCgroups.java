@@ -78,7 +78,8 @@ final class RunCgroups {
                         root + " holds processes of its own; a cgroup that hands "
                                 + "controllers to its children may not: move the gateway into a sibling or child cgroup first");
             }
-            if (hostSwap && !Files.exists(root.resolve("memory.swap.max"))) {
+            boolean swapAccounted = Files.exists(root.resolve("memory.swap.max"));
+            if (hostSwap && !swapAccounted) {
                 throw new InvalidConfigurationException(
                         KEY,
                         root + " has no memory.swap.max (the kernel does not account swap to cgroups) and this host"
@@ -93,7 +94,7 @@ final class RunCgroups {
                             root.resolve("cgroup.subtree_control"), "+" + controller, StandardCharsets.US_ASCII);
                 }
             }
-            return new RunCgroups(root, Files.exists(root.resolve("memory.swap.max")));
+            return new RunCgroups(root, swapAccounted);
         } catch (IOException e) {
             throw new InvalidConfigurationException(KEY, "cannot use " + root + " for runs: " + e.getMessage());
         }

@@ -39,18 +39,10 @@ public class TenantLimits {
      * @throws TooManyRequests with the seconds to wait when the agent is over its rate
      */
     public void admitRequest(AgentIdentity agent) {
-        RateLimiter limiter = rateLimiters.computeIfAbsent(
-                agent,
-                a -> RateLimiter.of(
-                        "runs-" + a.tenant() + "-" + a.agent(),
-                        RateLimiterConfig.custom()
-                                .limitForPeriod(limits(a.tenant()).runsPerMinutePerAgent())
-                                .limitRefreshPeriod(Duration.ofMinutes(1))
-                                .timeoutDuration(Duration.ZERO)
-                                .build()));
+        int perMinute = limits(agent.tenant()).runsPerMinutePerAgent();
+        RateLimiter limiter = perMinute(rateLimiters, "runs-", agent, perMinute);
         if (!limiter.acquirePermission()) {
-            throw TooManyRequests.rateLimited(
-                    agent.agent(), limits(agent.tenant()).runsPerMinutePerAgent(), secondsToWait(limiter));
+            throw TooManyRequests.rateLimited(agent.agent(), perMinute, secondsToWait(limiter));
         }
     }
 
@@ -63,18 +55,24 @@ public class TenantLimits {
      */
     public void admitRead(AgentIdentity agent) {
         int perMinute = limits(agent.tenant()).readsPerMinutePerAgent();
-        RateLimiter limiter = readLimiters.computeIfAbsent(
+        RateLimiter limiter = perMinute(readLimiters, "reads-", agent, perMinute);
+        if (!limiter.acquirePermission()) {
+            throw TooManyRequests.readLimited(agent.agent(), perMinute, secondsToWait(limiter));
+        }
+    }
+
+    /** {@code agent}'s limiter in {@code limiters}, made on first use: {@code perMinute} permits a minute, no waiting. */
+    private static RateLimiter perMinute(
+            Map<AgentIdentity, RateLimiter> limiters, String prefix, AgentIdentity agent, int perMinute) {
+        return limiters.computeIfAbsent(
                 agent,
                 a -> RateLimiter.of(
-                        "reads-" + a.tenant() + "-" + a.agent(),
+                        prefix + a.tenant() + "-" + a.agent(),
                         RateLimiterConfig.custom()
                                 .limitForPeriod(perMinute)
                                 .limitRefreshPeriod(Duration.ofMinutes(1))
                                 .timeoutDuration(Duration.ZERO)
                                 .build()));
-        if (!limiter.acquirePermission()) {
-            throw TooManyRequests.readLimited(agent.agent(), perMinute, secondsToWait(limiter));
-        }
     }
 
     private static long secondsToWait(RateLimiter limiter) {

@@ -66,10 +66,16 @@ class SandboxStartupIntegrationTests {
                         "Install the package 'bubblewrap' (apt-get install bubblewrap)");
     }
 
+    /** A directory {@code name} outside the data directory holding globex's upstream credential, {@code billing-token}. */
+    private Path globexCredential(String name) throws java.io.IOException {
+        Path secrets = Files.createDirectories(host.resolve(name));
+        Files.writeString(secrets.resolve("billing-token"), "globex's upstream credential");
+        return secrets;
+    }
+
     @Test
     void refusesToStartWhenAToolWouldMountAnUpstreamsCredentialOrAConfigurationFile() throws Exception {
-        Path secrets = Files.createDirectories(host.resolve("secrets"));
-        Files.writeString(secrets.resolve("billing-token"), "another tool's upstream credential");
+        Path secrets = globexCredential("secrets");
         assertThatThrownBy(() -> start(
                                 "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
                                 "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
@@ -120,8 +126,7 @@ class SandboxStartupIntegrationTests {
                                 .as("a spring. setting's file, not only airlock.'s")
                                 .contains("a file Airlock's configuration is read from", "spring.application.name"));
 
-        Path secrets = Files.createDirectories(host.resolve("globex-secrets"));
-        Files.writeString(secrets.resolve("billing-token"), "globex's upstream credential");
+        Path secrets = globexCredential("globex-secrets");
         assertThatThrownBy(() -> start(
                                 "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
                                 "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
