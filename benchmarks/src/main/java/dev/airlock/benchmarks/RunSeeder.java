@@ -147,7 +147,7 @@ public final class RunSeeder {
         jdbc.execute("""
                 INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required, status,
                                                        created_at, expires_at, closed_at)
-                SELECT id, tenant, tool, agent, 'tool: ' || tool, md5(id::text) || md5(id::text), 1,
+                SELECT id, tenant, tool, agent, 'tool: ' || tool, encode(sha256(convert_to('tool: ' || tool, 'UTF8')), 'hex'), 1,
                        CASE WHEN state = 'DENIED' THEN 'DENIED' ELSE 'APPROVED' END,
                        created_at, created_at + interval '1 hour', created_at + interval '2 minutes'
                   FROM airlock.runs WHERE approval_required AND claimed_by = 'seeded'""");

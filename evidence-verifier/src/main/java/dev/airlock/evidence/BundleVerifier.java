@@ -503,10 +503,66 @@ public final class BundleVerifier {
                 throw new VerificationFailure(
                         where + ": the envelope's exit code is not the one its run.finished event" + " recorded");
             }
+            checkEnd(where, envelope, finished);
         }
         boolean raw = checkRaw(zip, entries, local, run, folder, where, envelope, artifact);
         checkApproval(zip, entries, folder, where, envelope, events);
         return raw;
+    }
+
+    /**
+     * The envelope's facts of how the run ended (its state, termination and what it observed of an
+     * upstream's answer) against what its run.finished event recorded: a run's row could be changed
+     * before an export, its chain cannot. Events recorded before Airlock wrote the state lack it.
+     */
+    private static void checkEnd(String where, Map<String, Object> envelope, Event finished) {
+        Object state = finished.details().get("state");
+        if (state != null && !state.equals(envelope.get("state"))) {
+            throw new VerificationFailure(
+                    where + ": the envelope's state is not the one its run.finished event recorded");
+        }
+        checkFacts(where, envelope, finished, "process", List.of("termination:termination"));
+        checkFacts(
+                where,
+                envelope,
+                finished,
+                "http",
+                List.of(
+                        "termination:termination",
+                        "upstream:upstream",
+                        "status:status",
+                        "attempts:attempts",
+                        "reason:reason"));
+        checkFacts(
+                where,
+                envelope,
+                finished,
+                "mcp",
+                List.of(
+                        "termination:termination",
+                        "server:mcpServer",
+                        "tool:mcpTool",
+                        "isError:isError",
+                        "errorCode:errorCode",
+                        "reason:reason"));
+    }
+
+    /** Each {@code field:detail} of the envelope's {@code part}, when it has one, as the event's detail (absent: null). */
+    private static void checkFacts(
+            String where, Map<String, Object> envelope, Event finished, String part, List<String> fields) {
+        if (!(envelope.get(part) instanceof Map<?, ?> facts)) {
+            return;
+        }
+        for (String pair : fields) {
+            String field = pair.substring(0, pair.indexOf(':'));
+            Object stated = facts.get(field);
+            if (!Objects.equals(
+                    stated == null ? null : stated.toString(),
+                    finished.details().get(pair.substring(pair.indexOf(':') + 1)))) {
+                throw new VerificationFailure(where + ": the envelope's " + part + " " + field
+                        + " is not the one its run.finished event recorded");
+            }
+        }
     }
 
     private void checkStream(

@@ -64,13 +64,15 @@ public final class ToolRules {
 
     /** The rules of a tool that has none. */
     public static ToolRules none(ToolPolicy defaults) {
-        return new ToolRules(List.of(), defaults, null);
+        return new ToolRules(List.of(), defaults, Map.of(), null);
     }
 
     private record Compiled(int index, String when, ToolPolicy policy, CelRuntime.Program program) {}
 
     private final List<Compiled> rules;
     private final ToolPolicy defaults;
+    /** The parameters rules read, and the Java type each must have (a value of another is a failure). */
+    private final Map<String, Class<?>> parameters;
     /**
      * Every rule in one program, {@code r1 ? 1 : (r2 ? 2 : … : 0)}: one evaluation per request,
      * stopping at the first rule that holds; an error in a rule reached is the program's error, as
@@ -78,9 +80,14 @@ public final class ToolRules {
      */
     private final CelRuntime.@Nullable Program all;
 
-    private ToolRules(List<Compiled> rules, ToolPolicy defaults, CelRuntime.@Nullable Program all) {
+    private ToolRules(
+            List<Compiled> rules,
+            ToolPolicy defaults,
+            Map<String, Class<?>> parameters,
+            CelRuntime.@Nullable Program all) {
         this.rules = List.copyOf(rules);
         this.defaults = defaults;
+        this.parameters = Map.copyOf(parameters);
         this.all = all;
     }
 
@@ -174,6 +181,7 @@ public final class ToolRules {
             return new ToolRules(
                     compiled,
                     defaults,
+                    parameters,
                     combined.createProgram(combined.compile(chain.toString()).getAst()));
         } catch (CelValidationException | CelEvaluationException e) {
             throw new IllegalStateException(
@@ -214,6 +222,10 @@ public final class ToolRules {
         if (rules.isEmpty() || all == null) {
             return new PolicyDecision(defaults, null, null, null);
         }
+        String mistyped = mistyped(input.args());
+        if (mistyped != null) {
+            return denied(mistyped);
+        }
         Map<String, Object> variables = Map.of(
                 "args", input.args(),
                 "agent", Map.of("name", input.agent(), "labels", input.labels()),
@@ -251,6 +263,26 @@ public final class ToolRules {
             }
         }
         return new PolicyDecision(defaults, null, null, null);
+    }
+
+    /**
+     * Why an argument's value is not of the type the rules read it as, or null. An upstream MCP
+     * server's integer may exceed 64 bits (its schema sets no maximum); CEL compares such a value
+     * with an {@code int} as unequal, without an error, so {@code args.n == 0} would not hold for a
+     * number the server may read as 0. No rule is evaluated on a value it was not typed for.
+     */
+    private @Nullable String mistyped(Map<String, Object> args) {
+        for (Map.Entry<String, Class<?>> parameter : parameters.entrySet()) {
+            Object value = args.get(parameter.getKey());
+            if (value != null && !parameter.getValue().isInstance(value)) {
+                return "argument " + parameter.getKey() + " is not "
+                        + (parameter.getValue() == Long.class
+                                ? "an integer of at most 64 bits"
+                                : parameter.getValue() == Boolean.class ? "a boolean" : "a string")
+                        + ", which the rules read it as";
+            }
+        }
+        return null;
     }
 
     private PolicyDecision denied(String why) {

@@ -88,6 +88,29 @@ class ToolRulesTests {
     }
 
     @Test
+    void anArgumentOfAnotherTypeThanTheRulesReadDeniesBeforeAnyRuleIsEvaluated() {
+        // CEL compares an integer past 64 bits with an int as unequal, without an error: the rule
+        // that refuses 0 would not hold for 2^64, which a server reading 64 bits takes for 0.
+        List<RuleSpec> rules = List.of(rule("args.count == 0", ApprovalMode.DENY));
+        ToolRules compiled = ToolRules.compile("scale", PARAMETERS, rules, DEFAULTS, "k.rules");
+        Map<String, Object> args = Map.of("namespace", "dev", "count", java.math.BigInteger.ONE.shiftLeft(64));
+        PolicyDecision decision = compiled.decide(new RuleInput(args, "bot", Map.of(), "acme", "scale", NOW));
+        assertThat(decision.policy().mode()).isEqualTo(ApprovalMode.DENY);
+        assertThat(decision.failure())
+                .isEqualTo("argument count is not an integer of at most 64 bits, which the rules read it as");
+        assertThat(compiled.decide(new RuleInput(
+                                Map.of("namespace", 7L, "count", 1L), "bot", Map.of(), "acme", "scale", NOW))
+                        .failure())
+                .isEqualTo("argument namespace is not a string, which the rules read it as");
+        assertThat(compiled.decide(new RuleInput(
+                                Map.of("namespace", "dev", "count", 3L), "bot", Map.of(), "acme", "scale", NOW))
+                        .policy()
+                        .mode())
+                .as("an argument of its type, left to the rules")
+                .isEqualTo(ApprovalMode.REQUIRED);
+    }
+
+    @Test
     void matchesHoldsForTheWholeStringAsAParametersPatternDoes() {
         List<RuleSpec> rules = List.of(rule("args.namespace.matches(\"dev-[a-z0-9-]+\")", ApprovalMode.AUTO));
         assertThat(decide(rules, "dev-1", 1, false, Map.of()).ruleIndex()).isEqualTo(1);

@@ -294,6 +294,16 @@ public class ApprovalChannels implements DisposableBean {
             }
             requests.findByRunIdAndTenantIn(stale.runId(), List.of(stale.tenant()))
                     .ifPresent(request -> {
+                        if (!stale.event().equals("approval.decided") && request.status() != ApprovalStatus.PENDING) {
+                            // "Waits for approval" about a request that is closed by now would mislead.
+                            deliveries.record(
+                                    stale.id(),
+                                    NotificationDeliveries.Status.FAILED,
+                                    stale.attempts(),
+                                    "not sent again: the request is " + request.status() + " by now",
+                                    now);
+                            return;
+                        }
                         ApprovalMessage message = message(
                                 request,
                                 stale.event(),

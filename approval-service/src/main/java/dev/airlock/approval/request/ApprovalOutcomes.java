@@ -38,6 +38,11 @@ class ApprovalOutcomes {
 
     @TransactionalEventListener(phase = TransactionPhase.BEFORE_COMMIT)
     void apply(ApprovalClosed closed) {
+        if (closed.status() == dev.airlock.persistence.approval.ApprovalStatus.CANCELLED) {
+            // The agent's cancel moved its run itself (on the agent side, which settles nothing): only the
+            // announcements follow a cancellation.
+            return;
+        }
         try (var context = dev.airlock.kernel.log.RunLog.of(closed.runId(), closed.tenant())) {
             applyToRun(closed);
         }

@@ -46,6 +46,13 @@ public final class DecisionRules {
             throw new DecisionRefused(
                     DecisionRefused.Reason.EXPIRED, "The request expired at " + request.expiresAt() + ".");
         }
+        if (!dev.airlock.kernel.digest.Sha256.hex(request.action()).equals(request.digest())) {
+            // Written by a side that is not Airlock's own code (the database refuses such a row too).
+            throw new DecisionRefused(
+                    DecisionRefused.Reason.DIGEST_MISMATCH,
+                    "The request's action does not hash to its digest: what it shows is not what a decision"
+                            + " would approve. Nobody can decide on it.");
+        }
         if (!request.digest().equals(seenDigest)) {
             // Never name the current digest: a careless caller would resend it without looking again.
             throw new DecisionRefused(

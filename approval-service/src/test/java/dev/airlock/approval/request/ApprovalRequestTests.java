@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ApprovalRequestTests {
 
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
-    private static final String DIGEST = "d".repeat(64);
+    private static final String DIGEST = dev.airlock.kernel.digest.Sha256.hex("tool: deploy\n");
 
     private final List<ApprovalDecision> decisions = new ArrayList<>();
 
@@ -120,6 +120,31 @@ class ApprovalRequestTests {
                         request, person("alice"), Verdict.APPROVE, null, "e".repeat(64), decisions, NOW))
                 .satisfies(e ->
                         assertThat(((DecisionRefused) e).reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH));
+    }
+
+    @Test
+    void refusesADecisionOnARequestWhoseActionIsNotItsDigests() {
+        // Shown "tool: deploy", bound to the digest of another action: nobody may decide, even with that digest.
+        String other = dev.airlock.kernel.digest.Sha256.hex("tool: destroy\n");
+        ApprovalRequest request = new ApprovalRequest(
+                UUID.randomUUID(),
+                "acme",
+                "deploy",
+                "build-bot",
+                "carol",
+                "tool: deploy\n",
+                other,
+                1,
+                false,
+                NOW,
+                NOW.plus(Duration.ofHours(1)));
+        assertThatThrownBy(() ->
+                        DecisionRules.decide(request, person("alice"), Verdict.APPROVE, null, other, decisions, NOW))
+                .isInstanceOfSatisfying(DecisionRefused.class, e -> {
+                    assertThat(e.reason()).isEqualTo(DecisionRefused.Reason.DIGEST_MISMATCH);
+                    assertThat(e.getMessage()).startsWith("The request's action does not hash to its digest");
+                });
+        assertThat(request.status()).isEqualTo(ApprovalStatus.PENDING);
     }
 
     @Test

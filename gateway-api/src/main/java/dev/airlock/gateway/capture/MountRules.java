@@ -154,24 +154,28 @@ public final class MountRules {
     }
 
     /**
-     * A tool's or stdio server's own {@code file:} secret that is also a file of another tenant's
-     * setting, of a setting of no tenant (the database's password), or of the configuration itself,
-     * with that other reservation; or null. A secret is handed to every run of its tool, so naming
-     * such a file would hand that run what the mount rules keep it from mounting.
+     * A tenant's {@code file:} setting (a tool's or stdio server's secret, an upstream's or a URL
+     * server's credential) that names a file of another tenant's setting, of a setting of no tenant
+     * (the database's password, an evidence key) or of the configuration itself, with that other
+     * reservation; or null. A tool's secret is handed to every run of the tool, and an upstream's
+     * credential is sent to the upstream: naming such a file would hand it to a run, or send it to
+     * a host, of the wrong tenant. A tool's or server's own secrets are looked at first.
      */
     private static Reserved @Nullable [] sharedSecret(List<Reserved> reserved) {
-        for (Reserved own : reserved) {
-            if (own.owner() == null) {
-                continue;
+        List<Reserved> tenants = new ArrayList<>();
+        for (Reserved r : reserved) {
+            if (r.what().equals(SECRET_FILE) && tenantOf(r.owner() != null ? r.owner() : r.key()) != null) {
+                tenants.add(r);
             }
-            String tenant = tenantOf(own.owner());
+        }
+        tenants.sort(java.util.Comparator.comparing((Reserved r) -> r.owner() == null));
+        for (Reserved own : tenants) {
+            String tenant = java.util.Objects.requireNonNull(tenantOf(own.owner() != null ? own.owner() : own.key()));
             for (Reserved other : reserved) {
                 if (other != own
                         && !other.readable()
                         && other.path().equals(own.path())
-                        && !(other.what().equals(SECRET_FILE)
-                                && tenant != null
-                                && tenant.equalsIgnoreCase(tenantOf(other.key())))) {
+                        && !(other.what().equals(SECRET_FILE) && tenant.equalsIgnoreCase(tenantOf(other.key())))) {
                     return new Reserved[] {own, other};
                 }
             }
@@ -181,7 +185,7 @@ public final class MountRules {
 
     private static String sharedMessage(Reserved[] shared) {
         return "reads its secret from " + shared[0].path() + ", which is " + shared[1].what() + " of " + shared[1].key()
-                + ": a tool's or server's secret file must be its own tenant's";
+                + ": a tenant's secret file must be its own";
     }
 
     /** The tenant of a key under {@code airlock.tenants.}, or null. */

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * standard input, output and error (the JDK closes every other descriptor in its children). Its
  * standard input is {@code /dev/null}; standard output, standard error and each
  * {@linkplain #start extra output} are pipes read here; every other descriptor is closed. A
- * platform thread reaps it. Thread-safe.
+ * (pooled) platform thread reaps it. Thread-safe.
  */
 final class NativeProcess implements Child {
 
@@ -146,7 +146,7 @@ final class NativeProcess implements Child {
     }
 
     private void reap() {
-        Thread.ofPlatform().daemon().name("airlock-reaper-" + pid).start(() -> {
+        BlockingThreads.start("airlock-reaper-" + pid, () -> {
             try {
                 // Seen ended but not reaped yet, so the pid cannot be reused while the process is still taken for
                 // alive.

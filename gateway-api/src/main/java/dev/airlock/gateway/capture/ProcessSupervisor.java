@@ -449,7 +449,7 @@ public final class ProcessSupervisor {
             // Read on a platform thread of its own, bounded: a blocked pipe read would hold a virtual thread's carrier.
             java.util.concurrent.FutureTask<Long> read =
                     new java.util.concurrent.FutureTask<>(() -> BubblewrapStatus.readChildPid(process.output(0)));
-            Thread.ofPlatform().daemon().name("sandbox-status-" + process.pid()).start(read);
+            BlockingThreads.start("sandbox-status-" + process.pid(), read);
             long init;
             try {
                 init = read.get(PLACEMENT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -572,13 +572,13 @@ public final class ProcessSupervisor {
         }
 
         /**
-         * Starts reading both streams, each on a platform thread of its own: a read from a pipe that
+         * Starts reading both streams, each on a (pooled) platform thread of its own: a read from a pipe that
          * was not made by the JDK's process API blocks the thread that carries it, and two such reads
          * on virtual threads would hold every carrier of a small machine while the tool prints nothing.
          */
         void capture() {
-            Thread.ofPlatform().daemon().name("capture-stdout-" + spec.runId()).start(stdout);
-            Thread.ofPlatform().daemon().name("capture-stderr-" + spec.runId()).start(stderr);
+            BlockingThreads.start("capture-stdout-" + spec.runId(), stdout);
+            BlockingThreads.start("capture-stderr-" + spec.runId(), stderr);
         }
 
         /** The sandbox's bubblewrap, whose status pipe names the sandbox's init. */

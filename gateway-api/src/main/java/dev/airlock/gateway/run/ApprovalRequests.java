@@ -5,6 +5,7 @@ import dev.airlock.persistence.approval.ApprovalRequestRepository;
 import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.event.ApprovalClosed;
 import dev.airlock.persistence.event.ApprovalOpened;
 import dev.airlock.rules.ToolPolicy;
 import java.time.Clock;
@@ -115,6 +116,9 @@ class ApprovalRequests {
                             actor,
                             Map.of("digest", request.digest()),
                             Objects.requireNonNull(request.closedAt(), "a cancelled request is closed"));
+                    // Told like a decision: the approvers' channels and the webhooks hear that it is closed.
+                    events.publishEvent(new ApprovalClosed(
+                            runId, tenant, request.tool(), request.digest(), ApprovalStatus.CANCELLED));
                     return true;
                 })
                 .orElse(false);

@@ -144,8 +144,6 @@ class RunResults {
                 finished.put("reason", mcp.reason());
             }
         }
-        auditEvents.add(
-                new AuditLog.NewEvent(AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt()));
         if (call != null) {
             run.finishCall(
                     result.termination(), json.writeValueAsString(call), result.startedAt(), result.endedAt(), now);
@@ -158,6 +156,10 @@ class RunResults {
                     result.endedAt(),
                     now);
         }
+        // The state the end moved the run to, so that an evidence bundle's envelope can be held to it.
+        finished.put("state", run.state().name());
+        auditEvents.add(
+                new AuditLog.NewEvent(AuditEventType.RUN_FINISHED, runId, "airlock", finished, result.endedAt()));
         List<StreamRecord> facts = List.of(
                 facts(runId, StreamName.STDOUT, result.stdout()), facts(runId, StreamName.STDERR, result.stderr()));
         Map<StreamName, String> texts = Map.of(

@@ -219,6 +219,17 @@ public final class HttpTemplate {
         return definition;
     }
 
+    /** Slashes' look-alikes that no Unicode normalization maps to '/' or '\\' but best-fit conversions do. */
+    private static final String SLASH_LIKE = "/\\\u2215\u2216\u2044\u29F8\u29F9\uFE68\u2571\u2572";
+
+    private static boolean hasSlash(String segment) {
+        return segment.chars().anyMatch(c -> SLASH_LIKE.indexOf(c) >= 0);
+    }
+
+    private static boolean isDots(String segment) {
+        return segment.equals(".") || segment.equals("..");
+    }
+
     /**
      * The request for checked values, sent to an upstream whose base URL is {@code baseUrl}.
      *
@@ -230,14 +241,18 @@ public final class HttpTemplate {
                 new StringBuilder(baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl);
         for (TextTemplate segment : segments) {
             String plain = segment.render(values);
-            if (!segment.parameters().isEmpty() && (plain.isEmpty() || plain.equals(".") || plain.equals(".."))) {
+            // Servers that fold Unicode (NFKC, or Windows' best fit) read a full-width solidus as '/' and
+            // "\u2025" as "..": the segment is judged as such a server would read it, too.
+            String folded = java.text.Normalizer.normalize(plain, java.text.Normalizer.Form.NFKC);
+            if (!segment.parameters().isEmpty()
+                    && (plain.isEmpty() || isDots(plain) || folded.isEmpty() || isDots(folded))) {
                 errors.add("arguments." + segment.parameters().iterator().next()
-                        + ": makes a URL path segment empty, '.' or '..'");
-            } else if (!segment.parameters().isEmpty() && (plain.contains("/") || plain.contains("\\"))) {
+                        + ": makes a URL path segment empty, '.' or '..' (or one that reads as such once normalized)");
+            } else if (!segment.parameters().isEmpty() && (hasSlash(plain) || hasSlash(folded))) {
                 // Encoded as %2F and %5C they stay within the segment here, but servers and proxies
                 // that decode them would route the request elsewhere: refused, not encoded.
                 errors.add("arguments." + segment.parameters().iterator().next()
-                        + ": may not contain '/' or '\\' in a URL path segment");
+                        + ": may not contain '/' or '\\' (nor a character read as one) in a URL path segment");
             }
             url.append('/').append(segment.render(values, s -> s, HttpTemplate::encode));
         }

@@ -313,4 +313,32 @@ class ApprovalChannelsIntegrationTests {
                     .satisfies(d -> assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.SENT));
         });
     }
+
+    @Test
+    void aCancelledRequestIsFollowedUpAndNeverAnnouncedAgainAsWaiting() {
+        AgentApi api = new AgentApi(mvc);
+        String runId = api.park(KEY, "deploy", "{\"target\":\"called-off\"}");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !received("/slack", runId).isEmpty());
+        assertThat(api.post(KEY, "/api/v1/runs/" + runId + "/cancel", "").status())
+                .isIn(200, 202);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> received("/slack", runId).stream()
+                        .anyMatch(m -> m.path("text").asString().equals("deploy in alerts: cancelled")));
+
+        // A reminder a stopped replica had claimed is not sent once the request is closed.
+        java.time.Instant longAgo = clock.instant().minus(Duration.ofMinutes(10));
+        scopes.consoleJobs()
+                .run(() -> deliveries.claim(
+                        "alerts", UUID.fromString(runId), "leads-teams", "approval.reminder", longAgo));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(deliveries(runId))
+                        .filteredOn(d -> d.channel().equals("leads-teams"))
+                        .singleElement()
+                        .satisfies(d -> {
+                            assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.FAILED);
+                            assertThat(d.lastError()).isEqualTo("not sent again: the request is CANCELLED by now");
+                        }));
+        assertThat(received("/teams", runId)).isEmpty();
+    }
 }

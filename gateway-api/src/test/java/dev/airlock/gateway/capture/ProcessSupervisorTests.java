@@ -19,6 +19,7 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -338,6 +339,56 @@ class ProcessSupervisorTests {
             assertThat(result.exitCode()).as(command).isZero();
         }
         assertThat(ProcessTree.sweeps()).as("sweeps of /proc").isEqualTo(sweeps);
+    }
+
+    @ParameterizedTest
+    @EnumSource(SandboxKind.class)
+    void aRunIsCapturedAndReapedOnThreadsThatEarlierRunsLeftIdle(SandboxKind sandbox) throws Exception {
+        // Starting a platform thread for each stream and for the reaper of every run cost the gateway a
+        // measurable share of its CPU per run: the threads are pooled and a later run takes idle ones.
+        SUPERVISORS
+                .get(sandbox)
+                .run(script(UUID.randomUUID(), "echo first", Duration.ofSeconds(20)), new Cancellation());
+        int needed = sandbox == SandboxKind.BUBBLEWRAP ? 3 : 2; // both streams, and bubblewrap's reaper
+        Set<Long> idle = awaitIdleBlockingThreads(needed);
+        UUID runId = UUID.randomUUID();
+        CompletableFuture<CaptureResult> running = CompletableFuture.supplyAsync(() -> SUPERVISORS
+                .get(sandbox)
+                .run(script(runId, "echo begun; sleep 3", Duration.ofSeconds(20)), new Cancellation()));
+        HostProcesses.awaitWithEnvironment(marker(runId), HostProcesses.sleeping("3"), Duration.ofSeconds(10));
+
+        Map<String, Long> threads = new java.util.HashMap<>();
+        Thread.getAllStackTraces().keySet().forEach(t -> threads.put(t.getName(), t.threadId()));
+        List<Long> used = new java.util.ArrayList<>(
+                List.of(threads.get("capture-stdout-" + runId), threads.get("capture-stderr-" + runId)));
+        if (sandbox == SandboxKind.BUBBLEWRAP) {
+            threads.forEach((name, id) -> {
+                if (name.startsWith("airlock-reaper-")) {
+                    used.add(id);
+                }
+            });
+        }
+        CaptureResult result = running.get(30, TimeUnit.SECONDS);
+
+        assertThat(used).hasSize(needed).allSatisfy(id -> assertThat(idle).contains(id));
+        assertThat(result.stdout().text()).isEqualTo("begun\n");
+    }
+
+    /** The ids of the pooled threads that wait idle, once there are at least {@code count} of them. */
+    private static Set<Long> awaitIdleBlockingThreads(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            Set<Long> idle = new java.util.HashSet<>();
+            for (Thread thread : Thread.getAllStackTraces().keySet()) {
+                if (thread.getName().startsWith("airlock-blocking-")) {
+                    idle.add(thread.threadId());
+                }
+            }
+            if (idle.size() >= count || System.nanoTime() > deadline) {
+                return idle;
+            }
+            Thread.sleep(10);
+        }
     }
 
     @Test

@@ -140,7 +140,41 @@ class SandboxStartupIntegrationTests {
                 .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
                     assertThat(e.key()).isEqualTo("airlock.tenants.acme.tools.peek.secrets.TOKEN");
                     assertThat(e.problem())
-                            .contains("airlock.tenants.globex.upstreams.billing.auth.token", "its own tenant's");
+                            .contains("airlock.tenants.globex.upstreams.billing.auth.token", "must be its own");
+                });
+        // An upstream's credential is sent to the upstream: acme's may not be globex's either.
+        assertThatThrownBy(() -> start(
+                                "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
+                                "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
+                                "--airlock.tenants.globex.upstreams.billing.auth.token=file:"
+                                        + secrets.resolve("billing-token"),
+                                "--airlock.tenants.acme.upstreams.sink.base-url=https://sink.example.test/",
+                                "--airlock.tenants.acme.upstreams.sink.auth.type=header",
+                                "--airlock.tenants.acme.upstreams.sink.auth.header-name=X-Leak",
+                                "--airlock.tenants.acme.upstreams.sink.auth.value=file:"
+                                        + secrets.resolve("billing-token"))
+                        .close())
+                .rootCause()
+                .isInstanceOfSatisfying(
+                        InvalidConfigurationException.class,
+                        e -> assertThat(e.key() + " " + e.problem())
+                                .as("either of the two may be named first, with the other in its message")
+                                .contains(
+                                        "airlock.tenants.acme.upstreams.sink.auth.value",
+                                        "airlock.tenants.globex.upstreams.billing.auth.token",
+                                        "must be its own"));
+        // Nor a file the configuration is read from (here a config tree's, a setting of no tenant).
+        assertThatThrownBy(() -> start(
+                                "--spring.config.import=optional:configtree:" + tree + "/",
+                                "--airlock.tenants.acme.upstreams.sink.base-url=https://sink.example.test/",
+                                "--airlock.tenants.acme.upstreams.sink.auth.type=bearer",
+                                "--airlock.tenants.acme.upstreams.sink.auth.token=file:"
+                                        + tree.resolve("spring.application.name"))
+                        .close())
+                .rootCause()
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
+                    assertThat(e.key()).isEqualTo("airlock.tenants.acme.upstreams.sink.auth.token");
+                    assertThat(e.problem()).contains("a file Airlock's configuration is read from", "must be its own");
                 });
     }
 

@@ -407,6 +407,19 @@ class EvidenceIntegrationTests {
                 insider(e -> replace(e, run("envelope.json"), "\"exitCode\":0", "\"exitCode\":1")), fixture.keys());
         assertThat(verdict.status()).isEqualTo(1);
         assertThat(verdict.out()).contains("the envelope's exit code is not the one its run.finished event recorded");
+        // A run's row changed before the export (the agent side may write its end): the chain says otherwise.
+        Verdict termination = verify(
+                insider(e ->
+                        replace(e, run("envelope.json"), "\"termination\":\"EXITED\"", "\"termination\":\"TIMEOUT\"")),
+                fixture.keys());
+        assertThat(termination.status()).isEqualTo(1);
+        assertThat(termination.out())
+                .contains("the envelope's process termination is not the one its run.finished event recorded");
+        Verdict state = verify(
+                insider(e -> replace(e, run("envelope.json"), "\"state\":\"COMPLETED\"", "\"state\":\"FAILED\"")),
+                fixture.keys());
+        assertThat(state.status()).isEqualTo(1);
+        assertThat(state.out()).contains("the envelope's state is not the one its run.finished event recorded");
     }
 
     @Test

@@ -283,6 +283,11 @@ class McpUpstreamIntegrationTests {
         AgentApi.Response many = api.run(KEY, "hostile.scale", "{\"env\":\"dev\",\"replicas\":6.0}");
         assertThat(many.status()).as("6.0 is compared as the integer 6").isEqualTo(403);
         assertThat(many.body().toString()).contains("rule 2");
+        // 2^64: the schema sets no maximum, and the server may read it as 0; no rule sees it as an int.
+        AgentApi.Response huge = api.run(KEY, "hostile.scale", "{\"env\":\"dev\",\"replicas\":18446744073709551616}");
+        assertThat(huge.status()).as(huge.body().toString()).isEqualTo(403);
+        assertThat(huge.body().toString())
+                .contains("argument replicas is not an integer of at most 64 bits, which the rules read it as");
     }
 
     @Test

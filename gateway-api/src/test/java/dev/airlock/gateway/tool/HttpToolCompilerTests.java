@@ -8,6 +8,7 @@ import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.problem.InvalidRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -77,6 +78,27 @@ class HttpToolCompilerTests {
                         free, Map.of("service", "a/b", "environment", "staging", "drain", true, "count", 1)))
                 .as("a slash in a path value is refused: servers that decode %2F would route it elsewhere")
                 .hasMessageContaining("arguments.service: may not contain '/'");
+        // What servers that fold Unicode (NFKC, best fit) read as '/', '\\' or '..' is refused as those are.
+        for (String lookAlike : List.of("a\uFF0Fb", "a\uFF3Cb", "a\u2215b", "a\u2044b")) {
+            assertThatThrownBy(() -> ToolArguments.check(
+                            free, Map.of("service", lookAlike, "environment", "staging", "drain", true, "count", 1)))
+                    .as(lookAlike)
+                    .hasMessageContaining(
+                            "arguments.service: may not contain '/' or '\\' (nor a character read as one)");
+        }
+        for (String dots : List.of("\u2025", "\uFF0E\uFF0E", "\uFF0E")) {
+            assertThatThrownBy(() -> ToolArguments.check(
+                            free, Map.of("service", dots, "environment", "staging", "drain", true, "count", 1)))
+                    .as(dots)
+                    .hasMessageContaining("arguments.service: makes a URL path segment empty, '.' or '..'");
+        }
+        assertThat(ToolArguments.check(
+                                free,
+                                Map.of("service", "caf\u00E9", "environment", "staging", "drain", true, "count", 1))
+                        .request()
+                        .url())
+                .as("other characters are sent, encoded")
+                .contains("/services/caf%C3%A9/restarts");
         RenderedRequest quoted = ToolArguments.check(
                         free,
                         Map.of(

@@ -27,6 +27,9 @@ import org.springframework.transaction.annotation.Transactional;
 @Component
 public class RetentionPurge {
 
+    /** The tenant's purge lock (a transaction-level advisory lock on the hash of this and the tenant's name). */
+    static final String LOCK_PREFIX = "airlock-retention:";
+
     private final JdbcClient jdbc;
     private final AuditLog audit;
 
@@ -39,7 +42,7 @@ public class RetentionPurge {
     @Transactional
     public Optional<PurgeCounts> purge(String tenant, RetentionCutoffs cutoffs, Instant now) {
         Boolean locked = jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtext(:key))")
-                .param("key", "airlock-retention:" + tenant)
+                .param("key", LOCK_PREFIX + tenant)
                 .query(Boolean.class)
                 .single();
         if (!locked) {

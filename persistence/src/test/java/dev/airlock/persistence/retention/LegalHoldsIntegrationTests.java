@@ -68,6 +68,34 @@ class LegalHoldsIntegrationTests {
                         "legal-hold.released human:amber {\"reason\":\"settled\"}");
     }
 
+    @Autowired
+    javax.sql.DataSource dataSource;
+
+    @Test
+    void aHoldWaitsForAPurgeOfTheTenantThatIsUnderWay() throws Exception {
+        // A purge decides what is held when it begins; a hold placed meanwhile is placed after it.
+        try (java.sql.Connection purge = dataSource.getConnection()) {
+            purge.setAutoCommit(false);
+            try (var statement = purge.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+                statement.setString(1, "airlock-retention:" + tenant);
+                statement.execute();
+            }
+            java.util.concurrent.CompletableFuture<Boolean> placing =
+                    java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> holds.place(tenant, run, "litigation 8", "amber", NOW));
+            org.awaitility.Awaitility.await("the hold waiting on the purge's lock")
+                    .atMost(java.time.Duration.ofSeconds(20))
+                    .until(() -> jdbc.sql("SELECT count(*) FROM pg_stat_activity"
+                                            + " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'")
+                                    .query(Long.class)
+                                    .single()
+                            > 0);
+            assertThat(placing).isNotDone();
+            purge.commit();
+            assertThat(placing.get(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
     @Test
     void aHoldNeedsAReasonAndARunOfTheTenant() {
         assertThatThrownBy(() -> holds.place(tenant, run, " ", "amber", NOW))

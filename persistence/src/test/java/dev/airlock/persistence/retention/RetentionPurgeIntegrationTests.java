@@ -352,7 +352,7 @@ class RetentionPurgeIntegrationTests {
             jdbc.sql("""
                     INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required, status,
                                                            created_at, expires_at, closed_at)
-                    VALUES (:run, :tenant, 'echo', 'bot', 'tool: echo', 'digest', 1, :status, :at, :expires, :closed)
+                    VALUES (:run, :tenant, 'echo', 'bot', 'tool: echo', encode(sha256('tool: echo'::bytea), 'hex'), 1, :status, :at, :expires, :closed)
                     """)
                     .param("run", run)
                     .param("tenant", tenant)

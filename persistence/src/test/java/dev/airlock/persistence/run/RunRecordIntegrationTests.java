@@ -378,7 +378,7 @@ class RunRecordIntegrationTests {
             jdbc.sql("""
                     INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required,
                         status, created_at, expires_at, closed_at)
-                    VALUES (:run, :tenant, 'echo', 'bot', 'a', 'd', 1, :status, now(), now() + interval '1 hour', now())
+                    VALUES (:run, :tenant, 'echo', 'bot', 'a', encode(sha256('a'::bytea), 'hex'), 1, :status, now(), now() + interval '1 hour', now())
                     """)
                     .param("run", run)
                     .param("tenant", tenant)

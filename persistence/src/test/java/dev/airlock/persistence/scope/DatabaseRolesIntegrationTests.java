@@ -106,7 +106,24 @@ class DatabaseRolesIntegrationTests {
                 "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest,"
                         + " approvers_required, status, created_at, expires_at, closed_at) VALUES ('" + run + "', '"
                         + tenant
-                        + "', 'echo', 'bot', 'a', 'd', 1, 'APPROVED', now(), now() + interval '1 hour', now())");
+                        + "', 'echo', 'bot', 'a', encode(sha256('a'::bytea), 'hex'), 1, 'APPROVED', now(), now() + interval '1 hour', now())");
+    }
+
+    @Test
+    void neitherSideOpensARequestWhoseDigestIsNotTheActionsItShows() {
+        // What people read is the action; what their approval binds is the digest: the two are one.
+        UUID run = fixtures.run(tenant, RunState.PENDING_APPROVAL, NOW);
+        assertThatThrownBy(() -> as(
+                        DatabaseRole.GATEWAY,
+                        tenant,
+                        () -> jdbc.sql("INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action,"
+                                        + " digest, approvers_required, status, created_at, expires_at) VALUES ('"
+                                        + run + "', '" + tenant + "', 'echo', 'bot', 'tool: echo',"
+                                        + " encode(sha256('tool: rm -rf /'::bytea), 'hex'), 1, 'PENDING', now(),"
+                                        + " now() + interval '1 hour')")
+                                .update()))
+                .satisfies(e -> assertThat(sqlState(e)).isEqualTo("23514"))
+                .hasStackTraceContaining("approval_requests_digest_is_the_actions");
     }
 
     @Test
@@ -320,7 +337,7 @@ class DatabaseRolesIntegrationTests {
                 "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent,"
                         + " action, digest, approvers_required, status, created_at, expires_at) VALUES ('" + othersRun
                         + "', '" + tenant
-                        + "', 'echo', 'bot', 'tool: echo', 'digest', 1, 'PENDING', now(), now() + interval '1 hour')");
+                        + "', 'echo', 'bot', 'tool: echo', encode(sha256('tool: echo'::bytea), 'hex'), 1, 'PENDING', now(), now() + interval '1 hour')");
         assertForeignKeyRefuses(
                 DatabaseRole.GATEWAY,
                 both,
@@ -527,7 +544,7 @@ class DatabaseRolesIntegrationTests {
                 DatabaseRole.CONSOLE,
                 "INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest,"
                         + " approvers_required, status, created_at, expires_at) VALUES ('" + run + "', '" + tenant
-                        + "', 'echo', 'bot', 'a', 'd', 1, 'PENDING', now(), now() + interval '1 hour')");
+                        + "', 'echo', 'bot', 'a', encode(sha256('a'::bytea), 'hex'), 1, 'PENDING', now(), now() + interval '1 hour')");
         assertRefused(DatabaseRole.CONSOLE, "SELECT airlock.settle_approval('" + pending + "', now())");
     }
 
@@ -724,7 +741,7 @@ class DatabaseRolesIntegrationTests {
         jdbc.sql("""
                 INSERT INTO airlock.approval_requests (run_id, tenant, tool, agent, action, digest, approvers_required, status,
                                                        created_at, expires_at)
-                VALUES (:run, :tenant, 'echo', 'bot', 'tool: echo', 'digest', 1, :status, :at, :expires)
+                VALUES (:run, :tenant, 'echo', 'bot', 'tool: echo', encode(sha256('tool: echo'::bytea), 'hex'), 1, :status, :at, :expires)
                 """)
                 .param("run", run)
                 .param("tenant", tenant)
