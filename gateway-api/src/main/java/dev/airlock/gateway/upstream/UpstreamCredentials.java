@@ -78,9 +78,31 @@ public final class UpstreamCredentials {
         String ascii = jsonEscaped(value, true, true);
         note(values, name + "_JSON_ASCII", ascii, value);
         note(values, name + "_JSON_ASCII_UPPER", upperHexEscapes(ascii), value);
+        // Go's encoding/json (and others that make JSON safe inside HTML) escape & < > and the line separators.
+        note(
+                values,
+                name + "_JSON_HTML",
+                jsonEscaped(value, false, false)
+                        .replace("&", "\\u0026")
+                        .replace("<", "\\u003c")
+                        .replace(">", "\\u003e")
+                        .replace("\u2028", "\\u2028")
+                        .replace("\u2029", "\\u2029"),
+                value);
         String form = URLEncoder.encode(value, StandardCharsets.UTF_8);
         note(values, name + "_URL", form, value);
-        note(values, name + "_URL_SPACES", form.replace("+", "%20"), value);
+        String spaces = form.replace("+", "%20");
+        note(values, name + "_URL_SPACES", spaces, value);
+        // JavaScript's encodeURIComponent leaves ! ' ( ) ~ as they are, which a form's encoding does not.
+        note(
+                values,
+                name + "_URI_COMPONENT",
+                spaces.replace("%21", "!")
+                        .replace("%27", "'")
+                        .replace("%28", "(")
+                        .replace("%29", ")")
+                        .replace("%7E", "~"),
+                value);
         note(
                 values,
                 name + "_BASE64",

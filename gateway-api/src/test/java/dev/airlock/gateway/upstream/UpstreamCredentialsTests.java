@@ -45,6 +45,22 @@ class UpstreamCredentialsTests {
                 .contains("[REDACTED:");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+            Go's JSON (HTML-safe)              | a\\u0026b\\u003cc\\u003ed~!'()* e
+            JavaScript's encodeURIComponent    | a%26b%3Cc%3Ed~!'()*%20e
+            """)
+    void anEchoOfWhatOtherLanguagesWriteIsRedacted(String form, String echoed) throws Exception {
+        HttpUpstream.Auth auth = new HttpUpstream.Auth("header", "X-Api-Key", null, Map.of("value", "env:ODD_KEY"));
+        SecretSource secrets = name -> Optional.ofNullable(name.equals("ODD_KEY") ? "a&b<c>d~!'()* e" : null);
+        Map<String, String> values = new LinkedHashMap<>();
+        UpstreamCredentials.header(auth, secrets, values);
+        assertThat(SecretRedactor.of(values).redact("{\"headers\":\"" + echoed + "\"}"))
+                .as(form)
+                .doesNotContain(echoed)
+                .contains("[REDACTED:");
+    }
+
     @ParameterizedTest
     @CsvSource({"'a\"b/c', 'a\\\"b/c', 'a\\\"b\\/c'", "'tab\there', 'tab\\there', 'tab\\there'", "'é', 'é', 'é'"})
     void jsonEscapesAsSerializersDo(String value, String plain, String slashes) {
