@@ -214,10 +214,14 @@ public record PeopleSettings(
             @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD)
             Duration approvals,
 
-            @DefaultValue("P400D") @DurationMin(millis = 1, message = POSITIVE_PERIOD)
+            @DefaultValue("P400D") @DurationMin(days = 1, message = AT_LEAST_A_DAY)
             Duration auditEvents) {
 
         static final String POSITIVE_PERIOD = "must be a positive duration such as P7D";
+
+        /** A chain kept for less would lose the record of the change that shortened it by the next purge. */
+        static final String AT_LEAST_A_DAY = "must be at least a day (P1D): a shorter audit chain would lose the"
+                + " record of what was changed, this setting included, by the next purge";
     }
 
     /**

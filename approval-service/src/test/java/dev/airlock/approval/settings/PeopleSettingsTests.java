@@ -54,6 +54,7 @@ class PeopleSettingsTests {
             zero raw retention          | retention.raw               | PT0S                 | airlock.tenants.acme.retention.raw
             negative transcripts        | retention.transcripts       | -P1D                 | airlock.tenants.acme.retention.transcripts
             zero audit events           | retention.audit-events      | PT0S                 | airlock.tenants.acme.retention.audit-events
+            audit events for an hour    | retention.audit-events      | PT23H                | airlock.tenants.acme.retention.audit-events
             a grant longer than a day   | raw-access.grant-ttl        | P2D                  | airlock.tenants.acme.raw-access.grant-ttl
             a grant of no time          | raw-access.grant-ttl        | PT0S                 | airlock.tenants.acme.raw-access.grant-ttl
             a webhook that is no URL    | notifications.webhooks[0]   | hooks.example        | airlock.tenants.acme.notifications.webhooks[0]

@@ -8,6 +8,7 @@ import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.MovableClock;
 import dev.airlock.persistence.retention.PurgeCounts;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,14 @@ class RetentionIntegrationTests {
     private JsonNode report(String runId) {
         return audit("GET", "/api/v1/audit/runs/" + runId + "?tenant=archive", null)
                 .body();
+    }
+
+    /** The cut-off {@code key} of a retention.purged event's details. */
+    private static Instant before(String details, String key) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\"" + key + "\":\"([^\"]+)\"").matcher(details);
+        assertThat(m.find()).as(key + " in " + details).isTrue();
+        return Instant.parse(m.group(1));
     }
 
     private PurgeCounts purgeAfter(Duration sinceStart) {
@@ -95,9 +104,21 @@ class RetentionIntegrationTests {
                                 "SELECT details FROM airlock.audit_events WHERE tenant = 'archive' AND type = 'retention.purged'")
                         .query(String.class)
                         .list())
-                .as("a purge that removed nothing is recorded too")
-                .containsExactly(
-                        "{\"approvals\":\"0\",\"auditEvents\":\"0\",\"rawArtifacts\":\"0\",\"runs\":\"0\",\"transcripts\":\"0\"}");
+                .as("a purge that removed nothing is recorded too, with how far it was allowed to reach")
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .startsWith("{\"approvals\":\"0\",\"approvalsBefore\":")
+                .contains("\"auditEvents\":\"0\",\"auditEventsBefore\":", "\"rawArtifacts\":\"0\",\"rawBefore\":")
+                .contains("\"runs\":\"0\",\"transcripts\":\"0\",\"transcriptsBefore\":")
+                .satisfies(details -> {
+                    // archive keeps raw bytes 1 day, transcripts 3, approvals 5, audit events 10
+                    Instant raw = before(details, "rawBefore");
+                    assertThat(Duration.between(before(details, "transcriptsBefore"), raw))
+                            .isEqualTo(Duration.ofDays(2));
+                    assertThat(Duration.between(before(details, "approvalsBefore"), raw))
+                            .isEqualTo(Duration.ofDays(4));
+                    assertThat(Duration.between(before(details, "auditEventsBefore"), raw))
+                            .isEqualTo(Duration.ofDays(9));
+                });
 
         assertThat(purgeAfter(Duration.ofDays(2))).isEqualTo(new PurgeCounts(2, 0, 0, 0, 0));
         JsonNode raw = report(plain).path("observations").path("rawArtifact");
@@ -203,8 +224,13 @@ class RetentionIntegrationTests {
         // gone with the oldest events since.
         assertThat(purges).hasSize(5);
         assertThat(purges.getFirst())
-                .isEqualTo("{\"approvals\":\"0\",\"auditEvents\":\"0\",\"rawArtifacts\":\"2\",\"runs\":\"0\","
-                        + "\"transcripts\":\"0\"}");
+                .contains(
+                        "\"approvals\":\"0\"",
+                        "\"auditEvents\":\"0\"",
+                        "\"rawArtifacts\":\"2\"",
+                        "\"runs\":\"0\"",
+                        "\"transcripts\":\"0\"",
+                        "\"auditEventsBefore\":");
         assertThat(purges.getLast())
                 .contains("\"rawArtifacts\":\"1\"", "\"runs\":\"1\"", "\"transcripts\":\"2\"", "\"auditChainStart\":");
     }

@@ -68,6 +68,11 @@ public class RetentionPurge {
                 "approvals", Integer.toString(approvals),
                 "auditEvents", Integer.toString(counts.auditEvents()),
                 "runs", Integer.toString(runs)));
+        // What the purge was allowed to remove, so that the chain shows a cut's reach, not only its size.
+        details.put("rawBefore", cutoffs.raw().toString());
+        details.put("transcriptsBefore", cutoffs.transcripts().toString());
+        details.put("approvalsBefore", cutoffs.approvals().toString());
+        details.put("auditEventsBefore", cutoffs.auditEvents().toString());
         if (cut != null) {
             details.put(AuditLog.CHAIN_START_KEY, cut.token());
         }
