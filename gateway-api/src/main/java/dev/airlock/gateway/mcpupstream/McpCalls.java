@@ -72,6 +72,17 @@ public class McpCalls {
             return failed(
                     started, call, Termination.REFUSED, "MCP server " + call.server() + " is no longer configured");
         }
+        Object recorded = tool.mcp() == null ? null : tool.mcp().get("serverSha256");
+        if (!ServerSettings.sha256(server.server().settings()).equals(recorded)) {
+            // The run (and any approval of it) was for the server as it was then: its call must not go
+            // to another address, command or sandbox, nor carry another credential.
+            return failed(
+                    started,
+                    call,
+                    Termination.REFUSED,
+                    "MCP server " + call.server() + " has changed since the run was requested (its command, URL,"
+                            + " sandbox, network or credential); ask again");
+        }
         McpChannel.Reply reply;
         try {
             reply = server.call(

@@ -157,6 +157,7 @@ final class UpstreamTools {
                         server,
                         listed.name(),
                         listed.sha256(),
+                        ServerSettings.sha256(settings),
                         inputSchema,
                         outputSchema,
                         text(node.get("title"), MAX_TITLE),

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -288,6 +289,56 @@ class McpUpstreamIntegrationTests {
         assertThat(huge.status()).as(huge.body().toString()).isEqualTo(403);
         assertThat(huge.body().toString())
                 .contains("argument replicas is not an integer of at most 64 bits, which the rules read it as");
+    }
+
+    @Autowired
+    dev.airlock.gateway.tool.ToolCatalog catalog;
+
+    @Autowired
+    McpCalls calls;
+
+    @Test
+    void aRunIsNotSentToAServerWhoseSettingsChangedSinceItWasRequested() {
+        dev.airlock.gateway.tool.ToolSnapshot now =
+                catalog.find("mcpt", "hostile.scale").orElseThrow().snapshot();
+        Map<String, Object> recorded = new java.util.LinkedHashMap<>(java.util.Objects.requireNonNull(now.mcp()));
+        assertThat(recorded.get("serverSha256"))
+                .as("recorded with the run's tool")
+                .isInstanceOf(String.class);
+        dev.airlock.gateway.tool.McpCallRequest call = new dev.airlock.gateway.tool.McpCallRequest(
+                "hostile", "scale", (String) recorded.get("definitionSha256"), Map.of("env", "dev", "replicas", 1L));
+        var sent = calls.call(UUID.randomUUID(), "mcpt", now, call, cancel -> {});
+        assertThat(sent.termination().name()).as("the server as recorded").isEqualTo("RESPONDED");
+
+        // As recorded when a run was requested against the server at another address, command or credential.
+        recorded.put("serverSha256", "0".repeat(64));
+        dev.airlock.gateway.tool.ToolSnapshot then = new dev.airlock.gateway.tool.ToolSnapshot(
+                now.name(),
+                now.argv(),
+                now.parameters(),
+                now.approval(),
+                now.approvers(),
+                now.approvalTimeout(),
+                now.approveReasonRequired(),
+                now.timeout(),
+                now.maxRetainedBytes(),
+                now.maxObservedBytes(),
+                now.workingDir(),
+                now.env(),
+                now.secrets(),
+                now.sandbox(),
+                now.http(),
+                now.upstream(),
+                now.rules(),
+                now.description(),
+                recorded);
+        var refused = calls.call(UUID.randomUUID(), "mcpt", then, call, cancel -> {});
+        assertThat(refused.termination().name()).isEqualTo("REFUSED");
+        assertThat(((dev.airlock.gateway.capture.McpFacts) java.util.Objects.requireNonNull(refused.call())).reason())
+                .contains("MCP server hostile has changed since the run was requested");
+        assertThat(refused.stdout().text())
+                .as("nothing was sent, nothing came back")
+                .isEmpty();
     }
 
     @Test
