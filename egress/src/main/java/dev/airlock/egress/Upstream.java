@@ -233,6 +233,8 @@ public final class Upstream implements AutoCloseable {
         private volatile boolean expired;
         private int attemptsMade;
         private URI lastUrl;
+        /** The thread waiting out a retry's backoff, while it does (guarded by {@code this}). */
+        private @Nullable Thread backingOff;
 
         Call(EgressRequest request, ResponseReader reader, Instant started) {
             this.request = request;
@@ -255,6 +257,35 @@ public final class Upstream implements AutoCloseable {
             HttpUriRequestBase current = inFlight.get();
             if (current != null) {
                 current.cancel();
+            }
+            synchronized (this) {
+                // A backoff does not outlast the call's deadline or its cancellation.
+                if (backingOff != null) {
+                    backingOff.interrupt();
+                }
+            }
+        }
+
+        /**
+         * Whether to try again after {@code attempt}: the retry's decision and its backoff, waited out
+         * here unless the call is cancelled or reaches its deadline meanwhile (no interrupt is left behind).
+         */
+        private boolean retryAfter(Retry.Context<Attempt> retries, Attempt attempt) {
+            synchronized (this) {
+                if (cancelled || expired) {
+                    return false;
+                }
+                backingOff = Thread.currentThread();
+            }
+            try {
+                return retries.onResult(attempt);
+            } catch (RuntimeException interrupted) {
+                return false;
+            } finally {
+                synchronized (this) {
+                    backingOff = null;
+                    Thread.interrupted();
+                }
             }
         }
 
@@ -309,12 +340,11 @@ public final class Upstream implements AutoCloseable {
                     return stopped(last);
                 }
                 if (mayRetry && attempt.retryable()) {
-                    try {
-                        if (retries.onResult(attempt)) {
-                            continue;
-                        }
-                    } catch (RuntimeException interrupted) {
-                        return end(attempt);
+                    if (retryAfter(retries, attempt)) {
+                        continue;
+                    }
+                    if (cancelled || expired) {
+                        return stopped(last);
                     }
                 }
                 retries.onComplete();

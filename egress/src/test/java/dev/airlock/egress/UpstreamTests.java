@@ -308,6 +308,37 @@ class UpstreamTests {
     }
 
     @Test
+    void theWaitBeforeARetryEndsAtTheCallsDeadlineAndWhenTheCallIsCancelled() throws Exception {
+        // A backoff of ten minutes: the call ends at its own deadline, or at its cancellation, not after it.
+        UpstreamPolicy patient = new UpstreamPolicy(
+                true,
+                null,
+                Duration.ofSeconds(2),
+                1000,
+                new UpstreamPolicy.Breaker(50, Duration.ofSeconds(60), 100, 10, 10, Duration.ofMillis(500)),
+                new UpstreamPolicy.RetryPolicy(3, Duration.ofMinutes(10)),
+                4);
+        Upstream upstream = egress.upstream("patient", patient);
+        EgressResult expired = CompletableFuture.supplyAsync(() ->
+                        upstream.call(get(url("/unavailable")), new Body(), CallControl.NONE, Duration.ofMillis(500)))
+                .get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(expired.termination()).isEqualTo(EgressTermination.TIMED_OUT);
+        assertThat(expired.reason()).contains("time limit");
+        assertThat(expired.attempts()).isEqualTo(1);
+
+        hits.set(0);
+        AtomicReference<Runnable> cancel = new AtomicReference<>();
+        CompletableFuture<EgressResult> cancelled = CompletableFuture.supplyAsync(
+                () -> upstream.call(get(url("/unavailable")), new Body(), cancel::set, Duration.ofMinutes(30)));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> hits.get() == 1);
+        cancel.get().run();
+        EgressResult ended = cancelled.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(ended.termination()).isEqualTo(EgressTermination.CANCELLED);
+        assertThat(ended.attempts()).isEqualTo(1);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
     void retriesOnlyIdempotentRequests() {
         EgressResult get =
                 local("retries").call(get(url("/unavailable")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
