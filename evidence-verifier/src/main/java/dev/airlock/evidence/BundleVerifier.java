@@ -103,12 +103,28 @@ public final class BundleVerifier {
     static final int MAX_SIGNATURE_ENTRY = 4096;
 
     /**
-     * Verifies {@code bundle}; returns what was checked or throws the first failure. The manifest's
-     * signature is checked first, on its bytes as stored, before anything else of the bundle is
-     * inflated or parsed: a forged file cannot make the verifier do more work than reading two
-     * bounded entries.
+     * Verifies {@code bundle}; returns what was checked or throws the first failure. The file is
+     * read once, into a private copy that every check then reads: a bundle on a shared folder that
+     * is replaced while it is verified cannot have one version's signature vouch for another's
+     * entries. The manifest's signature is checked first, on its bytes as stored, before anything
+     * else of the bundle is inflated or parsed: a forged file cannot make the verifier do more work
+     * than reading the zip's directory and two bounded entries.
      */
     public Verified verify(Path bundle) throws IOException {
+        Path dir = Files.createTempDirectory("airlock-verify-");
+        Path copy = dir.resolve("bundle.zip");
+        try {
+            try (InputStream in = Files.newInputStream(bundle)) {
+                Files.copy(in, copy);
+            }
+            return verifyCopy(copy);
+        } finally {
+            Files.deleteIfExists(copy);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private Verified verifyCopy(Path bundle) throws IOException {
         byte[] manifestBytes;
         String keyId;
         try (ZipFile zip = new ZipFile(bundle.toFile(), StandardCharsets.UTF_8)) {

@@ -307,6 +307,26 @@ class EvidenceIntegrationTests {
     }
 
     @Test
+    void aBundleIsReadOnceSoThatOneReplacedWhileItIsVerifiedCannotMixTwoVersions() throws Exception {
+        // A named pipe can be read once: the verifier reads the bundle once, into a copy of its own,
+        // and checks that copy (it used to open the file four times).
+        Path fifo = Files.createTempDirectory("evidence-fifo").resolve("bundle.zip");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor())
+                .isZero();
+        Thread writer = Thread.ofPlatform().daemon().start(() -> {
+            try (java.io.OutputStream out = Files.newOutputStream(fifo)) {
+                Files.copy(fixture.bundle(), out);
+            } catch (IOException closedByTheReader) {
+                // the verifier stopped reading
+            }
+        });
+        Verdict verdict = verify(fifo, fixture.keys());
+        writer.join(java.time.Duration.ofSeconds(10));
+        assertThat(verdict.status()).as(verdict.out()).isZero();
+        assertThat(verdict.out()).contains("VERIFIED");
+    }
+
+    @Test
     void aRangeBundleHoldsRawBytesOnlyWhereTheExporterHoldsAGrant() throws Exception {
         Verdict verdict = verify(fixture.range(), fixture.keys(), fixture.anchor());
         assertThat(verdict.status()).as(verdict.out()).isZero();
