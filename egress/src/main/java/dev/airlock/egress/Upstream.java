@@ -235,6 +235,8 @@ public final class Upstream implements AutoCloseable {
         private URI lastUrl;
         /** The thread waiting out a retry's backoff, while it does (guarded by {@code this}). */
         private @Nullable Thread backingOff;
+        /** Whether {@link #abort} interrupted that wait (guarded by {@code this}): only its own interrupt is cleared. */
+        private boolean waitInterrupted;
 
         Call(EgressRequest request, ResponseReader reader, Instant started) {
             this.request = request;
@@ -261,6 +263,7 @@ public final class Upstream implements AutoCloseable {
             synchronized (this) {
                 // A backoff does not outlast the call's deadline or its cancellation.
                 if (backingOff != null) {
+                    waitInterrupted = true;
                     backingOff.interrupt();
                 }
             }
@@ -284,7 +287,10 @@ public final class Upstream implements AutoCloseable {
             } finally {
                 synchronized (this) {
                     backingOff = null;
-                    Thread.interrupted();
+                    if (waitInterrupted) {
+                        waitInterrupted = false;
+                        Thread.interrupted();
+                    }
                 }
             }
         }

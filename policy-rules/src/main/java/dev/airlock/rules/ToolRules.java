@@ -87,7 +87,8 @@ public final class ToolRules {
             CelRuntime.@Nullable Program all) {
         this.rules = List.copyOf(rules);
         this.defaults = defaults;
-        this.parameters = Map.copyOf(parameters);
+        // In name order: with several mistyped arguments, the same one is named every time.
+        this.parameters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(parameters));
         this.all = all;
     }
 

@@ -373,6 +373,11 @@ public class ApprovalChannels implements DisposableBean {
         if (channels.isEmpty()) {
             return;
         }
+        if (!event.equals("approval.decided") && request.status() != ApprovalStatus.PENDING) {
+            // Read after the request closed (a run cancelled at once): "waits for approval" would mislead.
+            log.info("Not announcing the {} of run {}: its request is {}", event, request.runId(), request.status());
+            return;
+        }
         ApprovalMessage message = message(request, event, outcome);
         PeopleSettings.Notifications settings = people.tenant(request.tenant()).notifications();
         for (String name : channels) {

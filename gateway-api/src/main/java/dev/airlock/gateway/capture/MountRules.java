@@ -154,33 +154,61 @@ public final class MountRules {
     }
 
     /**
-     * A tenant's {@code file:} setting (a tool's or stdio server's secret, an upstream's or a URL
-     * server's credential) that names a file of another tenant's setting, of a setting of no tenant
-     * (the database's password, an evidence key) or of the configuration itself, with that other
-     * reservation; or null. A tool's secret is handed to every run of the tool, and an upstream's
-     * credential is sent to the upstream: naming such a file would hand it to a run, or send it to
-     * a host, of the wrong tenant. A tool's or server's own secrets are looked at first.
+     * A tenant's {@code file:} secret that names a file it may not, with the reservation that file
+     * belongs to; or null. A tool's or stdio server's own secret is handed to every run of it: it may
+     * not name a file of another tenant's setting, of a setting of no tenant (the database's
+     * password, an evidence key) or of the configuration itself. An upstream's or a URL server's
+     * credential is sent to that upstream: it may not name another tenant's file, a file of a setting
+     * of no tenant, or a configuration file that holds a setting of the platform or of another tenant
+     * (a config tree's {@code spring.datasource.password}); a config tree's file of no setting (a
+     * {@code billing-token} mounted beside them) stays the operator's to use.
      */
     private static Reserved @Nullable [] sharedSecret(List<Reserved> reserved) {
-        List<Reserved> tenants = new ArrayList<>();
-        for (Reserved r : reserved) {
-            if (r.what().equals(SECRET_FILE) && tenantOf(r.owner() != null ? r.owner() : r.key()) != null) {
-                tenants.add(r);
-            }
-        }
-        tenants.sort(java.util.Comparator.comparing((Reserved r) -> r.owner() == null));
-        for (Reserved own : tenants) {
-            String tenant = java.util.Objects.requireNonNull(tenantOf(own.owner() != null ? own.owner() : own.key()));
-            for (Reserved other : reserved) {
-                if (other != own
-                        && !other.readable()
-                        && other.path().equals(own.path())
-                        && !(other.what().equals(SECRET_FILE) && tenant.equalsIgnoreCase(tenantOf(other.key())))) {
-                    return new Reserved[] {own, other};
+        for (boolean owned : new boolean[] {true, false}) {
+            for (Reserved own : reserved) {
+                String tenant = tenantOf(own.owner() != null ? own.owner() : own.key());
+                if (tenant == null
+                        || !own.what().equals(SECRET_FILE)
+                        || (owned
+                                ? own.owner() == null
+                                : !CREDENTIAL.matcher(own.key()).matches())) {
+                    continue;
+                }
+                for (Reserved other : reserved) {
+                    if (other != own
+                            && !other.readable()
+                            && other.path().equals(own.path())
+                            && (owned ? !sameTenantsSecret(other, tenant) : forbiddenForCredential(other, tenant))) {
+                        return new Reserved[] {own, other};
+                    }
                 }
             }
         }
         return null;
+    }
+
+    /** An upstream's or URL MCP server's credential setting, as its key is written. */
+    private static final java.util.regex.Pattern CREDENTIAL = java.util.regex.Pattern.compile(
+            "airlock\\.tenants\\.[^.]+\\.(upstreams|mcp-servers|mcpServers|mcpservers)\\.[^.]+\\.auth\\.[^.]+");
+
+    /** The namespaces of the platform's own settings: a configuration file holding one is the platform's. */
+    private static final List<String> PLATFORM_SETTINGS =
+            List.of("spring.", "server.", "management.", "logging.", "airlock.");
+
+    private static boolean sameTenantsSecret(Reserved other, String tenant) {
+        return other.what().equals(SECRET_FILE) && tenant.equalsIgnoreCase(tenantOf(other.key()));
+    }
+
+    private static boolean forbiddenForCredential(Reserved other, String tenant) {
+        if (other.what().equals(SECRET_FILE)) {
+            return !tenant.equalsIgnoreCase(tenantOf(other.key()));
+        }
+        if (other.what().equals(CONFIGURATION_SETTING)) {
+            String key = other.key();
+            return !tenant.equalsIgnoreCase(tenantOf(key))
+                    && PLATFORM_SETTINGS.stream().anyMatch(key::startsWith);
+        }
+        return true;
     }
 
     private static String sharedMessage(Reserved[] shared) {
@@ -242,8 +270,21 @@ public final class MountRules {
 
     /** A file Airlock's configuration was read from ({@code key} among its settings), reserved against every mount. */
     public static Reserved configurationFile(String key, Path file) {
-        return new Reserved(key, null, real(file), "a file Airlock's configuration is read from", false);
+        return new Reserved(key, null, real(file), CONFIGURATION_FILE, false);
     }
+
+    private static final String CONFIGURATION_FILE = "a file Airlock's configuration is read from";
+
+    /**
+     * A file that holds one setting of Airlock's configuration ({@code key}: a config tree's file),
+     * reserved against every mount; a tenant's credential may name it unless the setting is the
+     * platform's or another tenant's.
+     */
+    public static Reserved configurationSetting(String key, Path file) {
+        return new Reserved(key, null, real(file), CONFIGURATION_SETTING, false);
+    }
+
+    private static final String CONFIGURATION_SETTING = "the file a setting of Airlock's configuration is read from";
 
     private @Nullable String problem(Mount mount, List<Mount> among) {
         for (Mount writable : among) {

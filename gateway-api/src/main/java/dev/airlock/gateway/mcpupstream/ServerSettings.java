@@ -37,25 +37,48 @@ record ServerSettings(
      * never sent, when the server's settings have changed since.
      */
     static String sha256(AgentSettings.McpServer server) {
+        // Each field named and its value's length given: no value can be read as another's, and a
+        // field added to a settings record later does not change the digest of what exists today.
         StringBuilder canonical = new StringBuilder();
-        canonical
-                .append("command=")
-                .append(String.join("\u0000", server.command()))
-                .append('\n');
-        canonical.append("url=").append(server.url()).append('\n');
-        canonical.append("env=").append(new java.util.TreeMap<>(server.env())).append('\n');
-        canonical
-                .append("secrets=")
-                .append(new java.util.TreeMap<>(server.secrets()))
-                .append('\n');
-        canonical.append("sandbox=").append(server.sandbox()).append('\n');
-        canonical
-                .append("allowPrivateNetwork=")
-                .append(server.allowPrivateNetwork())
-                .append('\n');
+        field(canonical, "command", server.command());
+        field(canonical, "url", server.url());
+        new java.util.TreeMap<>(server.env()).forEach((k, v) -> field(canonical, "env." + k, v));
+        new java.util.TreeMap<>(server.secrets()).forEach((k, v) -> field(canonical, "secrets." + k, v));
+        AgentSettings.ToolSandbox sandbox = server.sandbox();
+        field(canonical, "sandbox.network", sandbox.network());
+        field(canonical, "sandbox.read-only-paths", sandbox.readOnlyPaths());
+        field(canonical, "sandbox.writable-paths", sandbox.writablePaths());
+        field(canonical, "sandbox.max-processes", sandbox.maxProcesses());
+        field(canonical, "sandbox.max-memory", sandbox.maxMemory().toBytes());
+        field(canonical, "sandbox.max-file-size", sandbox.maxFileSize().toBytes());
+        field(canonical, "sandbox.max-open-files", sandbox.maxOpenFiles());
+        field(canonical, "sandbox.tmp-size", sandbox.tmpSize().toBytes());
+        field(canonical, "allow-private-network", server.allowPrivateNetwork());
         AgentSettings.Tls tls = server.tls();
-        canonical.append("tls=").append(tls == null ? null : tls.trustStore() + " " + tls.trustStoreType());
-        canonical.append('\n').append("auth=").append(server.auth()).append('\n');
+        field(canonical, "tls.trust-store", tls == null ? null : tls.trustStore());
+        field(canonical, "tls.trust-store-type", tls == null ? null : tls.trustStoreType());
+        AgentSettings.Auth auth = server.auth();
+        field(canonical, "auth.type", auth == null ? null : auth.type());
+        field(canonical, "auth.token", auth == null ? null : auth.token());
+        field(canonical, "auth.username", auth == null ? null : auth.username());
+        field(canonical, "auth.password", auth == null ? null : auth.password());
+        field(canonical, "auth.header-name", auth == null ? null : auth.headerName());
+        field(canonical, "auth.value", auth == null ? null : auth.value());
         return dev.airlock.kernel.digest.Sha256.hex(canonical.toString());
+    }
+
+    private static void field(StringBuilder canonical, String name, @org.jspecify.annotations.Nullable Object value) {
+        String text = value instanceof java.util.List<?> list
+                ? list.stream()
+                        .map(item -> String.valueOf(item).length() + ":" + item)
+                        .collect(java.util.stream.Collectors.joining(",", "[", "]"))
+                : String.valueOf(value);
+        canonical
+                .append(name)
+                .append('=')
+                .append(text.length())
+                .append(':')
+                .append(text)
+                .append('\n');
     }
 }

@@ -4,9 +4,7 @@ import dev.airlock.gateway.capture.MountRules;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -35,7 +33,7 @@ final class ConfiguredFiles {
     /** The files of {@code environment}'s settings, reserved against every mount. */
     static List<MountRules.Reserved> of(Environment environment) {
         List<MountRules.Reserved> files = new ArrayList<>();
-        Set<Path> sources = new HashSet<>();
+        java.util.Map<Path, List<String>> sources = new java.util.LinkedHashMap<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
@@ -53,11 +51,17 @@ final class ConfiguredFiles {
                     files.add(MountRules.secretFile(key, ownerOf(name), file));
                 }
                 Path origin = fileOf(property.getOrigin());
-                if (origin != null && sources.add(origin)) {
-                    files.add(MountRules.configurationFile(key, origin));
+                if (origin != null) {
+                    sources.computeIfAbsent(origin, o -> new ArrayList<>()).add(key);
                 }
             });
         }
+        // A file of one setting (a config tree's) is that setting's; a file of several (a YAML file) is the
+        // configuration's.
+        sources.forEach((origin, keys) -> files.add(
+                keys.size() == 1
+                        ? MountRules.configurationSetting(keys.getFirst(), origin)
+                        : MountRules.configurationFile(keys.getFirst(), origin)));
         return files;
     }
 

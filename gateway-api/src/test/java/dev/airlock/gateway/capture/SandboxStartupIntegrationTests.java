@@ -124,7 +124,7 @@ class SandboxStartupIntegrationTests {
                         InvalidConfigurationException.class,
                         e -> assertThat(e.problem())
                                 .as("a spring. setting's file, not only airlock.'s")
-                                .contains("a file Airlock's configuration is read from", "spring.application.name"));
+                                .contains("Airlock's configuration is read from", "spring.application.name"));
 
         Path secrets = globexCredential("globex-secrets");
         assertThatThrownBy(() -> start(
@@ -174,8 +174,18 @@ class SandboxStartupIntegrationTests {
                 .rootCause()
                 .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> {
                     assertThat(e.key()).isEqualTo("airlock.tenants.acme.upstreams.sink.auth.token");
-                    assertThat(e.problem()).contains("a file Airlock's configuration is read from", "must be its own");
+                    assertThat(e.problem()).contains("Airlock's configuration is read from", "must be its own");
                 });
+
+        // A config tree's file of no setting of the platform's (a credential mounted beside the
+        // database's password) may be an upstream's credential: the gateway starts.
+        Files.writeString(tree.resolve("billing-token"), "token-of-acme");
+        start(
+                        "--spring.config.import=optional:configtree:" + tree + "/",
+                        "--airlock.tenants.acme.upstreams.sink.base-url=https://sink.example.test/",
+                        "--airlock.tenants.acme.upstreams.sink.auth.type=bearer",
+                        "--airlock.tenants.acme.upstreams.sink.auth.token=file:" + tree.resolve("billing-token"))
+                .close();
     }
 
     @Test

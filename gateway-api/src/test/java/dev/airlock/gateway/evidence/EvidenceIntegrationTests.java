@@ -426,7 +426,8 @@ class EvidenceIntegrationTests {
         Verdict verdict = verify(
                 insider(e -> replace(e, run("envelope.json"), "\"exitCode\":0", "\"exitCode\":1")), fixture.keys());
         assertThat(verdict.status()).isEqualTo(1);
-        assertThat(verdict.out()).contains("the envelope's exit code is not the one its run.finished event recorded");
+        assertThat(verdict.out())
+                .contains("the envelope's process exitCode is not the one its run.finished event recorded");
         // A run's row changed before the export (the agent side may write its end): the chain says otherwise.
         Verdict termination = verify(
                 insider(e ->
@@ -440,6 +441,30 @@ class EvidenceIntegrationTests {
                 fixture.keys());
         assertThat(state.status()).isEqualTo(1);
         assertThat(state.out()).contains("the envelope's state is not the one its run.finished event recorded");
+    }
+
+    @Test
+    void aRunThatNeverRanCannotBeShownAsCompleted() throws Exception {
+        // Cancelled before it started: no run.finished in the chain, so its envelope may not say it ended.
+        AgentApi api = api();
+        String never = api.park(EVIDENCE, "gated", "{\"message\":\"called off\"}");
+        assertThat(api.post(EVIDENCE, "/api/v1/runs/" + never + "/cancel", "").status())
+                .isIn(200, 202);
+        Path bundle = write(
+                Files.createTempDirectory("evidence-never").resolve("never.zip"),
+                api.rawAsHuman("ivy", "POST", "/api/v1/audit/evidence?tenant=evidence&runId=" + never));
+        Verdict genuine = verify(bundle, fixture.keys());
+        assertThat(genuine.status()).as(genuine.out()).isZero();
+        String envelope = EvidenceFormat.runFolder(never) + "envelope.json";
+        Verdict rewritten = verify(
+                tampered(
+                        bundle,
+                        e -> replace(e, envelope, "\"state\":\"CANCELLED\"", "\"state\":\"COMPLETED\""),
+                        key("ev-2026"),
+                        "ev-2026"),
+                fixture.keys());
+        assertThat(rewritten.status()).as(rewritten.out()).isEqualTo(1);
+        assertThat(rewritten.out()).contains("the envelope says COMPLETED but the chain has no run.finished event");
     }
 
     @Test

@@ -36,6 +36,13 @@ public class LegalHolds {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("A legal hold needs a reason.");
         }
+        // After a purge of the tenant that is under way, never during it: the purge decided what is held
+        // when it began, and a hold committed meanwhile would be answered as placed while its run is purged
+        // (and a run the purge removed is then no run of the tenant, not a broken key).
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
+                .param("key", RetentionPurge.LOCK_PREFIX + tenant)
+                .query((rs, n) -> 1)
+                .single();
         boolean exists = jdbc.sql("SELECT count(*) > 0 FROM airlock.runs WHERE id = :run AND tenant = :tenant")
                 .param("run", runId)
                 .param("tenant", tenant)
@@ -44,12 +51,6 @@ public class LegalHolds {
         if (!exists) {
             throw new NoSuchElementException("No run " + runId + " in tenant " + tenant + ".");
         }
-        // After a purge of the tenant that is under way, never during it: the purge decided what is held
-        // when it began, and a hold committed meanwhile would be answered as placed while its run is purged.
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
-                .param("key", RetentionPurge.LOCK_PREFIX + tenant)
-                .query((rs, n) -> 1)
-                .single();
         int placed = jdbc.sql("""
                 INSERT INTO airlock.legal_holds (run_id, tenant, reason, placed_by, placed_at)
                 VALUES (:run, :tenant, :reason, :by, :now) ON CONFLICT (run_id) DO NOTHING

@@ -86,7 +86,8 @@ class LegalHoldsIntegrationTests {
             org.awaitility.Awaitility.await("the hold waiting on the purge's lock")
                     .atMost(java.time.Duration.ofSeconds(20))
                     .until(() -> jdbc.sql("SELECT count(*) FROM pg_stat_activity"
-                                            + " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'")
+                                            + " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
+                                            + " AND query LIKE '%pg_advisory_xact_lock%'")
                                     .query(Long.class)
                                     .single()
                             > 0);
