@@ -1,30 +1,32 @@
 package dev.airlock.gateway.evidence;
 
 import static dev.airlock.gateway.support.AgentApi.EVIDENCE;
+import static dev.airlock.gateway.support.EvidenceBundles.entries;
+import static dev.airlock.gateway.support.EvidenceBundles.key;
+import static dev.airlock.gateway.support.EvidenceBundles.replace;
+import static dev.airlock.gateway.support.EvidenceBundles.text;
+import static dev.airlock.gateway.support.EvidenceBundles.verify;
+import static dev.airlock.gateway.support.EvidenceBundles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.evidence.EvidenceFormat;
 import dev.airlock.evidence.Json;
-import dev.airlock.evidence.VerifyCommand;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import dev.airlock.gateway.support.EvidenceBundles;
+import dev.airlock.gateway.support.EvidenceBundles.Verdict;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyFactory;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.Signature;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,95 +139,13 @@ class EvidenceIntegrationTests {
         fixture = new Fixture(approved, auto.text("runId"), bundle, range, keys, otherKeys, anchor, anchorSeq);
     }
 
-    private static Path write(Path file, MockHttpServletResponse response) throws IOException {
-        assertThat(response.getStatus())
-                .as(file.getFileName() + ": " + response.getContentAsString())
-                .isEqualTo(200);
-        return Files.write(file, response.getContentAsByteArray());
-    }
-
-    /** The verifier's exit status and report. */
-    private record Verdict(int status, String out) {}
-
-    private static Verdict verify(Path bundle, Path keys, Path... anchors) {
-        List<String> args = new ArrayList<>(List.of(bundle.toString(), "--keys", keys.toString()));
-        for (Path anchor : anchors) {
-            args.add("--anchor");
-            args.add(anchor.toString());
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = VerifyCommand.run(
-                args.toArray(String[]::new),
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Verdict(status, out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8));
-    }
-
-    private static Map<String, byte[]> entries(Path bundle) throws IOException {
-        Map<String, byte[]> entries = new LinkedHashMap<>();
-        try (ZipFile zip = new ZipFile(bundle.toFile())) {
-            for (ZipEntry entry : java.util.Collections.list(zip.entries())) {
-                entries.put(entry.getName(), zip.getInputStream(entry).readAllBytes());
-            }
-        }
-        return entries;
-    }
-
-    private static PrivateKey key(String name) throws Exception {
-        String pem = Files.readString(Path.of("src/test/resources/evidence/" + name + ".pem"))
-                .replaceAll("-----[A-Z ]+-----", "")
-                .replaceAll("\\s", "");
-        return KeyFactory.getInstance("Ed25519")
-                .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
-    }
-
     /**
      * The bundle changed by {@code change}; with {@code signer} set, the manifest's digests are
      * brought up to date and it is signed again (an insider holding a key), otherwise left as it was.
      */
     private static Path tampered(Consumer<Map<String, byte[]>> change, PrivateKey signer, String keyId)
             throws Exception {
-        return tampered(fixture.bundle(), change, signer, keyId);
-    }
-
-    private static Path tampered(Path source, Consumer<Map<String, byte[]>> change, PrivateKey signer, String keyId)
-            throws Exception {
-        Map<String, byte[]> entries = entries(source);
-        change.accept(entries);
-        if (signer != null) {
-            Map<String, Object> manifest = new LinkedHashMap<>(Json.object(text(entries.get(EvidenceFormat.MANIFEST))));
-            List<Map<String, Object>> listed = new ArrayList<>();
-            for (Object item : (List<?>) manifest.get("entries")) {
-                String path = (String) ((Map<?, ?>) item).get("path");
-                byte[] bytes = entries.get(path);
-                listed.add(Map.of("path", path, "sha256", EvidenceFormat.sha256Hex(bytes), "bytes", bytes.length));
-            }
-            manifest.put("entries", listed);
-            byte[] bytes = JSON.writeValueAsBytes(manifest);
-            entries.put(EvidenceFormat.MANIFEST, bytes);
-            Signature signature = Signature.getInstance("Ed25519");
-            signature.initSign(signer);
-            signature.update(bytes);
-            entries.put(
-                    EvidenceFormat.SIGNATURE,
-                    JSON.writeValueAsBytes(Map.of(
-                            "keyId",
-                            keyId,
-                            "algorithm",
-                            "Ed25519",
-                            "signature",
-                            Base64.getEncoder().encodeToString(signature.sign()))));
-        }
-        Path out = Files.createTempFile("tampered", ".zip");
-        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(out))) {
-            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
-                zip.putNextEntry(new ZipEntry(entry.getKey()));
-                zip.write(entry.getValue());
-                zip.closeEntry();
-            }
-        }
-        return out;
+        return EvidenceBundles.tampered(fixture.bundle(), change, signer, keyId);
     }
 
     private static Path insider(Consumer<Map<String, byte[]>> change) throws Exception {
@@ -246,21 +166,8 @@ class EvidenceIntegrationTests {
         return verdict;
     }
 
-    private static String text(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
     private static String run(String name) {
         return EvidenceFormat.runFolder(fixture.approvedRun()) + name;
-    }
-
-    private static void replace(Map<String, byte[]> entries, String path, String from, String to) {
-        String before = text(entries.get(path));
-        assertThat(before).as(path).contains(from);
-        entries.put(
-                path,
-                before.replaceFirst(java.util.regex.Pattern.quote(from), java.util.regex.Matcher.quoteReplacement(to))
-                        .getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -457,7 +364,7 @@ class EvidenceIntegrationTests {
         assertThat(genuine.status()).as(genuine.out()).isZero();
         String envelope = EvidenceFormat.runFolder(never) + "envelope.json";
         Verdict rewritten = verify(
-                tampered(
+                EvidenceBundles.tampered(
                         bundle,
                         e -> replace(e, envelope, "\"state\":\"CANCELLED\"", "\"state\":\"COMPLETED\""),
                         key("ev-2026"),
@@ -659,7 +566,7 @@ class EvidenceIntegrationTests {
     @Test
     void aRunLeftOutOfARangeIsCaught() throws Exception {
         String left = EvidenceFormat.runFolder(fixture.autoRun());
-        Path cut = tampered(
+        Path cut = EvidenceBundles.tampered(
                 fixture.range(),
                 e -> {
                     e.keySet().removeIf(path -> path.startsWith(left));
@@ -688,7 +595,7 @@ class EvidenceIntegrationTests {
     @Test
     @SuppressWarnings("unchecked")
     void aRangeExportedBeforeItHadLongEndedIsCaught() throws Exception {
-        Path early = tampered(
+        Path early = EvidenceBundles.tampered(
                 fixture.range(),
                 e -> manifest(e, m -> {
                     Map<String, Object> scope = new LinkedHashMap<>((Map<String, Object>) m.get("scope"));
