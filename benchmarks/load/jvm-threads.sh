@@ -4,7 +4,8 @@
 # with benchmarks/load/load.yaml, warmed up with 16 agents x 100 runs of tool `true`, then measured
 # over 16 x 100 more: the CPU of each live thread, grouped by name (numbers dropped), before and
 # after, per run, and the whole process's (TOTAL). Threads that ended during the window are only
-# in TOTAL: the difference between TOTAL and the sum of the rows is theirs.
+# in TOTAL: the difference between TOTAL and the sum of every live thread's row is printed as
+# "(threads that ended)". Thread names are as the kernel keeps them, cut to 15 characters.
 #
 # Usage: benchmarks/load/jvm-threads.sh JAR [JAR...]      (ROUNDS, default 2; PORT, default 18120)
 set -uo pipefail
@@ -12,7 +13,8 @@ cd "$(dirname "$0")/../.."
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 PORT=${PORT:-18120}
 ROUNDS=${ROUNDS:-2}
-RUNS=1600
+# LoadClient's throughput mode makes its own warm-up of 100/4+1 runs per agent inside the window.
+RUNS=$((16 * (100 / 4 + 1) + 16 * 100))
 TICK=$(getconf CLK_TCK)
 [ $# -gt 0 ] || { echo "usage: $0 JAR [JAR...]" >&2; exit 2; }
 
@@ -38,7 +40,11 @@ for round in $(seq 1 "$ROUNDS"); do
     snap "$pid" > "$dir/after"
     echo "== round $round $(basename "$jar"): $result"
     join -t $'\t' -a 2 -e 0 -o 0,1.2,2.2 <(sort "$dir/before") <(sort "$dir/after") |
-      awk -F '\t' -v runs="$RUNS" -v tick="$TICK" '{ d = ($3 - $2) / tick * 1000 / runs; if (d >= 0.05) printf "  %-22s %6.2f ms/run\n", $1, d }'
+      awk -F '\t' -v runs="$RUNS" -v tick="$TICK" '
+        { d = ($3 - $2) / tick * 1000 / runs }
+        $1 == "TOTAL (process)" { total = d; next }
+        { live += d; if (d >= 0.05 || d <= -0.05) printf "  %-22s %6.2f ms/run\n", $1, d }
+        END { printf "  %-22s %6.2f ms/run\n  %-22s %6.2f ms/run\n", "TOTAL (process)", total, "(threads that ended)", total - live }'
     kill "$pid"; wait "$pid" 2>/dev/null
     [ -f "$dir/postgres/postmaster.pid" ] && kill "$(head -1 "$dir/postgres/postmaster.pid")" 2>/dev/null && sleep 2
     rm -rf "$dir"

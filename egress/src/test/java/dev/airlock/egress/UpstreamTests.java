@@ -307,10 +307,9 @@ class UpstreamTests {
         assertThat(result.reason()).contains("time limit");
     }
 
-    @Test
-    void theWaitBeforeARetryEndsAtTheCallsDeadlineAndWhenTheCallIsCancelled() throws Exception {
-        // A backoff of ten minutes: the call ends at its own deadline, or at its cancellation, not after it.
-        UpstreamPolicy patient = new UpstreamPolicy(
+    /** Three attempts of a GET, ten minutes' backoff before the second. */
+    private static UpstreamPolicy patient() {
+        return new UpstreamPolicy(
                 true,
                 null,
                 Duration.ofSeconds(2),
@@ -318,7 +317,12 @@ class UpstreamTests {
                 new UpstreamPolicy.Breaker(50, Duration.ofSeconds(60), 100, 10, 10, Duration.ofMillis(500)),
                 new UpstreamPolicy.RetryPolicy(3, Duration.ofMinutes(10)),
                 4);
-        Upstream upstream = egress.upstream("patient", patient);
+    }
+
+    @Test
+    void theWaitBeforeARetryEndsAtTheCallsDeadlineAndWhenTheCallIsCancelled() throws Exception {
+        // A backoff of ten minutes: the call ends at its own deadline, or at its cancellation, not after it.
+        Upstream upstream = egress.upstream("patient", patient());
         EgressResult expired = CompletableFuture.supplyAsync(() ->
                         upstream.call(get(url("/unavailable")), new Body(), CallControl.NONE, Duration.ofMillis(500)))
                 .get(60, java.util.concurrent.TimeUnit.SECONDS);
@@ -343,6 +347,31 @@ class UpstreamTests {
         assertThat(leftInterrupted)
                 .as("the caller's thread is not left interrupted")
                 .isFalse();
+    }
+
+    @Test
+    void anInterruptFromElsewhereDuringABackoffIsKeptForItsCaller() throws Exception {
+        Upstream upstream = egress.upstream("interrupted", patient());
+        AtomicReference<Thread> caller = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean keptInterrupt = new java.util.concurrent.atomic.AtomicBoolean();
+        CompletableFuture<EgressResult> call = CompletableFuture.supplyAsync(() -> {
+            caller.set(Thread.currentThread());
+            EgressResult result =
+                    upstream.call(get(url("/unavailable")), new Body(), CallControl.NONE, Duration.ofMinutes(30));
+            keptInterrupt.set(Thread.interrupted());
+            return result;
+        });
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> hits.get() == 1);
+        Thread.sleep(1000); // the answer read, the ten minutes' backoff begun
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> caller.get().getState() == Thread.State.TIMED_WAITING);
+        caller.get().interrupt();
+        EgressResult ended = call.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(ended.attempts()).isEqualTo(1);
+        assertThat(keptInterrupt)
+                .as("the interrupt that was not the call's own is the caller's to see")
+                .isTrue();
     }
 
     @Test

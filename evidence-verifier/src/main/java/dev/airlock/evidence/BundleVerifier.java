@@ -532,12 +532,19 @@ public final class BundleVerifier {
             throw new VerificationFailure(
                     where + ": the envelope's state is not the one its run.finished event recorded");
         }
-        checkFacts(where, envelope, finished, "process", List.of("exitCode:exitCode", "termination:termination"));
+        checkFacts(
+                where,
+                envelope,
+                finished,
+                "process",
+                "exitCode",
+                List.of("exitCode:exitCode", "termination:termination"));
         checkFacts(
                 where,
                 envelope,
                 finished,
                 "http",
+                "upstream",
                 List.of(
                         "termination:termination",
                         "upstream:upstream",
@@ -549,6 +556,7 @@ public final class BundleVerifier {
                 envelope,
                 finished,
                 "mcp",
+                "mcpServer",
                 List.of(
                         "termination:termination",
                         "server:mcpServer",
@@ -580,8 +588,18 @@ public final class BundleVerifier {
 
     /** Each {@code field:detail} of the envelope's {@code part}, when it has one, as the event's detail (absent: null). */
     private static void checkFacts(
-            String where, Map<String, Object> envelope, Event finished, String part, List<String> fields) {
+            String where,
+            Map<String, Object> envelope,
+            Event finished,
+            String part,
+            String recordedOnlyOfIt,
+            List<String> fields) {
         if (!(envelope.get(part) instanceof Map<?, ?> facts)) {
+            // Left out, the part would hide what the event recorded of it.
+            if (finished.details().get(recordedOnlyOfIt) != null) {
+                throw new VerificationFailure(
+                        where + ": the envelope has no " + part + " facts but its run.finished event recorded them");
+            }
             return;
         }
         for (String pair : fields) {

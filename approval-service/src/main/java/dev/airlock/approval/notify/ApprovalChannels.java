@@ -294,7 +294,7 @@ public class ApprovalChannels implements DisposableBean {
             }
             requests.findByRunIdAndTenantIn(stale.runId(), List.of(stale.tenant()))
                     .ifPresent(request -> {
-                        if (!stale.event().equals("approval.decided") && request.status() != ApprovalStatus.PENDING) {
+                        if (closedBefore(stale.event(), request)) {
                             // "Waits for approval" about a request that is closed by now would mislead.
                             deliveries.record(
                                     stale.id(),
@@ -369,11 +369,16 @@ public class ApprovalChannels implements DisposableBean {
         return told.isEmpty() ? channels : told;
     }
 
+    /** Whether {@code event}, which tells of a request waiting, would come after {@code request} closed. */
+    private static boolean closedBefore(String event, ApprovalRequest request) {
+        return !event.equals("approval.decided") && request.status() != ApprovalStatus.PENDING;
+    }
+
     private void send(ApprovalRequest request, String event, @Nullable ApprovalStatus outcome, Set<String> channels) {
         if (channels.isEmpty()) {
             return;
         }
-        if (!event.equals("approval.decided") && request.status() != ApprovalStatus.PENDING) {
+        if (closedBefore(event, request)) {
             // Read after the request closed (a run cancelled at once): "waits for approval" would mislead.
             log.info("Not announcing the {} of run {}: its request is {}", event, request.runId(), request.status());
             return;

@@ -155,13 +155,14 @@ public final class MountRules {
 
     /**
      * A tenant's {@code file:} secret that names a file it may not, with the reservation that file
-     * belongs to; or null. A tool's or stdio server's own secret is handed to every run of it: it may
-     * not name a file of another tenant's setting, of a setting of no tenant (the database's
-     * password, an evidence key) or of the configuration itself. An upstream's or a URL server's
-     * credential is sent to that upstream: it may not name another tenant's file, a file of a setting
-     * of no tenant, or a configuration file that holds a setting of the platform or of another tenant
-     * (a config tree's {@code spring.datasource.password}); a config tree's file of no setting (a
-     * {@code billing-token} mounted beside them) stays the operator's to use.
+     * belongs to; or null. A tool's or stdio server's own secret is handed to every run of it, and an
+     * upstream's or a URL server's credential is sent to that upstream: either may share its file
+     * only with another agent-side secret of its own tenant (a tool's, a server's, an upstream's),
+     * never with another tenant's, the people's side's of its own tenant (an evidence signing key, a
+     * channel's webhook), a setting of no tenant (the database's password) or a configuration file.
+     * A credential alone may also name a config tree's file whose setting is none of the platform's
+     * nor another tenant's, and that no such setting takes its value from (a {@code billing-token}
+     * mounted beside the database's password); a tool's secret may not, as before.
      */
     private static Reserved @Nullable [] sharedSecret(List<Reserved> reserved) {
         for (boolean owned : new boolean[] {true, false}) {
@@ -178,7 +179,7 @@ public final class MountRules {
                     if (other != own
                             && !other.readable()
                             && other.path().equals(own.path())
-                            && (owned ? !sameTenantsSecret(other, tenant) : forbiddenForCredential(other, tenant))) {
+                            && !sharable(other, tenant, !owned)) {
                         return new Reserved[] {own, other};
                     }
                 }
@@ -187,28 +188,36 @@ public final class MountRules {
         return null;
     }
 
-    /** An upstream's or URL MCP server's credential setting, as its key is written. */
+    /** An upstream's or URL MCP server's credential setting (keys as {@code ConfiguredFiles} writes them). */
     private static final java.util.regex.Pattern CREDENTIAL = java.util.regex.Pattern.compile(
-            "airlock\\.tenants\\.[^.]+\\.(upstreams|mcp-servers|mcpServers|mcpservers)\\.[^.]+\\.auth\\.[^.]+");
+            "airlock\\.tenants\\.[^.]+\\.(upstreams|mcp-servers)\\.[^.]+\\.auth\\.[^.]+");
+
+    /** A setting of a tenant's agent side: its tools', MCP servers' and upstreams'. */
+    private static final java.util.regex.Pattern AGENT_SIDE =
+            java.util.regex.Pattern.compile("airlock\\.tenants\\.[^.]+\\.(tools|mcp-servers|upstreams)\\..+");
 
     /** The namespaces of the platform's own settings: a configuration file holding one is the platform's. */
     private static final List<String> PLATFORM_SETTINGS =
             List.of("spring.", "server.", "management.", "logging.", "airlock.");
 
-    private static boolean sameTenantsSecret(Reserved other, String tenant) {
-        return other.what().equals(SECRET_FILE) && tenant.equalsIgnoreCase(tenantOf(other.key()));
-    }
-
-    private static boolean forbiddenForCredential(Reserved other, String tenant) {
+    /**
+     * Whether a secret of {@code tenant}'s agent side may share its file with {@code other}: another
+     * agent-side secret file of the same tenant; for a credential, also a config tree's file of a
+     * setting that is neither the platform's nor another tenant's.
+     */
+    private static boolean sharable(Reserved other, String tenant, boolean credential) {
+        String key = other.key();
+        boolean sameTenant = tenant.equalsIgnoreCase(tenantOf(key));
         if (other.what().equals(SECRET_FILE)) {
-            return !tenant.equalsIgnoreCase(tenantOf(other.key()));
+            return sameTenant && AGENT_SIDE.matcher(key).matches();
         }
-        if (other.what().equals(CONFIGURATION_SETTING)) {
-            String key = other.key();
-            return !tenant.equalsIgnoreCase(tenantOf(key))
-                    && PLATFORM_SETTINGS.stream().anyMatch(key::startsWith);
+        if (credential && other.what().equals(CONFIGURATION_SETTING)) {
+            String lower = key.toLowerCase(java.util.Locale.ROOT);
+            return sameTenant
+                    ? AGENT_SIDE.matcher(key).matches()
+                    : PLATFORM_SETTINGS.stream().noneMatch(lower::startsWith);
         }
-        return true;
+        return false;
     }
 
     private static String sharedMessage(Reserved[] shared) {

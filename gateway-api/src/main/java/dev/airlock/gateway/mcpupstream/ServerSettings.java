@@ -68,6 +68,11 @@ record ServerSettings(
     }
 
     private static void field(StringBuilder canonical, String name, @org.jspecify.annotations.Nullable Object value) {
+        if (value == null) {
+            // Unset, told apart from any value (every value is written with its length first).
+            canonical.append(name).append("=~\n");
+            return;
+        }
         String text = value instanceof java.util.List<?> list
                 ? list.stream()
                         .map(item -> String.valueOf(item).length() + ":" + item)

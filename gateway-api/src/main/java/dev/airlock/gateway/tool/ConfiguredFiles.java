@@ -34,6 +34,8 @@ final class ConfiguredFiles {
     static List<MountRules.Reserved> of(Environment environment) {
         List<MountRules.Reserved> files = new ArrayList<>();
         java.util.Map<Path, List<String>> sources = new java.util.LinkedHashMap<>();
+        // Which settings take their value from which others (spring.datasource.password: ${db.password}).
+        java.util.Map<String, List<String>> referencedBy = new java.util.HashMap<>();
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             if (!(source instanceof IterableConfigurationPropertySource iterable)) {
                 continue;
@@ -44,6 +46,16 @@ final class ConfiguredFiles {
                     return;
                 }
                 String key = original(name);
+                if (property.getValue() instanceof CharSequence raw) {
+                    java.util.regex.Matcher reference = PLACEHOLDER.matcher(raw);
+                    while (reference.find()) {
+                        referencedBy
+                                .computeIfAbsent(
+                                        reference.group(1).strip().toLowerCase(java.util.Locale.ROOT),
+                                        r -> new ArrayList<>())
+                                .add(key);
+                    }
+                }
                 Path file = property.getValue() instanceof CharSequence raw
                         ? fileReference(environment.resolvePlaceholders(raw.toString()))
                         : null;
@@ -58,21 +70,47 @@ final class ConfiguredFiles {
         }
         // A file of one setting (a config tree's) is that setting's; a file of several (a YAML file) is the
         // configuration's.
-        sources.forEach((origin, keys) -> files.add(
-                keys.size() == 1
-                        ? MountRules.configurationSetting(keys.getFirst(), origin)
-                        : MountRules.configurationFile(keys.getFirst(), origin)));
+        // A config tree's file whose setting another takes its value from is that other setting's too.
+        sources.forEach((origin, keys) -> {
+            if (keys.size() == 1) {
+                files.add(MountRules.configurationSetting(keys.getFirst(), origin));
+                referencedBy
+                        .getOrDefault(keys.getFirst().toLowerCase(java.util.Locale.ROOT), List.of())
+                        .forEach(user -> files.add(MountRules.configurationSetting(user, origin)));
+            } else {
+                files.add(MountRules.configurationFile(keys.getFirst(), origin));
+            }
+        });
         return files;
     }
 
-    /** The setting's name as written (Spring's own form lower-cases it and drops {@code _}): as the tools are keyed. */
+    /** A placeholder's name, {@code ${name}} or {@code ${name:default}}. */
+    private static final java.util.regex.Pattern PLACEHOLDER = java.util.regex.Pattern.compile("\\$\\{([^}:]+)");
+
+    /**
+     * The setting's name as written (Spring's own form lower-cases it and drops {@code _}): as the
+     * tools are keyed. Under {@code airlock.tenants.<t>} the words Airlock itself defines are written
+     * as documented however they were spelt ({@code Airlock.Tenants.x.MCP_Servers.y.Auth.token} is
+     * {@code airlock.tenants.x.mcp-servers.y.auth.token}), so that every rule reads one spelling.
+     */
     private static String original(ConfigurationPropertyName name) {
+        boolean tenant = name.getNumberOfElements() > 3
+                && name.getElement(0, Form.UNIFORM).equals("airlock")
+                && name.getElement(1, Form.UNIFORM).equals("tenants");
+        String kind = tenant ? name.getElement(3, Form.UNIFORM) : "";
+        boolean agentSide = kind.equals("tools") || kind.equals("mcpservers") || kind.equals("upstreams");
         StringBuilder key = new StringBuilder();
         for (int i = 0; i < name.getNumberOfElements(); i++) {
             if (i > 0) {
                 key.append('.');
             }
-            key.append(name.getElement(i, Form.ORIGINAL));
+            if (tenant && i == 3 && kind.equals("mcpservers")) {
+                key.append("mcp-servers");
+            } else if (tenant && (i < 2 || i == 3 || i == 5 && agentSide)) {
+                key.append(name.getElement(i, Form.UNIFORM));
+            } else {
+                key.append(name.getElement(i, Form.ORIGINAL));
+            }
         }
         return key.toString();
     }

@@ -1,6 +1,7 @@
 package dev.airlock.gateway.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -65,5 +66,63 @@ class MountRulesTests {
                         DATA,
                         List.of()))
                 .isNotNull();
+    }
+
+    @Test
+    void anAgentSideSecretSharesItsFileOnlyWithAnotherOfItsTenantsAgentSide() {
+        Path file = Path.of("/srv/secrets/shared");
+        MountRules.Reserved credential =
+                MountRules.secretFile("airlock.tenants.acme.upstreams.sink.auth.token", null, file);
+        MountRules.Reserved toolSecret = MountRules.secretFile(
+                "airlock.tenants.acme.tools.peek.secrets.T", "airlock.tenants.acme.tools.peek", file);
+        // The same tenant's agent side: one token for a tool and an upstream.
+        assertThat(MountRules.of(List.of(), WORK, DATA, List.of(credential, toolSecret)))
+                .isNotNull();
+        // The people's side of the same tenant (its evidence signing key), another tenant's, the platform's.
+        for (MountRules.Reserved other : List.of(
+                MountRules.secretFile("airlock.tenants.acme.evidence.keys.k1.private-key", null, file),
+                MountRules.secretFile("airlock.tenants.globex.upstreams.billing.auth.token", null, file),
+                MountRules.secretFile("spring.datasource.password", null, file),
+                MountRules.configurationFile("airlock.tenants.acme.agents.bot.key-sha256", file))) {
+            for (MountRules.Reserved own : List.of(credential, toolSecret)) {
+                assertThatThrownBy(() -> MountRules.of(List.of(), WORK, DATA, List.of(own, other)))
+                        .as(own.key() + " with " + other.key())
+                        .hasMessageContaining("a tenant's secret file must be its own")
+                        .hasMessageContaining(other.key());
+            }
+        }
+    }
+
+    @Test
+    void aCredentialMayNameAConfigTreesFileOnlyOfNoSettingOfThePlatformOrAnotherTenant() {
+        Path file = Path.of("/run/secrets/tree/some-token");
+        MountRules.Reserved credential =
+                MountRules.secretFile("airlock.tenants.acme.upstreams.sink.auth.token", null, file);
+        assertThat(MountRules.of(
+                        List.of(),
+                        WORK,
+                        DATA,
+                        List.of(credential, MountRules.configurationSetting("some-token", file))))
+                .as("a token mounted beside the configuration")
+                .isNotNull();
+        for (String setting : List.of(
+                "spring.datasource.password", // also: a setting that takes its value from the file's (${db.password})
+                "Spring.Datasource.Password",
+                "airlock.tenants.globex.upstreams.billing.auth.token",
+                "airlock.tenants.acme.evidence.keys.k1.private-key")) {
+            assertThatThrownBy(() -> MountRules.of(
+                            List.of(), WORK, DATA, List.of(credential, MountRules.configurationSetting(setting, file))))
+                    .as(setting)
+                    .hasMessageContaining("a tenant's secret file must be its own");
+        }
+        MountRules.Reserved toolSecret = MountRules.secretFile(
+                "airlock.tenants.acme.tools.peek.secrets.T", "airlock.tenants.acme.tools.peek", file);
+        assertThatThrownBy(() -> MountRules.of(
+                        List.of(),
+                        WORK,
+                        DATA,
+                        List.of(toolSecret, MountRules.configurationSetting("some-token", file))))
+                .as("a tool's secret, handed to every run, never names a configuration file")
+                .hasMessageContaining("a tenant's secret file must be its own");
     }
 }

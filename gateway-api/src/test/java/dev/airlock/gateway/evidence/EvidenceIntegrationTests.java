@@ -343,6 +343,10 @@ class EvidenceIntegrationTests {
         assertThat(termination.status()).isEqualTo(1);
         assertThat(termination.out())
                 .contains("the envelope's process termination is not the one its run.finished event recorded");
+        Verdict hidden =
+                verify(insider(e -> replace(e, run("envelope.json"), "\"process\":{", "\"hidden\":{")), fixture.keys());
+        assertThat(hidden.status()).isEqualTo(1);
+        assertThat(hidden.out()).contains("the envelope has no process facts but its run.finished event recorded them");
         Verdict state = verify(
                 insider(e -> replace(e, run("envelope.json"), "\"state\":\"COMPLETED\"", "\"state\":\"FAILED\"")),
                 fixture.keys());

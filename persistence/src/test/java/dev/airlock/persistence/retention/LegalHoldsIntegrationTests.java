@@ -71,29 +71,52 @@ class LegalHoldsIntegrationTests {
     @Autowired
     javax.sql.DataSource dataSource;
 
+    /** A connection whose open transaction holds the tenant's purge lock, as a purge under way does. */
+    private java.sql.Connection purgeUnderWay() throws java.sql.SQLException {
+        java.sql.Connection purge = dataSource.getConnection();
+        purge.setAutoCommit(false);
+        try (var statement = purge.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
+            statement.setString(1, "airlock-retention:" + tenant);
+            statement.execute();
+        }
+        return purge;
+    }
+
+    /** Places a hold on {@code held} from another thread, once it waits on the purge's lock. */
+    private java.util.concurrent.CompletableFuture<Boolean> placeWaiting(UUID held, String reason) {
+        java.util.concurrent.CompletableFuture<Boolean> placing = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> holds.place(tenant, held, reason, "amber", NOW));
+        org.awaitility.Awaitility.await("the hold waiting on the purge's lock")
+                .atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> jdbc.sql("SELECT count(*) FROM pg_stat_activity"
+                                        + " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
+                                        + " AND query LIKE '%pg_advisory_xact_lock%'")
+                                .query(Long.class)
+                                .single()
+                        > 0);
+        return placing;
+    }
+
     @Test
     void aHoldWaitsForAPurgeOfTheTenantThatIsUnderWay() throws Exception {
         // A purge decides what is held when it begins; a hold placed meanwhile is placed after it.
-        try (java.sql.Connection purge = dataSource.getConnection()) {
-            purge.setAutoCommit(false);
-            try (var statement = purge.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))")) {
-                statement.setString(1, "airlock-retention:" + tenant);
-                statement.execute();
-            }
-            java.util.concurrent.CompletableFuture<Boolean> placing =
-                    java.util.concurrent.CompletableFuture.supplyAsync(
-                            () -> holds.place(tenant, run, "litigation 8", "amber", NOW));
-            org.awaitility.Awaitility.await("the hold waiting on the purge's lock")
-                    .atMost(java.time.Duration.ofSeconds(20))
-                    .until(() -> jdbc.sql("SELECT count(*) FROM pg_stat_activity"
-                                            + " WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'"
-                                            + " AND query LIKE '%pg_advisory_xact_lock%'")
-                                    .query(Long.class)
-                                    .single()
-                            > 0);
+        try (java.sql.Connection purge = purgeUnderWay()) {
+            java.util.concurrent.CompletableFuture<Boolean> placing = placeWaiting(run, "litigation 8");
             assertThat(placing).isNotDone();
             purge.commit();
             assertThat(placing.get(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+        // A run the purge removed while the hold waited is no run of the tenant (not a broken key).
+        UUID purged = fixtures.run(tenant, RunState.COMPLETED, NOW.minusSeconds(3600));
+        try (java.sql.Connection purge = purgeUnderWay()) {
+            java.util.concurrent.CompletableFuture<Boolean> placing = placeWaiting(purged, "litigation 9");
+            try (var statement = purge.prepareStatement("DELETE FROM airlock.runs WHERE id = ?")) {
+                statement.setObject(1, purged);
+                assertThat(statement.executeUpdate()).isOne();
+            }
+            purge.commit();
+            assertThatThrownBy(() -> placing.get(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(NoSuchElementException.class);
         }
     }
 
