@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.airlock.gateway.support.AgentApi;
+import dev.airlock.gateway.support.EvidenceBundles;
 import dev.airlock.gateway.support.JavaSdkMcpServer;
 import dev.airlock.gateway.support.McpClients;
 import dev.airlock.gateway.support.MovableClock;
@@ -289,6 +290,26 @@ class McpUpstreamIntegrationTests {
         assertThat(huge.status()).as(huge.body().toString()).isEqualTo(403);
         assertThat(huge.body().toString())
                 .contains("argument replicas is not an integer of at most 64 bits, which the rules read it as");
+    }
+
+    @Test
+    void anMcpRunsEvidenceVerifiesAndHowItEndedCannotBeRewritten() throws Exception {
+        JsonNode started = run("hostile.scale", "{\"env\":\"dev\",\"replicas\":2}");
+        String runId = started.path("runId").asString();
+        assertThat(api.get(KEY, "/api/v1/runs/" + runId + "?wait=PT20S")
+                        .body()
+                        .path("state")
+                        .asString())
+                .isEqualTo("COMPLETED");
+        EvidenceBundles.Exported exported = EvidenceBundles.export(api, "mona", "mcpt", runId);
+        EvidenceBundles.Verdict genuine = EvidenceBundles.verify(exported.bundle(), exported.keys());
+        assertThat(genuine.status()).as(genuine.out()).isZero();
+
+        EvidenceBundles.Verdict rewritten = EvidenceBundles.verifyWithEnvelopeRewritten(
+                exported, "\"termination\":\"RESPONDED\"", "\"termination\":\"TIMED_OUT\"", "mcpt-1");
+        assertThat(rewritten.status()).as(rewritten.out()).isEqualTo(1);
+        assertThat(rewritten.out())
+                .contains("the envelope's mcp termination is not the one its run.finished event recorded");
     }
 
     @Autowired

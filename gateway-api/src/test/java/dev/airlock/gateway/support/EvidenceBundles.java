@@ -146,4 +146,32 @@ public final class EvidenceBundles {
     public static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
+
+    /** A run's bundle and its tenant's keys file, as an auditor exported them. */
+    public record Exported(String runId, Path bundle, Path keys) {}
+
+    /** Run {@code runId}'s bundle and its tenant's keys, exported by {@code auditor}, into a new directory. */
+    public static Exported export(AgentApi api, String auditor, String tenant, String runId) throws IOException {
+        Path dir = Files.createTempDirectory(tenant + "-evidence");
+        return new Exported(
+                runId,
+                write(
+                        dir.resolve("bundle.zip"),
+                        api.rawAsHuman(auditor, "POST", "/api/v1/audit/evidence?tenant=" + tenant + "&runId=" + runId)),
+                write(
+                        dir.resolve("keys.json"),
+                        api.rawAsHuman(auditor, "GET", "/api/v1/audit/evidence/keys?tenant=" + tenant)));
+    }
+
+    /**
+     * The verdict on {@code exported}'s bundle with its envelope's {@code from} made {@code to} and
+     * signed again with the tenant's key {@code keyName}: a run's row changed before the export.
+     */
+    public static Verdict verifyWithEnvelopeRewritten(Exported exported, String from, String to, String keyName)
+            throws Exception {
+        String envelope = EvidenceFormat.runFolder(exported.runId()) + "envelope.json";
+        return verify(
+                tampered(exported.bundle(), e -> replace(e, envelope, from, to), key(keyName), keyName),
+                exported.keys());
+    }
 }

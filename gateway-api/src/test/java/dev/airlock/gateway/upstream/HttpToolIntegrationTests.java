@@ -86,24 +86,13 @@ class HttpToolIntegrationTests {
     void anHttpRunsEvidenceVerifiesAndItsStatusCannotBeRewritten() throws Exception {
         String runId =
                 run("service-status", "{\"service\":\"billing\"}").path("runId").asString();
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("webapi-evidence");
-        java.nio.file.Path bundle = EvidenceBundles.write(
-                dir.resolve("bundle.zip"),
-                api.rawAsHuman("walt", "POST", "/api/v1/audit/evidence?tenant=webapi&runId=" + runId));
-        java.nio.file.Path keys = EvidenceBundles.write(
-                dir.resolve("keys.json"), api.rawAsHuman("walt", "GET", "/api/v1/audit/evidence/keys?tenant=webapi"));
-        EvidenceBundles.Verdict genuine = EvidenceBundles.verify(bundle, keys);
+        EvidenceBundles.Exported exported = EvidenceBundles.export(api, "walt", "webapi", runId);
+        EvidenceBundles.Verdict genuine = EvidenceBundles.verify(exported.bundle(), exported.keys());
         assertThat(genuine.status()).as(genuine.out()).isZero();
 
         // The run's row changed before the export (a 500 shown as a 200): its run.finished event says otherwise.
-        String envelope = dev.airlock.evidence.EvidenceFormat.runFolder(runId) + "envelope.json";
-        EvidenceBundles.Verdict rewritten = EvidenceBundles.verify(
-                EvidenceBundles.tampered(
-                        bundle,
-                        e -> EvidenceBundles.replace(e, envelope, "\"status\":200", "\"status\":500"),
-                        EvidenceBundles.key("webapi-1"),
-                        "webapi-1"),
-                keys);
+        EvidenceBundles.Verdict rewritten =
+                EvidenceBundles.verifyWithEnvelopeRewritten(exported, "\"status\":200", "\"status\":500", "webapi-1");
         assertThat(rewritten.status()).as(rewritten.out()).isEqualTo(1);
         assertThat(rewritten.out())
                 .contains("the envelope's http status is not the one its run.finished event recorded");
