@@ -538,7 +538,7 @@ public final class BundleVerifier {
                 finished,
                 "process",
                 "exitCode",
-                List.of("exitCode:exitCode", "termination:termination"));
+                List.of(Map.entry("exitCode", "exitCode"), Map.entry("termination", "termination")));
         checkFacts(
                 where,
                 envelope,
@@ -546,11 +546,11 @@ public final class BundleVerifier {
                 "http",
                 "upstream",
                 List.of(
-                        "termination:termination",
-                        "upstream:upstream",
-                        "status:status",
-                        "attempts:attempts",
-                        "reason:reason"));
+                        Map.entry("termination", "termination"),
+                        Map.entry("upstream", "upstream"),
+                        Map.entry("status", "status"),
+                        Map.entry("attempts", "attempts"),
+                        Map.entry("reason", "reason")));
         checkFacts(
                 where,
                 envelope,
@@ -558,12 +558,12 @@ public final class BundleVerifier {
                 "mcp",
                 "mcpServer",
                 List.of(
-                        "termination:termination",
-                        "server:mcpServer",
-                        "tool:mcpTool",
-                        "isError:isError",
-                        "errorCode:errorCode",
-                        "reason:reason"));
+                        Map.entry("termination", "termination"),
+                        Map.entry("server", "mcpServer"),
+                        Map.entry("tool", "mcpTool"),
+                        Map.entry("isError", "isError"),
+                        Map.entry("errorCode", "errorCode"),
+                        Map.entry("reason", "reason")));
     }
 
     /**
@@ -586,14 +586,17 @@ public final class BundleVerifier {
         }
     }
 
-    /** Each {@code field:detail} of the envelope's {@code part}, when it has one, as the event's detail (absent: null). */
+    /**
+     * Each field of the envelope's {@code part}, when it has one, as the event's detail it is paired
+     * with (absent: null); a part left out while the event recorded {@code recordedOnlyOfIt} fails.
+     */
     private static void checkFacts(
             String where,
             Map<String, Object> envelope,
             Event finished,
             String part,
             String recordedOnlyOfIt,
-            List<String> fields) {
+            List<Map.Entry<String, String>> fields) {
         if (!(envelope.get(part) instanceof Map<?, ?> facts)) {
             // Left out, the part would hide what the event recorded of it.
             if (finished.details().get(recordedOnlyOfIt) != null) {
@@ -602,12 +605,12 @@ public final class BundleVerifier {
             }
             return;
         }
-        for (String pair : fields) {
-            String field = pair.substring(0, pair.indexOf(':'));
+        for (Map.Entry<String, String> pair : fields) {
+            String field = pair.getKey();
             Object stated = facts.get(field);
             if (!Objects.equals(
                     stated == null ? null : stated.toString(),
-                    finished.details().get(pair.substring(pair.indexOf(':') + 1)))) {
+                    finished.details().get(pair.getValue()))) {
                 throw new VerificationFailure(where + ": the envelope's " + part + " " + field
                         + " is not the one its run.finished event recorded");
             }

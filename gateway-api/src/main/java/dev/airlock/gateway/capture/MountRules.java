@@ -116,7 +116,7 @@ public final class MountRules {
             reserved.add(new Reserved(
                     "(the sandbox's /etc)", null, Path.of("/etc", etc), "mounted into every sandbox by name", true));
         }
-        Reserved[] shared = sharedSecret(reserved);
+        Reserved[] shared = sharedSecret(reserved, reserved);
         if (shared != null) {
             throw new InvalidConfigurationException(shared[0].key(), sharedMessage(shared));
         }
@@ -139,7 +139,9 @@ public final class MountRules {
         all.addAll(recorded);
         List<Reserved> reservedNow = new ArrayList<>(reserved);
         reservedNow.addAll(recordedSecretFiles);
-        Reserved[] shared = sharedSecret(reservedNow);
+        // Today's secrets were held to each other at start-up: only the recorded ones are new (the rule is
+        // symmetric between two secrets, so checking them against everything covers every new pair).
+        Reserved[] shared = sharedSecret(recordedSecretFiles, reservedNow);
         if (shared != null) {
             return shared[0].key() + ": " + sharedMessage(shared);
         }
@@ -154,8 +156,8 @@ public final class MountRules {
     }
 
     /**
-     * A tenant's {@code file:} secret that names a file it may not, with the reservation that file
-     * belongs to; or null. A tool's or stdio server's own secret is handed to every run of it, and an
+     * A tenant's {@code file:} secret among {@code candidates} that names a file it may not, with the
+     * reservation of {@code reserved} that file belongs to; or null. A tool's or stdio server's own secret is handed to every run of it, and an
      * upstream's or a URL server's credential is sent to that upstream: either may share its file
      * only with another agent-side secret of its own tenant (a tool's, a server's, an upstream's),
      * never with another tenant's, the people's side's of its own tenant (an evidence signing key, a
@@ -164,9 +166,9 @@ public final class MountRules {
      * nor another tenant's, and that no such setting takes its value from (a {@code billing-token}
      * mounted beside the database's password); a tool's secret may not, as before.
      */
-    private static Reserved @Nullable [] sharedSecret(List<Reserved> reserved) {
+    private static Reserved @Nullable [] sharedSecret(List<Reserved> candidates, List<Reserved> reserved) {
         for (boolean owned : new boolean[] {true, false}) {
-            for (Reserved own : reserved) {
+            for (Reserved own : candidates) {
                 String tenant = tenantOf(own.owner() != null ? own.owner() : own.key());
                 if (tenant == null
                         || !own.what().equals(SECRET_FILE)

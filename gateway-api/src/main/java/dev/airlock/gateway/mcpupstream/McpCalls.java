@@ -73,7 +73,7 @@ public class McpCalls {
                     started, call, Termination.REFUSED, "MCP server " + call.server() + " is no longer configured");
         }
         Object recorded = tool.mcp() == null ? null : tool.mcp().get("serverSha256");
-        if (!ServerSettings.sha256(server.server().settings()).equals(recorded)) {
+        if (!server.settingsSha256().equals(recorded)) {
             // The run (and any approval of it) was for the server as it was then: its call must not go
             // to another address, command or sandbox, nor carry another credential.
             return failed(

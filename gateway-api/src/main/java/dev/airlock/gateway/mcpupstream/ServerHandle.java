@@ -50,6 +50,9 @@ final class ServerHandle {
     }
 
     private final ServerSettings server;
+    /** {@link ServerSettings#sha256} of its settings, which do not change while the handle lives. */
+    private final String settingsSha256;
+
     private final Connector connector;
     private final ToolCatalog catalog;
     private final McpToolDefinitions definitions;
@@ -84,6 +87,7 @@ final class ServerHandle {
             Clock clock,
             String clientVersion) {
         this.server = server;
+        this.settingsSha256 = ServerSettings.sha256(server.settings());
         this.connector = connector;
         this.catalog = catalog;
         this.definitions = definitions;
@@ -95,6 +99,11 @@ final class ServerHandle {
     /** The server's settings. */
     ServerSettings server() {
         return server;
+    }
+
+    /** The digest of what decides where its calls go and what they carry, as runs record it. */
+    String settingsSha256() {
+        return settingsSha256;
     }
 
     /** What redacts the server's secret values from what it answers. */
@@ -413,7 +422,8 @@ final class ServerHandle {
             return "its definition holds one of the server's secret values";
         }
         try {
-            Tool compiled = UpstreamTools.compile(server.tenant(), server.name(), server.settings(), server.key(), one);
+            Tool compiled = UpstreamTools.compile(
+                    server.tenant(), server.name(), server.settings(), settingsSha256, server.key(), one);
             if (catalog.configured(server.tenant(), compiled.name())) {
                 return "it has the name of a tenant tool";
             }

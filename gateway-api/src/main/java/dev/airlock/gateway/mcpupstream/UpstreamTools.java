@@ -82,12 +82,18 @@ final class UpstreamTools {
 
     /**
      * The tool agents see for {@code listed}, with the server's settings (or the first override
-     * that matches it).
+     * that matches it); its runs record {@code settingsSha256}, the server's {@link ServerSettings#sha256}.
      *
      * @throws InvalidConfigurationException naming the key, when its schema cannot be used or a rule does not
      *     type-check against it
      */
-    static Tool compile(String tenant, String server, AgentSettings.McpServer settings, String key, Listed listed) {
+    static Tool compile(
+            String tenant,
+            String server,
+            AgentSettings.McpServer settings,
+            String settingsSha256,
+            String key,
+            Listed listed) {
         String name = server + SEPARATOR + listed.name();
         if (name.length() > 128) {
             throw new InvalidConfigurationException(key, "the tool name " + name + " is longer than 128 characters");
@@ -157,7 +163,7 @@ final class UpstreamTools {
                         server,
                         listed.name(),
                         listed.sha256(),
-                        ServerSettings.sha256(settings),
+                        settingsSha256,
                         inputSchema,
                         outputSchema,
                         text(node.get("title"), MAX_TITLE),

@@ -55,12 +55,10 @@ final class ConfiguredFiles {
                                         r -> new ArrayList<>())
                                 .add(key);
                     }
-                }
-                Path file = property.getValue() instanceof CharSequence raw
-                        ? fileReference(environment.resolvePlaceholders(raw.toString()))
-                        : null;
-                if (file != null) {
-                    files.add(MountRules.secretFile(key, ownerOf(name), file));
+                    Path file = fileReference(environment.resolvePlaceholders(raw.toString()));
+                    if (file != null) {
+                        files.add(MountRules.secretFile(key, ownerOf(name), file));
+                    }
                 }
                 Path origin = fileOf(property.getOrigin());
                 if (origin != null) {
@@ -68,9 +66,8 @@ final class ConfiguredFiles {
                 }
             });
         }
-        // A file of one setting (a config tree's) is that setting's; a file of several (a YAML file) is the
-        // configuration's.
-        // A config tree's file whose setting another takes its value from is that other setting's too.
+        // A file of one setting (a config tree's) is that setting's, and the setting's that take their value
+        // from it; a file of several (a YAML file) is the configuration's.
         sources.forEach((origin, keys) -> {
             if (keys.size() == 1) {
                 files.add(MountRules.configurationSetting(keys.getFirst(), origin));

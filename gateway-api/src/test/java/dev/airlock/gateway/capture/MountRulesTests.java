@@ -125,4 +125,23 @@ class MountRulesTests {
                 .as("a tool's secret, handed to every run, never names a configuration file")
                 .hasMessageContaining("a tenant's secret file must be its own");
     }
+
+    @Test
+    void aRecordedSecretNamingAnotherTenantsFileOfTodayIsRefused() {
+        Path file = Path.of("/srv/secrets/globex-token");
+        MountRules today = MountRules.of(
+                List.of(),
+                WORK,
+                DATA,
+                List.of(MountRules.secretFile("airlock.tenants.globex.upstreams.billing.auth.token", null, file)));
+        String owner = "airlock.tenants.acme.tools.peek";
+        assertThat(today.problem(List.of(), MountRules.secretFilesOf(owner, Map.of("TOKEN", "file:" + file))))
+                .startsWith(owner + ".secrets.TOKEN: ")
+                .contains(
+                        "airlock.tenants.globex.upstreams.billing.auth.token",
+                        "a tenant's secret file must be its own");
+        assertThat(today.problem(List.of(), MountRules.secretFilesOf(owner, Map.of("TOKEN", "file:/srv/secrets/own"))))
+                .as("a file of its own")
+                .isNull();
+    }
 }
