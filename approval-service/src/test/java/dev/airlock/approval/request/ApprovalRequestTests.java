@@ -27,6 +27,11 @@ class ApprovalRequestTests {
     }
 
     private static ApprovalRequest request(int approvers, boolean approveReasonRequired) {
+        return request(approvers, approveReasonRequired, DIGEST);
+    }
+
+    /** A request shown as "tool: deploy", bound to {@code digest}. */
+    private static ApprovalRequest request(int approvers, boolean approveReasonRequired, String digest) {
         return new ApprovalRequest(
                 UUID.randomUUID(),
                 "acme",
@@ -34,7 +39,7 @@ class ApprovalRequestTests {
                 "build-bot",
                 "carol",
                 "tool: deploy\n",
-                DIGEST,
+                digest,
                 approvers,
                 approveReasonRequired,
                 NOW,
@@ -126,18 +131,7 @@ class ApprovalRequestTests {
     void refusesADecisionOnARequestWhoseActionIsNotItsDigests() {
         // Shown "tool: deploy", bound to the digest of another action: nobody may decide, even with that digest.
         String other = dev.airlock.kernel.digest.Sha256.hex("tool: destroy\n");
-        ApprovalRequest request = new ApprovalRequest(
-                UUID.randomUUID(),
-                "acme",
-                "deploy",
-                "build-bot",
-                "carol",
-                "tool: deploy\n",
-                other,
-                1,
-                false,
-                NOW,
-                NOW.plus(Duration.ofHours(1)));
+        ApprovalRequest request = request(1, false, other);
         assertThatThrownBy(() ->
                         DecisionRules.decide(request, person("alice"), Verdict.APPROVE, null, other, decisions, NOW))
                 .isInstanceOfSatisfying(DecisionRefused.class, e -> {

@@ -293,17 +293,21 @@ class ApprovalChannelsIntegrationTests {
         assertThat(received("/slack", root)).isEmpty();
     }
 
+    /** A reminder to leads-teams claimed ten minutes ago and never sent, as a replica that stopped would leave it. */
+    private void reminderClaimedByAStoppedReplica(String runId) {
+        java.time.Instant longAgo = clock.instant().minus(Duration.ofMinutes(10));
+        scopes.consoleJobs()
+                .run(() -> deliveries.claim(
+                        "alerts", UUID.fromString(runId), "leads-teams", "approval.reminder", longAgo));
+    }
+
     @Test
     void aMessageWhoseSenderStoppedIsSentAgain() {
         AgentApi api = new AgentApi(mvc);
         String runId = api.park(KEY, "deploy", "{\"target\":\"lost\"}");
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> !received("/slack", runId).isEmpty());
-        // As a replica that stopped after claiming it would leave it: claimed long ago, never sent.
-        java.time.Instant longAgo = clock.instant().minus(Duration.ofMinutes(10));
-        scopes.consoleJobs()
-                .run(() -> deliveries.claim(
-                        "alerts", UUID.fromString(runId), "leads-teams", "approval.reminder", longAgo));
+        reminderClaimedByAStoppedReplica(runId);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(received("/teams", runId))
                     .anyMatch(m -> m.toString().contains("Reminder: deploy in alerts still waits for approval"));
@@ -327,10 +331,7 @@ class ApprovalChannelsIntegrationTests {
                         .anyMatch(m -> m.path("text").asString().equals("deploy in alerts: cancelled")));
 
         // A reminder a stopped replica had claimed is not sent once the request is closed.
-        java.time.Instant longAgo = clock.instant().minus(Duration.ofMinutes(10));
-        scopes.consoleJobs()
-                .run(() -> deliveries.claim(
-                        "alerts", UUID.fromString(runId), "leads-teams", "approval.reminder", longAgo));
+        reminderClaimedByAStoppedReplica(runId);
         await().atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertThat(deliveries(runId))
                         .filteredOn(d -> d.channel().equals("leads-teams"))

@@ -67,6 +67,16 @@ class SandboxStartupIntegrationTests {
     }
 
     /** A directory {@code name} outside the data directory holding globex's upstream credential, {@code billing-token}. */
+    /** Starts with {@code arguments} and globex's upstream billing, whose credential is in {@code secrets}. */
+    private ConfigurableApplicationContext startWithGlobexBilling(Path secrets, String... arguments) {
+        String[] all = new String[arguments.length + 3];
+        all[0] = "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/";
+        all[1] = "--airlock.tenants.globex.upstreams.billing.auth.type=bearer";
+        all[2] = "--airlock.tenants.globex.upstreams.billing.auth.token=file:" + secrets.resolve("billing-token");
+        System.arraycopy(arguments, 0, all, 3, arguments.length);
+        return start(all);
+    }
+
     private Path globexCredential(String name) throws java.io.IOException {
         Path secrets = Files.createDirectories(host.resolve(name));
         Files.writeString(secrets.resolve("billing-token"), "globex's upstream credential");
@@ -76,11 +86,8 @@ class SandboxStartupIntegrationTests {
     @Test
     void refusesToStartWhenAToolWouldMountAnUpstreamsCredentialOrAConfigurationFile() throws Exception {
         Path secrets = globexCredential("secrets");
-        assertThatThrownBy(() -> start(
-                                "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
-                                "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
-                                "--airlock.tenants.globex.upstreams.billing.auth.token=file:"
-                                        + secrets.resolve("billing-token"),
+        assertThatThrownBy(() -> startWithGlobexBilling(
+                                secrets,
                                 "--airlock.tenants.acme.tools.peek.argv[0]=true",
                                 "--airlock.tenants.acme.tools.peek.sandbox.read-only-paths[0]=" + secrets)
                         .close())
@@ -127,11 +134,8 @@ class SandboxStartupIntegrationTests {
                                 .contains("Airlock's configuration is read from", "spring.application.name"));
 
         Path secrets = globexCredential("globex-secrets");
-        assertThatThrownBy(() -> start(
-                                "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
-                                "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
-                                "--airlock.tenants.globex.upstreams.billing.auth.token=file:"
-                                        + secrets.resolve("billing-token"),
+        assertThatThrownBy(() -> startWithGlobexBilling(
+                                secrets,
                                 "--airlock.tenants.acme.tools.peek.argv[0]=true",
                                 "--airlock.tenants.acme.tools.peek.secrets.TOKEN=file:"
                                         + secrets.resolve("billing-token"))
@@ -143,11 +147,8 @@ class SandboxStartupIntegrationTests {
                             .contains("airlock.tenants.globex.upstreams.billing.auth.token", "must be its own");
                 });
         // An upstream's credential is sent to the upstream: acme's may not be globex's either.
-        assertThatThrownBy(() -> start(
-                                "--airlock.tenants.globex.upstreams.billing.base-url=https://billing.example.test/",
-                                "--airlock.tenants.globex.upstreams.billing.auth.type=bearer",
-                                "--airlock.tenants.globex.upstreams.billing.auth.token=file:"
-                                        + secrets.resolve("billing-token"),
+        assertThatThrownBy(() -> startWithGlobexBilling(
+                                secrets,
                                 "--airlock.tenants.acme.upstreams.sink.base-url=https://sink.example.test/",
                                 "--airlock.tenants.acme.upstreams.sink.auth.type=header",
                                 "--airlock.tenants.acme.upstreams.sink.auth.header-name=X-Leak",

@@ -10,6 +10,7 @@ import dev.airlock.gateway.support.McpClients;
 import dev.airlock.gateway.support.MovableClock;
 import dev.airlock.gateway.support.TestDatabaseConfiguration;
 import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.gateway.support.ToolSnapshots;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -333,26 +334,7 @@ class McpUpstreamIntegrationTests {
 
         // As recorded when a run was requested against the server at another address, command or credential.
         recorded.put("serverSha256", "0".repeat(64));
-        dev.airlock.gateway.tool.ToolSnapshot then = new dev.airlock.gateway.tool.ToolSnapshot(
-                now.name(),
-                now.argv(),
-                now.parameters(),
-                now.approval(),
-                now.approvers(),
-                now.approvalTimeout(),
-                now.approveReasonRequired(),
-                now.timeout(),
-                now.maxRetainedBytes(),
-                now.maxObservedBytes(),
-                now.workingDir(),
-                now.env(),
-                now.secrets(),
-                now.sandbox(),
-                now.http(),
-                now.upstream(),
-                now.rules(),
-                now.description(),
-                recorded);
+        dev.airlock.gateway.tool.ToolSnapshot then = ToolSnapshots.withMcp(now, recorded);
         var refused = calls.call(UUID.randomUUID(), "mcpt", then, call, cancel -> {});
         assertThat(refused.termination().name()).isEqualTo("REFUSED");
         assertThat(((dev.airlock.gateway.capture.McpFacts) java.util.Objects.requireNonNull(refused.call())).reason())

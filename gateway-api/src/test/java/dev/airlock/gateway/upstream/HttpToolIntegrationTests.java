@@ -8,6 +8,7 @@ import dev.airlock.gateway.support.EvidenceBundles;
 import dev.airlock.gateway.support.TestNetwork;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.gateway.support.TestUpstream;
+import dev.airlock.gateway.support.ToolSnapshots;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -336,27 +337,10 @@ class HttpToolIntegrationTests {
         dev.airlock.gateway.tool.HttpUpstream recorded = java.util.Objects.requireNonNull(now.upstream());
         String oldBase = "http://127.0.0.1:" + upstream.port() + "/old";
         // As recorded when the run was requested: the same upstream, then at another base URL.
-        dev.airlock.gateway.tool.ToolSnapshot then = new dev.airlock.gateway.tool.ToolSnapshot(
-                now.name(),
-                now.argv(),
-                now.parameters(),
-                now.approval(),
-                now.approvers(),
-                now.approvalTimeout(),
-                now.approveReasonRequired(),
-                now.timeout(),
-                now.maxRetainedBytes(),
-                now.maxObservedBytes(),
-                now.workingDir(),
-                now.env(),
-                now.secrets(),
-                now.sandbox(),
-                now.http(),
+        dev.airlock.gateway.tool.ToolSnapshot then = ToolSnapshots.withUpstream(
+                now,
                 new dev.airlock.gateway.tool.HttpUpstream(
-                        recorded.name(), oldBase, recorded.allowPrivateNetwork(), recorded.auth()),
-                now.rules(),
-                now.description(),
-                null);
+                        recorded.name(), oldBase, recorded.allowPrivateNetwork(), recorded.auth()));
         dev.airlock.gateway.tool.RenderedRequest request = new dev.airlock.gateway.tool.RenderedRequest(
                 recorded.name(), "GET", oldBase + "/echo/x", List.of(), null, null, null, true);
         int before = upstream.received.size();
