@@ -122,7 +122,7 @@ public final class MountRules {
         }
         MountRules rules = new MountRules(mounts, reserved);
         for (Mount mount : mounts) {
-            String problem = rules.problem(mount, mounts);
+            String problem = problem(mount, mounts, reserved);
             if (problem != null) {
                 throw new InvalidConfigurationException(mount.key(), problem);
             }
@@ -145,9 +145,17 @@ public final class MountRules {
         if (shared != null) {
             return shared[0].key() + ": " + sharedMessage(shared);
         }
-        MountRules now = new MountRules(all, reservedNow);
-        for (Mount mount : all) {
-            String problem = now.problem(mount, all);
+        // Likewise today's mounts were held to each other and to today's reservations at start-up: only the
+        // pairs with a recorded mount or a recorded secret file are new, so a run's check does not grow with
+        // the square of the configuration's mounts.
+        for (Mount mount : recorded) {
+            String problem = problem(mount, all, reservedNow);
+            if (problem != null) {
+                return mount.key() + ": " + problem;
+            }
+        }
+        for (Mount mount : mounts) {
+            String problem = problem(mount, recorded, recordedSecretFiles);
             if (problem != null) {
                 return mount.key() + ": " + problem;
             }
@@ -297,7 +305,8 @@ public final class MountRules {
 
     private static final String CONFIGURATION_SETTING = "the file a setting of Airlock's configuration is read from";
 
-    private @Nullable String problem(Mount mount, List<Mount> among) {
+    /** Why {@code mount} cannot be used next to the writable mounts {@code among} and the reservations {@code reserved}, or null. */
+    private static @Nullable String problem(Mount mount, List<Mount> among, List<Reserved> reserved) {
         for (Mount writable : among) {
             if (writable.writable()
                     && !mount.path().equals(writable.path())
