@@ -203,11 +203,6 @@ public class RunService {
                 .decide(new RuleInput(
                         checked.values(), agent.agent(), agent.labels(), agent.tenant(), tool.name(), clock.instant()));
         PolicyVerdict verdict = policies.evaluate(decision.policy());
-        if (verdict instanceof PolicyVerdict.Required) {
-            limits.admitApprovalRequest(
-                    agent,
-                    runs.countByTenantAndAgentAndState(agent.tenant(), agent.agent(), RunState.PENDING_APPROVAL));
-        }
         RunRecord requested = RunRecord.request(
                         new RunRecord.NewRun(
                                 RunIds.next(clock),
@@ -239,6 +234,11 @@ public class RunService {
         RunRecord run;
         try {
             run = transactions.execute(status -> {
+                if (verdict instanceof PolicyVerdict.Required) {
+                    // Counted and inserted under the agent's lock: requests sent together cannot pass the limit
+                    // together.
+                    limits.admitApprovalRequest(agent, writes.pendingApprovalsLocked(agent.tenant(), agent.agent()));
+                }
                 writes.insert(requested);
                 audit.append(
                         agent.tenant(),

@@ -473,6 +473,47 @@ class RunApiIntegrationTests {
     }
 
     @Test
+    void requestsForPeopleSentTogetherDoNotPassTheAgentsLimitTogether() throws Exception {
+        String flood = "waits-flood-key"; // tenant waits: pending-approvals-per-agent 3
+        String pending = "SELECT count(*) FROM airlock.runs WHERE tenant = 'waits' AND agent = 'flood'"
+                + " AND state = 'PENDING_APPROVAL'";
+        long before = owner.queryForObject(pending, Long.class);
+        int together = 12;
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<AgentApi.Response> answers;
+        try (var senders = java.util.concurrent.Executors.newFixedThreadPool(together)) {
+            java.util.List<java.util.concurrent.Future<AgentApi.Response>> sent = new java.util.ArrayList<>();
+            for (int i = 0; i < together; i++) {
+                sent.add(senders.submit(() -> {
+                    go.await();
+                    return api.post(flood, "/api/v1/runs", "{\"tool\":\"gated\",\"arguments\":{}}");
+                }));
+            }
+            go.countDown();
+            answers = new java.util.ArrayList<>();
+            for (var answer : sent) {
+                answers.add(answer.get(60, java.util.concurrent.TimeUnit.SECONDS));
+            }
+        }
+        java.util.List<String> parked = answers.stream()
+                .filter(a -> a.status() == 201)
+                .map(a -> a.text("runId"))
+                .toList();
+        try {
+            assertThat(owner.queryForObject(pending, Long.class))
+                    .as("as many as the limit wait, however many were sent at once")
+                    .isEqualTo(Math.max(before, 3));
+            assertThat(parked).hasSize((int) Math.max(0, 3 - before));
+            assertThat(answers).filteredOn(a -> a.status() != 201).allSatisfy(a -> {
+                assertThat(a.status()).isEqualTo(429);
+                assertThat(a.text("type")).isEqualTo("urn:airlock:problem:approvals-pending");
+            });
+        } finally {
+            parked.forEach(id -> api.post(flood, "/api/v1/runs/" + id + "/cancel", ""));
+        }
+    }
+
+    @Test
     void aFieldTheRequestDoesNotTakeIsRefusedNamingItAndRunsNothing() {
         long before = owner.queryForObject("SELECT count(*) FROM airlock.runs WHERE tenant = 'acme'", Long.class);
         for (String body : List.of(

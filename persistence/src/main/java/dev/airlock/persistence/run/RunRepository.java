@@ -38,9 +38,6 @@ public interface RunRepository extends JpaRepository<RunRecord, UUID> {
     @Query("select r.state from RunRecord r where r.id = :id and r.tenant = :tenant")
     Optional<RunState> findStateByIdAndTenant(@Param("id") UUID id, @Param("tenant") String tenant);
 
-    /** How many of the agent's runs are in {@code state} (its requests waiting for people, say). */
-    long countByTenantAndAgentAndState(String tenant, String agent, RunState state);
-
     /** The run an agent created earlier with the same idempotency key. */
     Optional<RunRecord> findByTenantAndAgentAndIdempotencyKey(String tenant, String agent, String idempotencyKey);
 

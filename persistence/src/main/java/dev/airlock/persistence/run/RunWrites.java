@@ -42,6 +42,28 @@ public class RunWrites {
     }
 
     /**
+     * How many runs of {@code agent} wait for people now, counted under a lock that every request of
+     * that agent for people's approval takes until its transaction ends (in the caller's transaction):
+     * requests sent at the same moment are counted one after another, so none passes a limit together.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public long pendingApprovalsLocked(String tenant, String agent) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
+                .param("key", PENDING_LOCK_PREFIX + tenant.length() + ":" + tenant + ":" + agent)
+                .query()
+                .singleRow();
+        return jdbc.sql("SELECT count(*) FROM airlock.runs WHERE tenant = :tenant AND agent = :agent"
+                        + " AND state = 'PENDING_APPROVAL'")
+                .param("tenant", tenant)
+                .param("agent", agent)
+                .query(Long.class)
+                .single();
+    }
+
+    /** The advisory lock's key of one agent's requests for approval (its tenant's length keeps names apart). */
+    static final String PENDING_LOCK_PREFIX = "airlock.pending-approvals:";
+
+    /**
      * Inserts a new run (one {@link RunRecord#request requested} and decided in this process, not yet
      * stored), in the caller's transaction; it counts as stored from then on.
      *
