@@ -111,13 +111,16 @@ class ConsoleController {
                         .toList();
         java.util.Set<UUID> mine =
                 waiting.stream().map(ApprovalView.Request::runId).collect(java.util.stream.Collectors.toSet());
-        List<ApprovalView.Request> others = approvals.list(human.tenants(), true).stream()
+        ApprovalService.Page newest = approvals.list(human.tenants(), true, null, ApprovalService.WAITING_PAGE);
+        List<ApprovalView.Request> others = newest.requests().stream()
                 .filter(filter)
                 .filter(r -> !mine.contains(r.runId()))
                 .toList();
         model.addAttribute("human", human.name());
         model.addAttribute("waiting", waiting.stream().map(this::item).toList());
         model.addAttribute("pending", others.stream().map(this::item).toList());
+        model.addAttribute("pendingMore", newest.next() != null);
+        model.addAttribute("pendingShown", ApprovalService.WAITING_PAGE);
         model.addAttribute("tenants", new java.util.TreeSet<>(human.tenants()));
         model.addAttribute("filterTenant", tenant == null ? "" : tenant);
         model.addAttribute("filterTool", tool == null ? "" : tool);

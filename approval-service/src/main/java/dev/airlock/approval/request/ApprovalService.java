@@ -9,8 +9,10 @@ import dev.airlock.persistence.approval.ApprovalStatus;
 import dev.airlock.persistence.approval.Verdict;
 import dev.airlock.persistence.audit.AuditEventType;
 import dev.airlock.persistence.audit.AuditLog;
+import dev.airlock.persistence.audit.RunQuery;
 import dev.airlock.persistence.event.ApprovalClosed;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -20,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.data.domain.Limit;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -195,15 +198,46 @@ public class ApprovalService {
                 .map(ApprovalView.Request::of);
     }
 
-    /** Requests in {@code tenants}, newest first: pending only, or all. */
+    /** The most requests one page of {@link #list} holds. */
+    public static final int MAX_PAGE = 500;
+
+    /** Before every request: the start of the first page (cursors name times within the years 1 to 9999). */
+    private static final RunQuery.Cursor FIRST =
+            new RunQuery.Cursor(Instant.parse("+10000-01-01T00:00:00Z"), new UUID(-1, -1));
+
+    /**
+     * One page of the requests in {@code tenants}, newest first: pending only, or all; after
+     * {@code after} (the {@code next} of the page before, null for the first), at most {@code limit}
+     * (1 to {@link #MAX_PAGE}).
+     */
     @Transactional(readOnly = true)
-    public List<ApprovalView.Request> list(Collection<String> tenants, boolean pendingOnly) {
-        if (tenants.isEmpty()) {
-            return List.of();
+    public Page list(Collection<String> tenants, boolean pendingOnly, RunQuery.@Nullable Cursor after, int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE);
         }
-        List<ApprovalRequest> found = pendingOnly
-                ? requests.findByTenantInAndStatusOrderByCreatedAtDesc(tenants, ApprovalStatus.PENDING)
-                : requests.findByTenantInOrderByCreatedAtDesc(tenants);
-        return found.stream().map(ApprovalView.Request::of).toList();
+        if (tenants.isEmpty()) {
+            return new Page(List.of(), null);
+        }
+        RunQuery.Cursor from = after == null ? FIRST : after;
+        List<ApprovalRequest> found = requests.pageBefore(
+                tenants,
+                pendingOnly ? List.of(ApprovalStatus.PENDING) : List.of(ApprovalStatus.values()),
+                from.createdAt(),
+                from.id(),
+                Limit.of(limit + 1));
+        List<ApprovalView.Request> page =
+                found.stream().limit(limit).map(ApprovalView.Request::of).toList();
+        RunQuery.@Nullable Cursor next = found.size() > limit
+                ? new RunQuery.Cursor(page.getLast().createdAt(), page.getLast().runId())
+                : null;
+        return new Page(page, next);
     }
+
+    /**
+     * One page of requests.
+     *
+     * @param requests the requests, newest first
+     * @param next     where the next page starts, or null when this is the last
+     */
+    public record Page(List<ApprovalView.Request> requests, RunQuery.@Nullable Cursor next) {}
 }

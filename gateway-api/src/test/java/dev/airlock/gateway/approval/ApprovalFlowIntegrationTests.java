@@ -137,6 +137,57 @@ class ApprovalFlowIntegrationTests {
     }
 
     @Test
+    void theListOfRequestsIsReadAPageAtATimeFollowingItsNextLink() {
+        List<String> parked = List.of(
+                api.park(ACME, "deploy", "{\"service\":\"page-one\"}"),
+                api.park(ACME, "deploy", "{\"service\":\"page-two\"}"),
+                api.park(ACME, "deploy", "{\"service\":\"page-three\"}"));
+        try {
+            for (String status : List.of("pending", "all")) {
+                List<String> seen = new java.util.ArrayList<>();
+                List<java.time.Instant> times = new java.util.ArrayList<>();
+                String path = "/api/v1/approvals?status=" + status + "&limit=2";
+                int pages = 0;
+                while (path != null && pages < 20 && !seen.containsAll(parked)) {
+                    AgentApi.Response page = api.asHuman("alice", false, "GET", path, null);
+                    assertThat(page.status()).isEqualTo(200);
+                    assertThat(page.body().size()).as("at most the limit").isBetween(1, 2);
+                    page.body().valueStream().forEach(r -> {
+                        seen.add(r.path("runId").asString());
+                        times.add(java.time.Instant.parse(r.path("createdAt").asString()));
+                    });
+                    String link = page.headers().getFirst("Link");
+                    path = link == null ? null : link.substring(link.indexOf('<') + 1, link.indexOf('>'));
+                    if (link != null) {
+                        assertThat(link).endsWith(">; rel=\"next\"").contains("status=" + status, "limit=2");
+                    }
+                    pages++;
+                }
+                assertThat(pages)
+                        .as(status + ": three requests of ours, two to a page")
+                        .isGreaterThanOrEqualTo(2);
+                assertThat(seen).as(status).containsAll(parked).doesNotHaveDuplicates();
+                assertThat(times)
+                        .as(status + ": newest first")
+                        .isSortedAccordingTo(java.util.Comparator.reverseOrder());
+            }
+            for (String[] bad : new String[][] {
+                {"limit=0", "limit"},
+                {"limit=501", "limit"},
+                {"limit=ten", "limit"},
+                {"cursor=bm90IGEgY3Vyc29y", "cursor"}
+            }) {
+                AgentApi.Response refused =
+                        api.asHuman("alice", false, "GET", "/api/v1/approvals?status=all&" + bad[0], null);
+                assertThat(refused.status()).as(bad[0]).isEqualTo(400);
+                assertThat(refused.text("field")).as(bad[0]).isEqualTo(bad[1]);
+            }
+        } finally {
+            parked.forEach(id -> api.post(ACME, "/api/v1/runs/" + id + "/cancel", ""));
+        }
+    }
+
+    @Test
     void aDenialEndsTheRunAndTheAgentSeesIt() {
         String runId = api.park(ACME, "deploy", "{\"service\":\"payments\"}");
         String digest = request("alice", runId).path("summary").path("digest").asString();

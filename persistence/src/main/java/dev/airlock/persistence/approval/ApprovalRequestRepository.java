@@ -24,10 +24,20 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
     @Query("select a from ApprovalRequest a where a.runId = :runId and a.tenant in :tenants")
     Optional<ApprovalRequest> lockForDecision(@Param("runId") UUID runId, @Param("tenants") Collection<String> tenants);
 
-    List<ApprovalRequest> findByTenantInAndStatusOrderByCreatedAtDesc(
-            Collection<String> tenants, ApprovalStatus status);
-
-    List<ApprovalRequest> findByTenantInOrderByCreatedAtDesc(Collection<String> tenants);
+    /**
+     * Requests in {@code tenants} with one of {@code statuses} opened before the request
+     * ({@code beforeCreatedAt}, {@code beforeRunId}) (newest first, the run id breaking ties), at most
+     * {@code limit} of them.
+     */
+    @Query("select a from ApprovalRequest a where a.tenant in :tenants and a.status in :statuses"
+            + " and (a.createdAt < :beforeCreatedAt or (a.createdAt = :beforeCreatedAt and a.runId < :beforeRunId))"
+            + " order by a.createdAt desc, a.runId desc")
+    List<ApprovalRequest> pageBefore(
+            @Param("tenants") Collection<String> tenants,
+            @Param("statuses") Collection<ApprovalStatus> statuses,
+            @Param("beforeCreatedAt") Instant beforeCreatedAt,
+            @Param("beforeRunId") UUID beforeRunId,
+            org.springframework.data.domain.Limit limit);
 
     /**
      * The JPQL condition of a pending request {@code person} (with {@code identity}) may decide: not

@@ -9,10 +9,13 @@ import dev.airlock.kernel.config.Side;
 import dev.airlock.kernel.problem.InvalidRequest;
 import dev.airlock.kernel.problem.RunNotFound;
 import dev.airlock.persistence.approval.Verdict;
+import dev.airlock.persistence.audit.RunQuery;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -21,6 +24,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * Approval requests for the signed-in person: the ones in tenants where they hold any role,
@@ -130,16 +134,55 @@ class ApprovalController {
      */
     record DecisionRequest(String decision, @Nullable String reason, String digest) {}
 
+    /**
+     * One page of requests, newest first; when more follow, a {@code Link} header with
+     * {@code rel="next"} names the next page.
+     */
     @GetMapping
-    List<Summary> list(Authentication authentication, @RequestParam(defaultValue = "pending") String status) {
+    ResponseEntity<List<Summary>> list(
+            Authentication authentication,
+            @RequestParam(defaultValue = "pending") String status,
+            @RequestParam(defaultValue = "100") String limit,
+            @RequestParam(required = false) @Nullable String cursor) {
         boolean pendingOnly = switch (status) {
             case "pending" -> true;
             case "all" -> false;
             default -> throw InvalidRequest.field("status", "status must be pending or all, not '" + status + "'.");
         };
-        return approvals.list(Human.of(authentication).tenants(), pendingOnly).stream()
-                .map(Summary::of)
-                .toList();
+        int size = pageSize(limit);
+        RunQuery.@Nullable Cursor after = null;
+        if (cursor != null) {
+            try {
+                after = RunQuery.Cursor.decode(cursor);
+            } catch (IllegalArgumentException e) {
+                throw InvalidRequest.field("cursor", "cursor is not one this API returned");
+            }
+        }
+        ApprovalService.Page page = approvals.list(Human.of(authentication).tenants(), pendingOnly, after, size);
+        ResponseEntity.BodyBuilder answer = ResponseEntity.ok();
+        if (page.next() != null) {
+            String next = UriComponentsBuilder.fromPath("/api/v1/approvals")
+                    .queryParam("status", status)
+                    .queryParam("limit", size)
+                    .queryParam("cursor", page.next().encode())
+                    .build()
+                    .toUriString();
+            answer.header(HttpHeaders.LINK, "<" + next + ">; rel=\"next\"");
+        }
+        return answer.body(page.requests().stream().map(Summary::of).toList());
+    }
+
+    private static int pageSize(String limit) {
+        String problem = "limit must be a whole number between 1 and " + ApprovalService.MAX_PAGE;
+        try {
+            int size = Integer.parseInt(limit);
+            if (size < 1 || size > ApprovalService.MAX_PAGE) {
+                throw InvalidRequest.field("limit", problem);
+            }
+            return size;
+        } catch (NumberFormatException e) {
+            throw InvalidRequest.field("limit", problem);
+        }
     }
 
     @GetMapping("/{runId}")
