@@ -17,7 +17,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * limit, which ends its parsing with {@link TooLarge} (answered 413 as well). The APIs read JSON
  * only: a body of another media type sent to {@code /api/} is answered 415 (so that no other
  * reader, such as YAML, ever sees a body the JSON bounds would refuse). The MCP endpoint bounds its
- * own bodies the same way and answers in JSON-RPC.
+ * own POST bodies the same way and answers in JSON-RPC; its other methods are bounded here.
  */
 public final class RequestBodyLimit extends OncePerRequestFilter {
 
@@ -26,7 +26,7 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
 
     /**
      * @param maxBytes    the largest body accepted
-     * @param skippedPath a path that bounds its bodies itself, or null
+     * @param skippedPath a path that bounds its POST bodies itself, or null
      */
     public RequestBodyLimit(long maxBytes, String skippedPath) {
         this.maxBytes = maxBytes;
@@ -35,9 +35,13 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
+        // Only the POSTs the endpoint reads itself; any other method there is bounded here like everywhere
+        // (nothing of Airlock's reads it, but a filter of the framework's may, before the endpoint refuses it).
         // The decoded path the container routes by, not the raw URI (where /%6Dcp would not look like /mcp).
         String path = path(request);
-        return skippedPath != null && (path.equals(skippedPath) || path.startsWith(skippedPath + "/"));
+        return skippedPath != null
+                && "POST".equals(request.getMethod())
+                && (path.equals(skippedPath) || path.startsWith(skippedPath + "/"));
     }
 
     @Override
@@ -47,7 +51,8 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
             tooLarge(response, maxBytes);
             return;
         }
-        if (path(request).startsWith("/api/") && mayHaveBody(request) && !json(request.getContentType())) {
+        boolean api = path(request).startsWith("/api/");
+        if (api && mayHaveBody(request) && !json(request.getContentType())) {
             refuse(
                     response,
                     HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
@@ -56,7 +61,38 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
                     "The API reads JSON bodies only (Content-Type: application/json).");
             return;
         }
-        chain.doFilter(new Bounded(request, maxBytes), response);
+        if (api && mayHaveBody(request) && !utf8(request.getContentType())) {
+            refuse(
+                    response,
+                    HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported-media-type",
+                    "Unsupported media type",
+                    "The API reads JSON bodies in UTF-8 only (no charset parameter, or charset=utf-8).");
+            return;
+        }
+        // The API's JSON is read as strict UTF-8 as it arrives (RFC 8259), whatever Jackson would detect.
+        chain.doFilter(new Bounded(request, maxBytes, api), response);
+    }
+
+    /** Whether {@code contentType} names no charset, or UTF-8. */
+    private static boolean utf8(@Nullable String contentType) {
+        if (contentType == null) {
+            return true;
+        }
+        String[] parts = contentType.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            String[] parameter = parts[i].split("=", 2);
+            if (parameter[0].strip().equalsIgnoreCase("charset")) {
+                String value = parameter.length < 2 ? "" : parameter[1].strip();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -130,17 +166,19 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
     private static final class Bounded extends HttpServletRequestWrapper {
 
         private final long maxBytes;
+        private final boolean utf8;
         private @Nullable ServletInputStream stream;
 
-        Bounded(HttpServletRequest request, long maxBytes) {
+        Bounded(HttpServletRequest request, long maxBytes, boolean utf8) {
             super(request);
             this.maxBytes = maxBytes;
+            this.utf8 = utf8;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new Counting(super.getInputStream(), maxBytes);
+                stream = new Counting(super.getInputStream(), maxBytes, utf8 ? new StrictUtf8() : null);
             }
             return stream;
         }
@@ -156,11 +194,13 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
 
         private final ServletInputStream in;
         private final long maxBytes;
+        private final @Nullable StrictUtf8 utf8;
         private long read;
 
-        Counting(ServletInputStream in, long maxBytes) {
+        Counting(ServletInputStream in, long maxBytes, @Nullable StrictUtf8 utf8) {
             this.in = in;
             this.maxBytes = maxBytes;
+            this.utf8 = utf8;
         }
 
         @Override
@@ -168,6 +208,11 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
             int b = in.read();
             if (b >= 0) {
                 count(1);
+                if (utf8 != null) {
+                    utf8.next(new byte[] {(byte) b}, 0, 1);
+                }
+            } else if (utf8 != null) {
+                utf8.end();
             }
             return b;
         }
@@ -177,6 +222,11 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
             int n = in.read(buffer, offset, length);
             if (n > 0) {
                 count(n);
+                if (utf8 != null) {
+                    utf8.next(buffer, offset, n);
+                }
+            } else if (n < 0 && utf8 != null) {
+                utf8.end();
             }
             return n;
         }

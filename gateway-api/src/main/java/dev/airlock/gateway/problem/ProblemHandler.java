@@ -100,6 +100,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                 tooLarge.getMessage()));
             }
         }
+        for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof dev.airlock.gateway.http.StrictUtf8.NotUtf8 notUtf8) {
+                return ResponseEntity.badRequest()
+                        .body(problem(
+                                HttpStatus.BAD_REQUEST, "invalid-request", "Malformed request", notUtf8.getMessage()));
+            }
+        }
         var duplicate = dev.airlock.gateway.http.BoundedJson.duplicateKey(ex);
         if (duplicate.isPresent()) {
             return malformedField(

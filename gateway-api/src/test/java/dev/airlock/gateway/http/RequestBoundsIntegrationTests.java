@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
@@ -110,6 +111,26 @@ class RequestBoundsIntegrationTests {
         assertThat(mcp.body()).contains("\"jsonrpc\":\"2.0\"").contains("larger than 65536 bytes");
     }
 
+    @Autowired
+    org.springframework.context.ApplicationContext context;
+
+    @Test
+    void aBodyOfAnotherMethodThanPostToTheMcpEndpointIsBoundedAndNoFilterReadsAFormBody() throws Exception {
+        for (String method : List.of("PUT", "PATCH", "DELETE")) {
+            HttpResponse<String> refused = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp/anything"))
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .method(method, HttpRequest.BodyPublishers.ofString("a=" + "x".repeat(70 * 1024)))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as(method).isEqualTo(413);
+            assertThat(refused.body()).as(method).contains("larger than 65536 bytes");
+        }
+        // Spring's FormContentFilter reads such a body whole before security, whatever its length.
+        assertThat(context.getBeanNamesForType(org.springframework.web.filter.FormContentFilter.class))
+                .isEmpty();
+    }
+
     @Test
     void aKeyGivenTwiceIsRefusedAndNothingRuns() throws Exception {
         long before = runsOfTool("echo");
@@ -162,6 +183,44 @@ class RequestBoundsIntegrationTests {
             assertThat(refused.body()).as(type).contains("unsupported-media-type");
         }
         assertThat(runsOfTool("echo")).isEqualTo(before);
+    }
+
+    @Test
+    void theApisReadJsonInUtf8OnlySoAProxyReadingUtf8ReadsWhatAirlockReads() throws Exception {
+        long before = runsOfTool("echo");
+        String body = "{\"tool\":\"echo\",\"arguments\":{\"message\":\"utf-16\"}}";
+        for (java.nio.charset.Charset charset : List.of(
+                StandardCharsets.UTF_16LE,
+                StandardCharsets.UTF_16BE,
+                StandardCharsets.UTF_16,
+                Charset.forName("UTF-32LE"))) {
+            HttpResponse<String> refused = post(RUNS, HttpRequest.BodyPublishers.ofByteArray(body.getBytes(charset)));
+            assertThat(refused.statusCode()).as(charset.name()).isEqualTo(400);
+            assertThat(refused.body()).as(charset.name()).contains("RFC 8259");
+        }
+        HttpResponse<String> overlong = post(
+                RUNS,
+                HttpRequest.BodyPublishers.ofByteArray(
+                        java.util.HexFormat.of()
+                                .parseHex(
+                                        "7b22746f6f6c223a226563686f222c22617267756d656e7473223a7b226d657373616765223a22c0af227d7d")));
+        assertThat(overlong.statusCode()).as("an overlong '/'").isEqualTo(400);
+        for (String type : List.of(
+                "application/json; charset=IBM037",
+                "application/json; charset=windows-1252",
+                "application/json;charset=\"utf-16\"")) {
+            HttpResponse<String> refused =
+                    post(RUNS, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8), "Content-Type", type);
+            assertThat(refused.statusCode()).as(type).isEqualTo(415);
+            assertThat(refused.body()).as(type).contains("UTF-8 only");
+        }
+        assertThat(runsOfTool("echo")).isEqualTo(before);
+        HttpResponse<String> accepted = post(
+                RUNS,
+                HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8),
+                "Content-Type",
+                "application/json; charset=\"UTF-8\"");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
     }
 
     @Test
