@@ -255,9 +255,8 @@ public final class SchemaArguments {
             // Half a surrogate pair is no character: a rule would read it, the record would store '?'
             // and the upstream would get the escape, three different values.
             case String text -> {
-                if (RequestText.firstUnpairedSurrogate(text) >= 0
-                        && errors.stream().noneMatch(e -> e.startsWith(HALF_SURROGATE))) {
-                    errors.add(HALF_SURROGATE + " (it is no character)");
+                if (RequestText.firstUnpairedSurrogate(text) >= 0) {
+                    addOnce(errors, HALF_SURROGATE + " (it is no character)");
                 }
                 yield text;
             }
@@ -284,8 +283,19 @@ public final class SchemaArguments {
      * be written as the string {@code "Infinity"} where the schema checked a number.
      */
     private static Object notFinite(Object value, List<String> errors) {
-        errors.add("arguments: a number too large to be sent as one (" + value + ")");
+        addOnce(errors, "arguments: a number too large to be sent as one (" + value + ")");
         return value;
+    }
+
+    /**
+     * Adds {@code error} unless it is there already: every error of a value is one of a few
+     * messages, so however many values repeat one (80,000 infinities), the list stays as short
+     * and each check of it as cheap.
+     */
+    private static void addOnce(List<String> errors, String error) {
+        if (!errors.contains(error)) {
+            errors.add(error);
+        }
     }
 
     /** {@code decimal} as a long when it is a whole number a long holds; otherwise {@code original}. */

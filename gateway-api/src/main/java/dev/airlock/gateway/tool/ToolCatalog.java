@@ -32,18 +32,21 @@ public final class ToolCatalog {
         if (configured != null) {
             return Optional.of(configured);
         }
+        // An MCP server's tool is "<server>.<its name>", and no server's name holds a dot: one lookup.
         int dot = name.indexOf('.');
-        while (dot > 0) {
-            Tool offered = offeredByServer
-                    .getOrDefault(serverKey(tenant, name.substring(0, dot)), Map.of())
-                    .get(name);
-            if (offered != null) {
-                return Optional.of(offered);
-            }
-            dot = name.indexOf('.', dot + 1);
+        if (dot <= 0) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        return Optional.ofNullable(offeredByServer
+                .getOrDefault(serverKey(tenant, name.substring(0, dot)), Map.of())
+                .get(name));
     }
+
+    /**
+     * The longest name a tool can have: an MCP server's name (63), a dot and its tool's name (128);
+     * a configured tool's is shorter. A longer name is no tool's, and is not looked at further.
+     */
+    public static final int MAX_NAME_LENGTH = 63 + 1 + 128;
 
     /**
      * Offers {@code tools} of {@code tenant}'s MCP server {@code server} from now on, instead of
@@ -67,6 +70,9 @@ public final class ToolCatalog {
 
     /** The tool of that name that {@code agent} may use: any other is unknown to it, exactly like one that does not exist. */
     public Optional<Tool> find(dev.airlock.gateway.tenant.AgentIdentity agent, String name) {
+        if (name.length() > MAX_NAME_LENGTH) {
+            return Optional.empty();
+        }
         return agent.mayUse(name) ? find(agent.tenant(), name) : Optional.empty();
     }
 

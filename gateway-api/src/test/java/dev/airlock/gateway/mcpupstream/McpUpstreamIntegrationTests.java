@@ -242,6 +242,22 @@ class McpUpstreamIntegrationTests {
     }
 
     @Test
+    void manyValuesWithOneProblemAreRefusedWithTheProblemOnce() {
+        // Each listed once, however many values repeat it: the list is checked for each value.
+        AgentApi.Response refused =
+                api.run(KEY, "hostile.redos_many", "{\"xs\":[1e400,1e400,-1e400,1e400,-1e400],\"more\":[1e999]}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body()
+                        .path("errors")
+                        .valueStream()
+                        .map(e -> e.asString())
+                        .toList())
+                .containsExactlyInAnyOrder(
+                        "arguments: a number too large to be sent as one (Infinity)",
+                        "arguments: a number too large to be sent as one (-Infinity)");
+    }
+
+    @Test
     void halfASurrogatePairIsRefusedInAnMcpCallsValuesAndNames() throws Exception {
         // The agent API refuses such a body as malformed JSON; the MCP endpoint's SDK reads it. A rule
         // would read the half pair, the record store '?' and the server get the escape.

@@ -12,6 +12,7 @@ import dev.airlock.gateway.support.AirlockIntegrationTest;
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
 import dev.airlock.gateway.support.TestSecrets;
+import dev.airlock.gateway.tool.ToolCatalog;
 import dev.airlock.kernel.digest.Sha256;
 import java.time.Duration;
 import java.util.List;
@@ -510,6 +511,20 @@ class RunApiIntegrationTests {
             });
         } finally {
             parked.forEach(id -> api.post(flood, "/api/v1/runs/" + id + "/cancel", ""));
+        }
+    }
+
+    /**
+     * A name longer than any tool's is unknown without being looked up (looked up prefix by prefix, as names
+     * were, a name of 400,000 dots took this test's request 24 s of CPU before any limit counted it).
+     */
+    @Test
+    void aToolNameLongerThanAnyToolsIsUnknownWithoutLookingItUp() {
+        for (String name : List.of("a" + ".".repeat(400_000), "echo" + "x".repeat(ToolCatalog.MAX_NAME_LENGTH))) {
+            AgentApi.Response refused = api.post(ACME, "/api/v1/runs", "{\"tool\":\"" + name + "\",\"arguments\":{}}");
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.text("field")).isEqualTo("tool");
+            assertThat(refused.text("detail")).startsWith("Unknown tool '" + name.substring(0, 100) + "...'");
         }
     }
 
