@@ -155,6 +155,7 @@ public record PeopleSettings(
      * @param maxFailuresPerAddress failed attempts from one client address within {@code window} before that address is locked out
      * @param window                how far back failed attempts count
      * @param lockout               how long every further attempt is refused after a lock-out
+     * @param sessionMaxAge         how long a console session lasts after its sign-in, however active
      */
     public record Login(
             @DefaultValue("5") @Min(value = 1, message = "must be at least 1")
@@ -167,7 +168,10 @@ public record PeopleSettings(
             Duration window,
 
             @DefaultValue("PT15M") @DurationMin(millis = 1, message = "must be a positive duration")
-            Duration lockout) {}
+            Duration lockout,
+
+            @DefaultValue("PT12H") @DurationMin(minutes = 1, message = "must be at least a minute")
+            Duration sessionMaxAge) {}
 
     /**
      * Personal access tokens.

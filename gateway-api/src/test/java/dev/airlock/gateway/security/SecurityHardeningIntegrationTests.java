@@ -55,6 +55,40 @@ class SecurityHardeningIntegrationTests {
     }
 
     @Test
+    void aSessionEndsItsLifetimeAfterItsSignInHoweverActiveItIs() {
+        AgentApi api = new AgentApi(mvc);
+        org.springframework.mock.web.MockHttpSession session = api.signIn("alice");
+        assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
+                .hasStatusOk();
+        String signedInAt = "dev.airlock.approval.people.web.SessionLifetime.signedInAt";
+        assertThat(session.getAttribute(signedInAt))
+                .as("taken on the first signed-in request")
+                .isInstanceOf(java.time.Instant.class);
+        // airlock.login.session-max-age is P3650D in the tests: signed in one second longer ago than that.
+        session.setAttribute(
+                signedInAt, clock.instant().minus(Duration.ofDays(3650)).minusSeconds(1));
+        assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
+                .hasStatus(401);
+        assertThat(session.isInvalid()).isTrue();
+        assertThat(mvc.get()
+                        .uri("/console")
+                        .accept(org.springframework.http.MediaType.TEXT_HTML)
+                        .session(session)
+                        .exchange())
+                .as("the console asks for a sign-in")
+                .hasStatus3xxRedirection()
+                .redirectedUrl()
+                .endsWith("/login");
+
+        org.springframework.mock.web.MockHttpSession fresh = api.signIn("alice");
+        fresh.setAttribute(
+                signedInAt, clock.instant().minus(Duration.ofDays(3650)).plusSeconds(60));
+        assertThat(mvc.get().uri("/api/v1/approvals").session(fresh).exchange())
+                .as("within its lifetime")
+                .hasStatusOk();
+    }
+
+    @Test
     void locksAUserNameOutAfterRepeatedFailuresWithoutRevealingThePassword() {
         for (int i = 0; i < 5; i++) {
             assertThat(signIn("carol", "wrong-" + i, "10.0.0." + i)

@@ -50,7 +50,8 @@ class PeopleSecurityConfiguration {
             ObjectProvider<ClientRegistrationRepository> oidc,
             PeopleSettings properties,
             TenantNames tenants,
-            Scopes scopes)
+            Scopes scopes,
+            java.time.Clock clock)
             throws Exception {
         ClientRegistrationRepository registrations = oidc.getIfAvailable();
         if (registrations != null) {
@@ -63,6 +64,9 @@ class PeopleSecurityConfiguration {
         http.securityMatcher(Side.CONSOLE.paths().toArray(String[]::new))
                 .addFilterBefore(PersonScopeFilter.base(scopes), DisableEncodeUrlFilter.class)
                 .addFilterBefore(PersonScopeFilter.caller(scopes), AuthorizationFilter.class)
+                .addFilterAfter(
+                        new SessionLifetime(properties.login().sessionMaxAge(), clock),
+                        org.springframework.security.web.context.SecurityContextHolderFilter.class)
                 .userDetailsService(people)
                 .addFilterBefore(new AccessTokenAuthenticationFilter(tokens), CsrfFilter.class)
                 .addFilterBefore(new CrossSiteReads(), CsrfFilter.class)
