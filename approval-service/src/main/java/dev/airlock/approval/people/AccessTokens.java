@@ -28,7 +28,9 @@ import org.springframework.transaction.annotation.Transactional;
  * then acts on the approver and auditor APIs with those scopes and the person's roles. Tokens
  * start with {@code alp_}, are shown once, and are stored only as SHA-256 digests. A token
  * belongs to its creator's stable identity ({@link Identities}); a configured person's token acts
- * with their current roles, an OpenID Connect person's with the roles they had when creating it
+ * with their current roles, as long as the person configured under that name has the password
+ * setting they had when creating it (a name given to someone else later, or a changed password
+ * setting, ends it), an OpenID Connect person's with the roles they had when creating it
  * (bounded by the token's expiry).
  */
 @Service
@@ -103,6 +105,7 @@ public class AccessTokens {
                 Sha256.hex(token),
                 scopeNames,
                 kept,
+                Identities.isConfigured(identity) ? person(identity).orElseThrow() : null,
                 now,
                 now.plus(lifetime)));
         return new Created(token, label, scopeNames, saved.expiresAt());
@@ -148,11 +151,35 @@ public class AccessTokens {
         if (!Identities.isConfigured(token.identity())) {
             return Optional.ofNullable(token.authorities());
         }
+        // The person configured under that name now must be the one who created the token: a name
+        // given to someone else later (or a password setting changed) does not inherit it.
+        Optional<String> now = person(token.identity());
+        if (now.isEmpty()
+                || token.personSha256() == null
+                || !java.security.MessageDigest.isEqual(
+                        now.get().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                        token.personSha256().getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+            return Optional.empty();
+        }
         try {
             return Optional.of(
                     people.loadUserByUsername(Identities.configuredName(token.identity())).getAuthorities().stream()
                             .map(GrantedAuthority::getAuthority)
                             .collect(Collectors.toSet()));
+        } catch (UsernameNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Who the configured person of {@code identity} is now: a digest of the identity and their password
+     * setting (a hash, salted anew whenever it is set), or empty when no such person is configured.
+     */
+    private Optional<String> person(String identity) {
+        try {
+            String password = people.loadUserByUsername(Identities.configuredName(identity))
+                    .getPassword();
+            return Optional.of(Sha256.hex("airlock.token-owner\n" + identity + "\n" + password));
         } catch (UsernameNotFoundException e) {
             return Optional.empty();
         }

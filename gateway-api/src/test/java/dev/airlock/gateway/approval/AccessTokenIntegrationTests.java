@@ -194,6 +194,30 @@ class AccessTokenIntegrationTests {
         }
     }
 
+    @Autowired
+    dev.airlock.gateway.support.OwnerDatabase owner;
+
+    @Test
+    void aConfiguredPersonsTokenActsOnlyForThePersonWhoCreatedIt() {
+        AccessTokens.Created token = create(alice(), "bound", "7", "approvals:read");
+        assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null)).hasStatusOk();
+        String digest = dev.airlock.kernel.digest.Sha256.hex(token.token());
+        assertThat(owner.sql("SELECT person_sha256 FROM airlock.access_tokens WHERE token_sha256 = ?")
+                        .param(digest)
+                        .query(String.class)
+                        .single())
+                .hasSize(64);
+        // As the token of an earlier alice (another password setting), and as one made before the record.
+        for (String person : new String[] {dev.airlock.kernel.digest.Sha256.hex("an earlier alice"), null}) {
+            owner.sql("UPDATE airlock.access_tokens SET person_sha256 = ? WHERE token_sha256 = ?")
+                    .params(person, digest)
+                    .update();
+            assertThat(withToken(token.token(), "GET", "/api/v1/approvals", null))
+                    .as(String.valueOf(person))
+                    .hasStatus(401);
+        }
+    }
+
     @Test
     void aTokenStopsWorkingWhenItExpires() {
         AccessTokens.Created token = create(alice(), "short-lived", "1", "approvals:read");

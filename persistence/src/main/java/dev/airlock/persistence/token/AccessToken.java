@@ -44,6 +44,13 @@ public class AccessToken {
     @Column(updatable = false)
     private @Nullable String authorities;
 
+    /**
+     * For a configured person's token, a digest of who that person was when creating it (their
+     * identity and password setting); null for an OpenID Connect person's, whose identity is unique.
+     */
+    @Column(name = "person_sha256", updatable = false)
+    private @Nullable String personSha256;
+
     @Column(name = "created_at", nullable = false, updatable = false)
     private Instant createdAt;
 
@@ -61,7 +68,8 @@ public class AccessToken {
     /**
      * A new token.
      *
-     * @param authorities the owner's authorities to keep with the token, or null to look them up at each use
+     * @param authorities  the owner's authorities to keep with the token, or null to look them up at each use
+     * @param personSha256 for a configured person, a digest of who they are now, which the token's uses must match; else null
      */
     public AccessToken(
             UUID id,
@@ -71,6 +79,7 @@ public class AccessToken {
             String tokenSha256,
             Set<String> scopes,
             @Nullable Set<String> authorities,
+            @Nullable String personSha256,
             Instant createdAt,
             Instant expiresAt) {
         if (scopes.isEmpty()) {
@@ -86,6 +95,7 @@ public class AccessToken {
         this.tokenSha256 = tokenSha256;
         this.scopes = String.join(" ", new TreeSet<>(scopes));
         this.authorities = authorities == null ? null : String.join(" ", new TreeSet<>(authorities));
+        this.personSha256 = personSha256;
         this.createdAt = createdAt;
         this.expiresAt = expiresAt;
     }
@@ -135,6 +145,11 @@ public class AccessToken {
     /** The authorities kept with the token, or null when they are looked up at each use. */
     public @Nullable Set<String> authorities() {
         return authorities == null ? null : split(authorities);
+    }
+
+    /** The digest of the configured person the token was created by, or null (see the field). */
+    public @Nullable String personSha256() {
+        return personSha256;
     }
 
     public Instant createdAt() {
