@@ -61,7 +61,7 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
                     "The API reads JSON bodies only (Content-Type: application/json).");
             return;
         }
-        if (api && mayHaveBody(request) && !utf8(request.getContentType())) {
+        if (api && mayHaveBody(request) && !StrictUtf8.namesUtf8OrNone(request.getContentType())) {
             refuse(
                     response,
                     HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
@@ -72,27 +72,6 @@ public final class RequestBodyLimit extends OncePerRequestFilter {
         }
         // The API's JSON is read as strict UTF-8 as it arrives (RFC 8259), whatever Jackson would detect.
         chain.doFilter(new Bounded(request, maxBytes, api), response);
-    }
-
-    /** Whether {@code contentType} names no charset, or UTF-8. */
-    private static boolean utf8(@Nullable String contentType) {
-        if (contentType == null) {
-            return true;
-        }
-        String[] parts = contentType.split(";");
-        for (int i = 1; i < parts.length; i++) {
-            String[] parameter = parts[i].split("=", 2);
-            if (parameter[0].strip().equalsIgnoreCase("charset")) {
-                String value = parameter.length < 2 ? "" : parameter[1].strip();
-                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-                    value = value.substring(1, value.length() - 1);
-                }
-                if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks a JSON body, as its bytes arrive, for what RFC 8259 requires of JSON sent between
@@ -27,6 +28,7 @@ public final class StrictUtf8 {
 
     private int pendingLength;
     private long seen;
+    private boolean ended;
 
     StrictUtf8() {}
 
@@ -65,8 +67,37 @@ public final class StrictUtf8 {
      * @throws NotUtf8 when it ended within a sequence
      */
     void end() throws NotUtf8 {
+        // A reader may see the end more than once (Jackson reads past a short document again): checked once.
+        if (ended) {
+            return;
+        }
+        ended = true;
         decode(ByteBuffer.wrap(pending, 0, pendingLength), true);
         pendingLength = 0;
+    }
+
+    /**
+     * Whether {@code contentType} names no charset, or UTF-8 (however cased or quoted); a type that
+     * names another, or UTF-8 and another, is not JSON text as RFC 8259 has it.
+     */
+    public static boolean namesUtf8OrNone(@Nullable String contentType) {
+        if (contentType == null) {
+            return true;
+        }
+        String[] parts = contentType.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            String[] parameter = parts[i].split("=", 2);
+            if (parameter[0].strip().equalsIgnoreCase("charset")) {
+                String value = parameter.length < 2 ? "" : parameter[1].strip();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private void decode(ByteBuffer in, boolean endOfInput) throws NotUtf8 {

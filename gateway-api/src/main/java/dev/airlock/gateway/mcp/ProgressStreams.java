@@ -107,6 +107,15 @@ final class ProgressStreams extends OncePerRequestFilter {
                     "Content-Type must be application/json.");
             return;
         }
+        if (!dev.airlock.gateway.http.StrictUtf8.namesUtf8OrNone(type)) {
+            // The body is read as UTF-8 whatever it says; a proxy that believes the header would read another.
+            error(
+                    response,
+                    HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+                    McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Messages are UTF-8 JSON: name no charset, or charset=utf-8.");
+            return;
+        }
         String accept = request.getHeader("Accept");
         if (accept == null || !accept.contains("application/json") || !accept.contains("text/event-stream")) {
             error(

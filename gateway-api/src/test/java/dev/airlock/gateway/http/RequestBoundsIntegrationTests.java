@@ -214,6 +214,18 @@ class RequestBoundsIntegrationTests {
             assertThat(refused.statusCode()).as(type).isEqualTo(415);
             assertThat(refused.body()).as(type).contains("UTF-8 only");
         }
+        HttpResponse<String> mcp = post(
+                "/mcp",
+                HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}"),
+                "Content-Type",
+                "application/json; charset=utf-16");
+        assertThat(mcp.statusCode()).as("the MCP endpoint too").isEqualTo(415);
+        assertThat(mcp.body()).contains("\"jsonrpc\":\"2.0\"", "charset=utf-8");
+        // Documents of one to three bytes, which Jackson reads to their end more than once.
+        for (String tiny : List.of("{}", "1", "[]")) {
+            HttpResponse<String> refused = post(RUNS, tiny);
+            assertThat(refused.statusCode()).as(tiny).isEqualTo(400);
+        }
         assertThat(runsOfTool("echo")).isEqualTo(before);
         HttpResponse<String> accepted = post(
                 RUNS,

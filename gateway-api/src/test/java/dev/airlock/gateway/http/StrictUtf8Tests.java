@@ -66,6 +66,29 @@ class StrictUtf8Tests {
     }
 
     @org.junit.jupiter.api.Test
+    void theEndMayBeSeenMoreThanOnce() throws Exception {
+        StrictUtf8 check = new StrictUtf8();
+        check.next("{}".getBytes(StandardCharsets.US_ASCII), 0, 2);
+        check.end();
+        check.end();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            application/json                          | true
+            application/json; charset=utf-8          | true
+            application/json;charset="UTF-8"         | true
+            application/json; CHARSET=utf8          | true
+            application/json; charset=utf-16        | false
+            application/json; charset=IBM037        | false
+            application/json; charset=utf-8; charset=utf-16 | false
+            application/json; charset=              | false
+            """)
+    void aContentTypeNamesUtf8OrNoCharset(String type, boolean utf8) {
+        assertThat(StrictUtf8.namesUtf8OrNone(type)).as(type).isEqualTo(utf8);
+    }
+
+    @org.junit.jupiter.api.Test
     void randomBytesAreRefusedExactlyWhenTheJdksStrictDecoderRefusesThemOrTheyHoldAnyNul() throws Exception {
         Random random = new Random(20261203);
         for (int i = 0; i < 20_000; i++) {
