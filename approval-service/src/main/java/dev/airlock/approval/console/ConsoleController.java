@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
@@ -105,13 +106,20 @@ class ConsoleController {
         Human human = Human.of(authentication);
         java.util.function.Predicate<ApprovalView.Request> filter =
                 r -> matches(tenant, r.tenant()) && matches(tool, r.tool()) && matches(agent, r.agent());
+        // The filters narrow the queries themselves, so that a page of newest requests is a page of matching ones.
+        String oneTenant = given(tenant);
+        java.util.function.UnaryOperator<java.util.Set<String>> chosen =
+                tenants -> oneTenant == null ? tenants : tenants.contains(oneTenant) ? Set.of(oneTenant) : Set.of();
         List<ApprovalView.Request> waiting =
-                approvals.waitingFor(human.name(), human.identity(), human.tenants(Role.APPROVER)).stream()
+                approvals
+                        .waitingFor(human.name(), human.identity(), chosen.apply(human.tenants(Role.APPROVER)))
+                        .stream()
                         .filter(filter)
                         .toList();
         java.util.Set<UUID> mine =
                 waiting.stream().map(ApprovalView.Request::runId).collect(java.util.stream.Collectors.toSet());
-        ApprovalService.Page newest = approvals.list(human.tenants(), true, null, ApprovalService.WAITING_PAGE);
+        ApprovalService.Page newest = approvals.list(
+                chosen.apply(human.tenants()), true, given(tool), given(agent), null, ApprovalService.WAITING_PAGE);
         List<ApprovalView.Request> others = newest.requests().stream()
                 .filter(filter)
                 .filter(r -> !mine.contains(r.runId()))
@@ -134,7 +142,13 @@ class ConsoleController {
     }
 
     private static boolean matches(@Nullable String filter, String value) {
-        return filter == null || filter.isBlank() || value.equals(filter.strip());
+        String given = given(filter);
+        return given == null || value.equals(given);
+    }
+
+    /** The filter as given, stripped; null when none is. */
+    private static @Nullable String given(@Nullable String filter) {
+        return filter == null || filter.isBlank() ? null : filter.strip();
     }
 
     private QueueItem item(ApprovalView.Request r) {

@@ -212,6 +212,18 @@ public class ApprovalService {
      */
     @Transactional(readOnly = true)
     public Page list(Collection<String> tenants, boolean pendingOnly, RunQuery.@Nullable Cursor after, int limit) {
+        return list(tenants, pendingOnly, null, null, after, limit);
+    }
+
+    /** As {@link #list(Collection, boolean, RunQuery.Cursor, int)}, of one tool and one agent only where given. */
+    @Transactional(readOnly = true)
+    public Page list(
+            Collection<String> tenants,
+            boolean pendingOnly,
+            @Nullable String tool,
+            @Nullable String agent,
+            RunQuery.@Nullable Cursor after,
+            int limit) {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new IllegalArgumentException("limit must be between 1 and " + MAX_PAGE);
         }
@@ -222,6 +234,8 @@ public class ApprovalService {
         List<ApprovalRequest> found = requests.pageBefore(
                 tenants,
                 pendingOnly ? List.of(ApprovalStatus.PENDING) : List.of(ApprovalStatus.values()),
+                tool,
+                agent,
                 from.createdAt(),
                 from.id(),
                 Limit.of(limit + 1));

@@ -171,6 +171,25 @@ class ApprovalFlowIntegrationTests {
                         .as(status + ": newest first")
                         .isSortedAccordingTo(java.util.Comparator.reverseOrder());
             }
+            // The filters narrow the query: the newest request (a release) is not the first page of deploys.
+            String release = api.park(ACME, "release", "{\"note\":\"newest\"}");
+            try {
+                AgentApi.Response deploys =
+                        api.asHuman("alice", false, "GET", "/api/v1/approvals?tool=deploy&limit=1", null);
+                assertThat(deploys.body()
+                                .valueStream()
+                                .map(r -> r.path("tool").asString())
+                                .toList())
+                        .containsExactly("deploy");
+                assertThat(deploys.headers().getFirst("Link")).contains("tool=deploy");
+                assertThat(api.asHuman("alice", false, "GET", "/api/v1/approvals?tenant=globex", null)
+                                .body()
+                                .size())
+                        .as("a tenant not the person's")
+                        .isZero();
+            } finally {
+                api.post(ACME, "/api/v1/runs/" + release + "/cancel", "");
+            }
             for (String[] bad : new String[][] {
                 {"limit=0", "limit"},
                 {"limit=501", "limit"},

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Lock;
 import org.springframework.data.jpa.repository.Query;
@@ -25,16 +26,21 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
     Optional<ApprovalRequest> lockForDecision(@Param("runId") UUID runId, @Param("tenants") Collection<String> tenants);
 
     /**
-     * Requests in {@code tenants} with one of {@code statuses} opened before the request
-     * ({@code beforeCreatedAt}, {@code beforeRunId}) (newest first, the run id breaking ties), at most
-     * {@code limit} of them.
+     * Requests in {@code tenants} with one of {@code statuses} (of {@code tool} and {@code agent} where
+     * not null) opened before the request ({@code beforeCreatedAt}, {@code beforeRunId}) (newest first,
+     * the run id breaking ties), at most {@code limit} of them. The first bound on the time alone lets
+     * the index on (tenant, created_at, run_id) start each page where the last ended.
      */
     @Query("select a from ApprovalRequest a where a.tenant in :tenants and a.status in :statuses"
+            + " and (:tool is null or a.tool = :tool) and (:agent is null or a.agent = :agent)"
+            + " and a.createdAt <= :beforeCreatedAt"
             + " and (a.createdAt < :beforeCreatedAt or (a.createdAt = :beforeCreatedAt and a.runId < :beforeRunId))"
             + " order by a.createdAt desc, a.runId desc")
     List<ApprovalRequest> pageBefore(
             @Param("tenants") Collection<String> tenants,
             @Param("statuses") Collection<ApprovalStatus> statuses,
+            @Param("tool") @Nullable String tool,
+            @Param("agent") @Nullable String agent,
             @Param("beforeCreatedAt") Instant beforeCreatedAt,
             @Param("beforeRunId") UUID beforeRunId,
             org.springframework.data.domain.Limit limit);

@@ -143,7 +143,10 @@ class ApprovalController {
             Authentication authentication,
             @RequestParam(defaultValue = "pending") String status,
             @RequestParam(defaultValue = "100") String limit,
-            @RequestParam(required = false) @Nullable String cursor) {
+            @RequestParam(required = false) @Nullable String cursor,
+            @RequestParam(required = false) @Nullable String tenant,
+            @RequestParam(required = false) @Nullable String tool,
+            @RequestParam(required = false) @Nullable String agent) {
         boolean pendingOnly = switch (status) {
             case "pending" -> true;
             case "all" -> false;
@@ -158,15 +161,27 @@ class ApprovalController {
                 throw InvalidRequest.field("cursor", "cursor is not one this API returned");
             }
         }
-        ApprovalService.Page page = approvals.list(Human.of(authentication).tenants(), pendingOnly, after, size);
+        java.util.Set<String> tenants = Human.of(authentication).tenants();
+        if (tenant != null) {
+            // One of the person's tenants, or none at all: another tenant's requests are not theirs to list.
+            tenants = tenants.contains(tenant) ? java.util.Set.of(tenant) : java.util.Set.of();
+        }
+        ApprovalService.Page page = approvals.list(tenants, pendingOnly, tool, agent, after, size);
         ResponseEntity.BodyBuilder answer = ResponseEntity.ok();
         if (page.next() != null) {
-            String next = UriComponentsBuilder.fromPath("/api/v1/approvals")
-                    .queryParam("status", status)
+            // Every value the caller sent is expanded encoded: nothing of it can end the header's <...>.
+            UriComponentsBuilder link = UriComponentsBuilder.fromPath("/api/v1/approvals")
+                    .queryParam("status", "{status}")
                     .queryParam("limit", size)
-                    .queryParam("cursor", page.next().encode())
-                    .build()
-                    .toUriString();
+                    .queryParam("cursor", page.next().encode());
+            java.util.Map<String, String> values = new java.util.HashMap<>(java.util.Map.of("status", status));
+            for (String[] filter : new String[][] {{"tenant", tenant}, {"tool", tool}, {"agent", agent}}) {
+                if (filter[1] != null) {
+                    link.queryParam(filter[0], "{" + filter[0] + "}");
+                    values.put(filter[0], filter[1]);
+                }
+            }
+            String next = link.encode().buildAndExpand(values).toUriString();
             answer.header(HttpHeaders.LINK, "<" + next + ">; rel=\"next\"");
         }
         return answer.body(page.requests().stream().map(Summary::of).toList());
