@@ -47,7 +47,8 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 public class McpServers implements SmartLifecycle {
 
-    private static final Pattern SERVER_NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
+    private static final Pattern SERVER_NAME = Pattern.compile(
+            "[a-z0-9][a-z0-9_-]{0," + (dev.airlock.gateway.tool.ToolCatalog.MAX_SERVER_NAME_LENGTH - 1) + "}");
 
     private final Map<String, ServerHandle> handles = new LinkedHashMap<>();
     private volatile boolean running;

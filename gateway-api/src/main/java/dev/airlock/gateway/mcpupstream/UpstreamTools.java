@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
 final class UpstreamTools {
 
     /** What MCP allows in a tool name. */
-    static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    static final Pattern TOOL_NAME = Pattern.compile(
+            "[A-Za-z0-9_.-]{1," + dev.airlock.gateway.tool.ToolCatalog.MAX_UPSTREAM_TOOL_NAME_LENGTH + "}");
     /** The separator between a server's name and its tool's name in the names agents see. */
     static final String SEPARATOR = ".";
 

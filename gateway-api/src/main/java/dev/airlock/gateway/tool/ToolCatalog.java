@@ -42,11 +42,17 @@ public final class ToolCatalog {
                 .get(name));
     }
 
+    /** The longest name of an MCP server (the patterns that check server names are built from it). */
+    public static final int MAX_SERVER_NAME_LENGTH = 63;
+
+    /** The longest name of a tool an MCP server lists (likewise). */
+    public static final int MAX_UPSTREAM_TOOL_NAME_LENGTH = 128;
+
     /**
-     * The longest name a tool can have: an MCP server's name (63), a dot and its tool's name (128);
-     * a configured tool's is shorter. A longer name is no tool's, and is not looked at further.
+     * The longest name a tool can have: an MCP server's name, a dot and its tool's name; a configured
+     * tool's is shorter. A longer name is no tool's, and is not looked at further.
      */
-    public static final int MAX_NAME_LENGTH = 63 + 1 + 128;
+    public static final int MAX_NAME_LENGTH = MAX_SERVER_NAME_LENGTH + 1 + MAX_UPSTREAM_TOOL_NAME_LENGTH;
 
     /**
      * Offers {@code tools} of {@code tenant}'s MCP server {@code server} from now on, instead of

@@ -56,36 +56,55 @@ class SecurityHardeningIntegrationTests {
 
     @Test
     void aSessionEndsItsLifetimeAfterItsSignInHoweverActiveItIs() {
+        // airlock.login.session-max-age is P3650D in the tests (other tests move the clock by days).
+        Duration lifetime = Duration.ofDays(3650);
         AgentApi api = new AgentApi(mvc);
         org.springframework.mock.web.MockHttpSession session = api.signIn("alice");
         assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
                 .hasStatusOk();
-        String signedInAt = "dev.airlock.approval.people.web.SessionLifetime.signedInAt";
-        assertThat(session.getAttribute(signedInAt))
-                .as("taken on the first signed-in request")
-                .isInstanceOf(java.time.Instant.class);
-        // airlock.login.session-max-age is P3650D in the tests: signed in one second longer ago than that.
-        session.setAttribute(
-                signedInAt, clock.instant().minus(Duration.ofDays(3650)).minusSeconds(1));
+        clock.advance(lifetime.minusMinutes(1));
         assertThat(mvc.get().uri("/api/v1/approvals").session(session).exchange())
-                .hasStatus(401);
-        assertThat(session.isInvalid()).isTrue();
+                .as("within its lifetime, after a day's work")
+                .hasStatusOk();
+        // Signed in again in the same session (which keeps it, under a new id): timed from that sign-in.
+        org.springframework.mock.web.MockHttpSession again = signInWithin(api, session);
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(mvc.get().uri("/api/v1/approvals").session(again).exchange())
+                .as("the second sign-in is a minute old")
+                .hasStatusOk();
+        clock.advance(lifetime);
+        assertThat(mvc.get().uri("/api/v1/approvals").session(again).exchange()).hasStatus(401);
+        assertThat(again.isInvalid()).isTrue();
         assertThat(mvc.get()
                         .uri("/console")
                         .accept(org.springframework.http.MediaType.TEXT_HTML)
-                        .session(session)
+                        .session(again)
                         .exchange())
                 .as("the console asks for a sign-in")
                 .hasStatus3xxRedirection()
                 .redirectedUrl()
                 .endsWith("/login");
-
-        org.springframework.mock.web.MockHttpSession fresh = api.signIn("alice");
-        fresh.setAttribute(
-                signedInAt, clock.instant().minus(Duration.ofDays(3650)).plusSeconds(60));
-        assertThat(mvc.get().uri("/api/v1/approvals").session(fresh).exchange())
-                .as("within its lifetime")
+        assertThat(mvc.get()
+                        .uri("/api/v1/approvals")
+                        .session(api.signIn("alice"))
+                        .exchange())
+                .as("a new sign-in")
                 .hasStatusOk();
+    }
+
+    /** Posts the sign-in form again within {@code session}, as a person signing in anew without signing out. */
+    private org.springframework.mock.web.MockHttpSession signInWithin(
+            AgentApi api, org.springframework.mock.web.MockHttpSession session) {
+        MvcTestResult signedIn = mvc.post()
+                .uri("/login")
+                .session(session)
+                .param("username", "alice")
+                .param("password", "alice-password")
+                .with(csrf())
+                .exchange();
+        assertThat(signedIn.getResponse().getRedirectedUrl()).isEqualTo("/console");
+        return (org.springframework.mock.web.MockHttpSession)
+                signedIn.getRequest().getSession(false);
     }
 
     @Test

@@ -48,8 +48,10 @@ public class RunWrites {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public long pendingApprovalsLocked(String tenant, String agent) {
-        jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(:key))")
-                .param("key", PENDING_LOCK_PREFIX + tenant.length() + ":" + tenant + ":" + agent)
+        // The two-key form: a space of its own, apart from the single-key locks of the audit chain and retention.
+        jdbc.sql("SELECT pg_advisory_xact_lock(:space, hashtext(:key))")
+                .param("space", PENDING_LOCK_SPACE)
+                .param("key", tenant.length() + ":" + tenant + ":" + agent)
                 .query()
                 .singleRow();
         return jdbc.sql("SELECT count(*) FROM airlock.runs WHERE tenant = :tenant AND agent = :agent"
@@ -60,8 +62,11 @@ public class RunWrites {
                 .single();
     }
 
-    /** The advisory lock's key of one agent's requests for approval (its tenant's length keeps names apart). */
-    static final String PENDING_LOCK_PREFIX = "airlock.pending-approvals:";
+    /**
+     * The first key of the advisory locks of agents' requests for approval (the second is a hash of the
+     * tenant and agent, the tenant's length keeping names apart); no other lock of Airlock's uses it.
+     */
+    static final int PENDING_LOCK_SPACE = 0x41_50_41_31; // "APA1"
 
     /**
      * Inserts a new run (one {@link RunRecord#request requested} and decided in this process, not yet
