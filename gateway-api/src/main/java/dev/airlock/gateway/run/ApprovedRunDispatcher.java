@@ -51,6 +51,8 @@ class ApprovedRunDispatcher {
         this.tenants = tenants;
         this.clock = clock;
         this.agentSide = properties.roles().contains(Side.AGENT_API);
+        // A cancel asked on another replica still stops a run here while this replica drains.
+        executor.duringDrain(this::honourCancelRequests);
     }
 
     /** Picks up approved runs that no announcement started (approved later, or waiting for a free slot). */

@@ -17,6 +17,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -59,6 +60,13 @@ public class RunExecutor implements SmartLifecycle {
     private final ApplicationEventPublisher events;
     private final String node;
     private final Map<UUID, Cancellation> running = new ConcurrentHashMap<>();
+    /**
+     * Work the scheduler does while the replica runs that must go on while it drains: the scheduler
+     * stops its fixed-delay tasks when the context starts closing, before the drain, and a run in flight
+     * still needs its lease renewed and its cancel requests from other replicas honoured.
+     */
+    private final List<Runnable> duringDrain = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private volatile ExecutorService threads = newThreads();
     private volatile boolean draining;
     private volatile boolean lifecycleRunning;
@@ -248,6 +256,8 @@ public class RunExecutor implements SmartLifecycle {
      * finish within the drain timeout; the rest are cancelled; every result is recorded (or kept
      * in the spool) before this returns.
      */
+    private static final Duration DRAIN_WORK_INTERVAL = Duration.ofMillis(250);
+
     @Override
     public void stop() {
         if (!lifecycleRunning) {
@@ -272,8 +282,24 @@ public class RunExecutor implements SmartLifecycle {
         lifecycleRunning = false;
     }
 
+    /** Has {@code work} done every quarter second while this replica drains (see {@link #duringDrain}). */
+    void duringDrain(Runnable work) {
+        duringDrain.add(work);
+    }
+
     private void waitUntilIdle(long deadlineNanos) {
+        long lastWork = System.nanoTime() - DRAIN_WORK_INTERVAL.toNanos();
         while (!running.isEmpty() && System.nanoTime() < deadlineNanos) {
+            if (System.nanoTime() - lastWork >= DRAIN_WORK_INTERVAL.toNanos()) {
+                lastWork = System.nanoTime();
+                for (Runnable work : duringDrain) {
+                    try {
+                        work.run();
+                    } catch (RuntimeException e) {
+                        log.warn("While draining: {}", e.toString());
+                    }
+                }
+            }
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {

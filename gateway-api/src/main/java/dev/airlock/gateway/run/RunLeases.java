@@ -51,7 +51,7 @@ class RunLeases implements SmartInitializingSingleton {
     private final Clock clock;
     private final NodeLock nodeLock;
     /** When the leases were last renewed, by the monotonic clock (a wall clock's step must not delay a renewal). */
-    private long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
+    private volatile long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
 
     RunLeases(
             RunExecutor executor,
@@ -76,6 +76,7 @@ class RunLeases implements SmartInitializingSingleton {
         this.transactions = transactions;
         this.ttl = properties.executor().leaseTtl();
         this.clock = clock;
+        executor.duringDrain(this::renew);
     }
 
     /**
@@ -104,13 +105,23 @@ class RunLeases implements SmartInitializingSingleton {
         }
     }
 
-    /** Renews this node's leases when a third of the TTL has passed, then ends runs whose leases ran out. */
+    /**
+     * Renews this node's leases when a third of the TTL has passed. A task of its own, apart from the
+     * sweep ({@link #sweep}), whose interruptions wait for a tenant's audit lock (held through a long
+     * retention purge) and must never hold the renewals back; done while this replica drains too.
+     */
     @Scheduled(fixedDelayString = "${airlock.executor.lease-check-interval:PT0.5S}")
-    void tick() {
+    void renew() {
+        scopes.gatewayJobs().run(this::renewLeases);
+    }
+
+    /** Ends runs whose leases ran out, and keeps the node id's lock. */
+    @Scheduled(fixedDelayString = "${airlock.executor.lease-check-interval:PT0.5S}")
+    void sweep() {
         scopes.gatewayJobs().run(this::checkLeases);
     }
 
-    private void checkLeases() {
+    private void renewLeases() {
         try {
             long now = System.nanoTime();
             if (now - lastRenewal >= ttl.dividedBy(3).toNanos()) {
@@ -125,6 +136,13 @@ class RunLeases implements SmartInitializingSingleton {
                     }
                 }
             }
+        } catch (DataAccessException | TransactionException e) {
+            log.debug("Leases not renewed: the database is unreachable ({})", e.getMessage());
+        }
+    }
+
+    private void checkLeases() {
+        try {
             List<UUID> expired = claims.leaseExpired(BATCH);
             for (UUID runId : expired) {
                 interrupt(runId, true, "its lease ran out");
@@ -133,8 +151,8 @@ class RunLeases implements SmartInitializingSingleton {
             log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
         }
         try {
-            // After the leases, so that a lock lost with the database never delays a renewal; at
-            // every check, so that a session lost with the database is taken again as soon as it answers.
+            // After the sweep (the renewals have a task of their own, which it never delays); at every
+            // check, so that a session lost with the database is taken again as soon as it answers.
             nodeLock.keep();
         } catch (DataAccessException e) {
             log.debug("Node id lock not checked: the database is unreachable ({})", e.getMessage());

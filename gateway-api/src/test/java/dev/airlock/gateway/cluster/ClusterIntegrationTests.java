@@ -496,6 +496,34 @@ class ClusterIntegrationTests {
     }
 
     @Test
+    void aDrainingReplicaKeepsItsLeasesAndHonoursACancelAskedOnAnotherReplica() throws Exception {
+        Path marks = toolDir("marks-draining");
+        int port = freePort();
+        Process replica = replica("draining", marks, port);
+        UUID runId = startedSleeper(port, marks, 20);
+
+        replica.destroy(); // SIGTERM: the drain lets the run go on, up to its 25 s
+        await(
+                Duration.ofSeconds(20),
+                "the drain began",
+                () -> String.join("\n", lines(work.resolve("draining.log"))).contains("Draining: 1 run(s) in flight"));
+        // The scheduler stops its tasks when the context starts closing, before the drain.
+        Thread.sleep(LEASE.multipliedBy(2).toMillis());
+        assertThat(db().sql("SELECT lease_until > now() FROM airlock.runs WHERE id = ?")
+                        .param(runId)
+                        .query(Boolean.class)
+                        .single())
+                .as("the lease is renewed while the replica drains")
+                .isTrue();
+        // As the cancel endpoint of another replica records it.
+        db().sql("UPDATE airlock.runs SET cancel_requested = true WHERE id = ?")
+                .param(runId)
+                .update();
+        assertThat(replica.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(state(runId)).as("cancelled, not left to complete").isEqualTo("CANCELLED");
+    }
+
+    @Test
     void aDatabaseOutageIsAnswered503AndLosesNothingAcknowledged() throws Exception {
         Path pgData = work.resolve("outage-pg");
         Files.createDirectories(pgData);
