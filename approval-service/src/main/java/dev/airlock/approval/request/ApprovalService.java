@@ -46,6 +46,8 @@ public class ApprovalService {
     private final TransactionTemplate transactions;
     private final Clock clock;
 
+    private final dev.airlock.persistence.database.DatabaseTime databaseTime;
+
     ApprovalService(
             ApprovalRequestRepository requests,
             ApprovalDecisionRepository decisions,
@@ -53,7 +55,9 @@ public class ApprovalService {
             AuditLog audit,
             HumanText text,
             TransactionTemplate transactions,
-            Clock clock) {
+            Clock clock,
+            dev.airlock.persistence.database.DatabaseTime databaseTime) {
+        this.databaseTime = databaseTime;
         this.requests = requests;
         this.decisions = decisions;
         this.events = events;
@@ -61,6 +65,14 @@ public class ApprovalService {
         this.text = text;
         this.transactions = transactions;
         this.clock = clock;
+    }
+
+    /**
+     * The time a request's expiry is judged by: the later of this replica's clock and the database's,
+     * so that a replica whose clock runs behind cannot approve what has expired by the shared clock.
+     */
+    private java.time.Instant deadlineClock() {
+        return databaseTime.laterOf(clock.instant());
     }
 
     /**
@@ -79,7 +91,7 @@ public class ApprovalService {
                 requests.lockForDecision(runId, approver.tenants()).orElseThrow(() -> new NotAnApprover(runId));
         List<ApprovalDecision> earlier = decisions.findByRunIdOrderByDecidedAtAsc(runId);
         ApprovalDecision decision =
-                DecisionRules.decide(request, approver, verdict, reason, digest, earlier, clock.instant());
+                DecisionRules.decide(request, approver, verdict, reason, digest, earlier, deadlineClock());
         decisions.save(decision);
         requests.save(request);
         java.util.Map<String, String> details = new java.util.TreeMap<>(java.util.Map.of(
@@ -118,7 +130,7 @@ public class ApprovalService {
     public ExpiryReport expireDue() {
         int expired = 0;
         int failed = 0;
-        for (UUID runId : requests.findDue(clock.instant())) {
+        for (UUID runId : requests.findDue(deadlineClock())) {
             try {
                 Boolean done = transactions.execute(status -> expireOne(runId));
                 if (Boolean.TRUE.equals(done)) {
@@ -134,7 +146,7 @@ public class ApprovalService {
 
     private boolean expireOne(UUID runId) {
         ApprovalRequest request = requests.lockDueForExpiry(runId).orElse(null);
-        if (request == null || !request.expire(clock.instant())) {
+        if (request == null || !request.expire(deadlineClock())) {
             return false;
         }
         requests.save(request);

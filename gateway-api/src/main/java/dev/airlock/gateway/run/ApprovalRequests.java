@@ -35,8 +35,15 @@ class ApprovalRequests {
     private final ApplicationEventPublisher events;
     private final Clock clock;
 
+    private final dev.airlock.persistence.database.DatabaseTime databaseTime;
+
     ApprovalRequests(
-            ApprovalRequestRepository requests, AuditLog audit, ApplicationEventPublisher events, Clock clock) {
+            ApprovalRequestRepository requests,
+            AuditLog audit,
+            ApplicationEventPublisher events,
+            Clock clock,
+            dev.airlock.persistence.database.DatabaseTime databaseTime) {
+        this.databaseTime = databaseTime;
         this.requests = requests;
         this.audit = audit;
         this.events = events;
@@ -63,7 +70,9 @@ class ApprovalRequests {
             String rule,
             @Nullable String agentReason) {
         Instant now = clock.instant();
-        Instant expiresAt = now.plus(policy.approvalTimeout());
+        // Counted from the earlier of this replica's clock and the database's: a replica whose clock runs
+        // ahead does not give people longer than the policy says, by the clock every replica shares.
+        Instant expiresAt = databaseTime.earlierOf(now).plus(policy.approvalTimeout());
         audit.append(
                 tenant,
                 AuditEventType.APPROVAL_REQUESTED,

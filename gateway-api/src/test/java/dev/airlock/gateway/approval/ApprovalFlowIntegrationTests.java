@@ -206,6 +206,44 @@ class ApprovalFlowIntegrationTests {
         }
     }
 
+    @Autowired
+    dev.airlock.gateway.support.MovableClock clock;
+
+    @Test
+    void whetherARequestHasExpiredIsJudgedByTheDatabasesClockAsWell() {
+        List<String> parked = new java.util.ArrayList<>();
+        try {
+            // An agent-side replica whose clock runs two hours ahead gives people the policy's hour, no more.
+            clock.advance(java.time.Duration.ofHours(2));
+            parked.add(api.park(ACME, "deploy", "{\"service\":\"ahead\"}"));
+            assertThat(jdbc.sql("SELECT expires_at <= now() + interval '61 minutes' FROM airlock.approval_requests"
+                                    + " WHERE run_id = ?::uuid")
+                            .param(parked.getLast())
+                            .query(Boolean.class)
+                            .single())
+                    .isTrue();
+            clock.reset();
+
+            // A people's-side replica whose clock runs an hour behind does not approve what has expired by the
+            // database's clock (nor does its expiry job wait for its own clock).
+            String behind = api.park(ACME, "deploy", "{\"service\":\"behind\"}");
+            parked.add(behind);
+            String digest =
+                    request("alice", behind).path("summary").path("digest").asString();
+            jdbc.sql("UPDATE airlock.approval_requests SET expires_at = now() - interval '1 second'"
+                            + " WHERE run_id = ?::uuid")
+                    .param(behind)
+                    .update();
+            clock.advance(java.time.Duration.ofHours(-1));
+            AgentApi.Response late = decide("alice", behind, "APPROVE", "ticket OPS-13", digest);
+            assertThat(late.status()).as(late.body().toString()).isEqualTo(409);
+            assertThat(late.text("reason")).isIn("EXPIRED", "NOT_PENDING");
+        } finally {
+            clock.reset();
+            parked.forEach(id -> api.post(ACME, "/api/v1/runs/" + id + "/cancel", ""));
+        }
+    }
+
     @Test
     void aDenialEndsTheRunAndTheAgentSeesIt() {
         String runId = api.park(ACME, "deploy", "{\"service\":\"payments\"}");
