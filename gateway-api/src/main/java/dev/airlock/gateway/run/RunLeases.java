@@ -50,6 +50,14 @@ class RunLeases implements SmartInitializingSingleton {
     private final Duration ttl;
     private final Clock clock;
     private final NodeLock nodeLock;
+    private static final long DISCONNECTED = Long.MIN_VALUE;
+
+    /**
+     * Since when (monotonic) every sweep has reached the database, or {@link #DISCONNECTED} until one does
+     * after the last that could not.
+     */
+    private volatile long connectedSince = DISCONNECTED;
+
     /** When the leases were last renewed, by the monotonic clock (a wall clock's step must not delay a renewal). */
     private volatile long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
 
@@ -137,6 +145,7 @@ class RunLeases implements SmartInitializingSingleton {
                 }
             }
         } catch (DataAccessException | TransactionException e) {
+            connectedSince = DISCONNECTED;
             log.debug("Leases not renewed: the database is unreachable ({})", e.getMessage());
         }
     }
@@ -144,10 +153,24 @@ class RunLeases implements SmartInitializingSingleton {
     private void checkLeases() {
         try {
             List<UUID> expired = claims.leaseExpired(BATCH);
-            for (UUID runId : expired) {
-                interrupt(runId, true, "its lease ran out");
+            long now = System.nanoTime();
+            if (connectedSince == DISCONNECTED) {
+                connectedSince = now;
+            }
+            // A lease runs out by the database's clock while the database is down, too: after an outage (or at
+            // start-up) the other replicas have had no chance to renew theirs. Only a replica that has reached the
+            // database for a whole TTL since ends others' runs, by when every live replica has renewed.
+            if (now - connectedSince >= ttl.toNanos()) {
+                Set<UUID> mine = executor.leased();
+                for (UUID runId : expired) {
+                    // This replica's own runs are its renewals' to keep, never its sweep's to end.
+                    if (!mine.contains(runId)) {
+                        interrupt(runId, true, "its lease ran out");
+                    }
+                }
             }
         } catch (DataAccessException | TransactionException e) {
+            connectedSince = DISCONNECTED;
             log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
         }
         try {

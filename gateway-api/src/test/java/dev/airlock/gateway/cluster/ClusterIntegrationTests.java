@@ -100,7 +100,6 @@ class ClusterIntegrationTests {
                 "--airlock.data-dir=" + work.resolve("data-" + node),
                 "--server.port=0",
                 "--airlock.node-id=" + node,
-                "--airlock.executor.lease-ttl=" + LEASE,
                 // Many replicas share one PostgreSQL (100 connections): each holds few while idle.
                 "--spring.datasource.hikari.minimum-idle=2",
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
@@ -116,6 +115,9 @@ class ClusterIntegrationTests {
             } else {
                 args.add("--spring.flyway.enabled=false");
             }
+        }
+        if (java.util.Arrays.stream(extra).noneMatch(a -> a.startsWith("--airlock.executor.lease-ttl="))) {
+            args.add("--airlock.executor.lease-ttl=" + LEASE);
         }
         if (java.util.Arrays.stream(extra)
                 .noneMatch(a -> a.startsWith("--spring.datasource.hikari.maximum-pool-size"))) {
@@ -521,6 +523,80 @@ class ClusterIntegrationTests {
                 .update();
         assertThat(replica.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(state(runId)).as("cancelled, not left to complete").isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void anOutageLongerThanALeaseEndsNoRunThatIsStillExecuting() throws Exception {
+        Path pgData = work.resolve("long-outage-pg");
+        Files.createDirectories(pgData);
+        int pgPort = freePort();
+        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(pgData)
+                .setCleanDataDirectory(false)
+                .setPort(pgPort)
+                .setServerConfig("fsync", "on")
+                .start();
+        dev.airlock.persistence.database.ApplicationLogin.create(
+                postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
+        Path marks = toolDir("marks-long-outage");
+        String outageUrl = "jdbc:postgresql://localhost:" + pgPort + "/postgres";
+        // A lease longer than the pool's 5 s wait for a connection, as in production (30 s): after the outage a
+        // replica's first renewal may wait that long for its pool to connect again.
+        Duration lease = Duration.ofSeconds(8);
+        ConfigurableApplicationContext executing =
+                start("long-a", marks, outageUrl, "--airlock.executor.lease-ttl=" + lease);
+        others.add(executing);
+        ConfigurableApplicationContext peer =
+                start("long-b", marks, outageUrl, "--airlock.executor.lease-ttl=" + lease);
+        others.add(peer);
+        int port = Integer.parseInt(executing.getEnvironment().getProperty("local.server.port"));
+        HttpResponse<String> running = submit(port, "sleeper", "{\"seconds\":35}");
+        assertThat(running.statusCode()).as(running.body()).isEqualTo(201);
+        UUID runId = runId(running);
+        await(
+                Duration.ofSeconds(20),
+                "the tool started",
+                () -> lines(marks.resolve("marks")).size() == 1);
+
+        // Down for longer than a lease: by the database's clock every lease has run out when it answers again.
+        postgres.close();
+        Thread.sleep(lease.plusSeconds(4).toMillis());
+        EmbeddedPostgres again = EmbeddedPostgres.builder()
+                .setDataDirectory(pgData)
+                .setCleanDataDirectory(false)
+                .setPort(pgPort)
+                .setServerConfig("fsync", "on")
+                .start();
+        try {
+            JdbcClient jdbc = JdbcClient.create(again.getPostgresDatabase());
+            await(
+                    Duration.ofSeconds(60),
+                    "the run ended",
+                    () -> jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?")
+                            .param(runId)
+                            .query(String.class)
+                            .optional()
+                            .filter(state -> !state.equals("RUNNING"))
+                            .isPresent());
+            assertThat(jdbc.sql(
+                                    "SELECT count(*) FROM airlock.audit_events WHERE run_id = ? AND type = 'run.interrupted'")
+                            .param(runId)
+                            .query(Long.class)
+                            .single())
+                    .as("neither replica ended the run its live peer was executing")
+                    .isZero();
+            assertThat(jdbc.sql("SELECT state FROM airlock.runs WHERE id = ?")
+                            .param(runId)
+                            .query(String.class)
+                            .single())
+                    .isEqualTo("COMPLETED");
+        } finally {
+            executing.close();
+            peer.close();
+            others.remove(executing);
+            others.remove(peer);
+            again.close();
+        }
     }
 
     @Test
