@@ -63,9 +63,12 @@ public class RunExecutor implements SmartLifecycle {
     /**
      * Work the scheduler does while the replica runs that must go on while it drains: the scheduler
      * stops its fixed-delay tasks when the context starts closing, before the drain, and a run in flight
-     * still needs its lease renewed and its cancel requests from other replicas honoured.
+     * still needs its cancel requests from other replicas honoured (its lease has a thread of its own).
      */
     private final List<Runnable> duringDrain = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private final java.util.concurrent.atomic.AtomicBoolean drainWorkBusy =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private volatile ExecutorService threads = newThreads();
     private volatile boolean draining;
@@ -290,15 +293,24 @@ public class RunExecutor implements SmartLifecycle {
     private void waitUntilIdle(long deadlineNanos) {
         long lastWork = System.nanoTime() - DRAIN_WORK_INTERVAL.toNanos();
         while (!running.isEmpty() && System.nanoTime() < deadlineNanos) {
-            if (System.nanoTime() - lastWork >= DRAIN_WORK_INTERVAL.toNanos()) {
+            if (System.nanoTime() - lastWork >= DRAIN_WORK_INTERVAL.toNanos()
+                    && drainWorkBusy.compareAndSet(false, true)) {
                 lastWork = System.nanoTime();
-                for (Runnable work : duringDrain) {
+                // On a thread of its own, one pass at a time: a pass that waits for an unreachable database
+                // must not hold the drain past its deadline.
+                Thread.ofVirtual().name("drain-work").start(() -> {
                     try {
-                        work.run();
-                    } catch (RuntimeException e) {
-                        log.warn("While draining: {}", e.toString());
+                        for (Runnable work : duringDrain) {
+                            try {
+                                work.run();
+                            } catch (RuntimeException e) {
+                                log.warn("While draining: {}", e.toString());
+                            }
+                        }
+                    } finally {
+                        drainWorkBusy.set(false);
                     }
-                }
+                });
             }
             try {
                 Thread.sleep(50);

@@ -50,13 +50,23 @@ class RunLeases implements SmartInitializingSingleton {
     private final Duration ttl;
     private final Clock clock;
     private final NodeLock nodeLock;
-    private static final long DISCONNECTED = Long.MIN_VALUE;
-
     /**
-     * Since when (monotonic) every sweep has reached the database, or {@link #DISCONNECTED} until one does
-     * after the last that could not.
+     * Since when (monotonic) this replica has been in touch with the database without a gap longer than
+     * a third of the TTL between two of its answers (to a renewal or a sweep); a gap, an error or a
+     * statement that hung alike, starts it again.
      */
-    private volatile long connectedSince = DISCONNECTED;
+    private volatile long inTouchSince = System.nanoTime();
+
+    /** When (monotonic) the database last answered a renewal or a sweep. */
+    private volatile long lastAnswer = System.nanoTime();
+
+    /** Records an answer from the database at {@code now}, after a gap or not. */
+    private void answered(long now) {
+        if (now - lastAnswer > ttl.dividedBy(3).toNanos()) {
+            inTouchSince = now;
+        }
+        lastAnswer = now;
+    }
 
     /** When the leases were last renewed, by the monotonic clock (a wall clock's step must not delay a renewal). */
     private volatile long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
@@ -84,7 +94,19 @@ class RunLeases implements SmartInitializingSingleton {
         this.transactions = transactions;
         this.ttl = properties.executor().leaseTtl();
         this.clock = clock;
-        executor.duringDrain(this::renew);
+        this.checkInterval = properties.executor().leaseCheckInterval();
+    }
+
+    /** Renewals, every check interval, until the context is destroyed (after the drain). */
+    private final java.util.concurrent.ScheduledExecutorService renewals =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("lease-renewals").daemon().factory());
+
+    private final Duration checkInterval;
+
+    @jakarta.annotation.PreDestroy
+    void stopRenewals() {
+        renewals.shutdownNow();
     }
 
     /**
@@ -95,6 +117,17 @@ class RunLeases implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         nodeLock.acquire();
         scopes.gatewayJobs().run(this::interruptLeftovers);
+        renewals.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        renew();
+                    } catch (RuntimeException e) {
+                        log.warn("Leases not renewed: {}", e.toString());
+                    }
+                },
+                0,
+                checkInterval.toNanos(),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     private void interruptLeftovers() {
@@ -114,11 +147,11 @@ class RunLeases implements SmartInitializingSingleton {
     }
 
     /**
-     * Renews this node's leases when a third of the TTL has passed. A task of its own, apart from the
-     * sweep ({@link #sweep}), whose interruptions wait for a tenant's audit lock (held through a long
-     * retention purge) and must never hold the renewals back; done while this replica drains too.
+     * Renews this node's leases when a third of the TTL has passed. On a thread of its own
+     * ({@link #renewals}), not the application's scheduler, whose one thread also runs the sweep
+     * ({@link #sweep}: its interruptions wait for a tenant's audit lock, held through a long
+     * retention purge), the purge itself and the other jobs, and which stops before the drain.
      */
-    @Scheduled(fixedDelayString = "${airlock.executor.lease-check-interval:PT0.5S}")
     void renew() {
         scopes.gatewayJobs().run(this::renewLeases);
     }
@@ -135,6 +168,7 @@ class RunLeases implements SmartInitializingSingleton {
             if (now - lastRenewal >= ttl.dividedBy(3).toNanos()) {
                 List<UUID> held = List.copyOf(executor.leased());
                 Set<UUID> renewed = Set.copyOf(claims.renewLeases(executor.node(), held, ttl));
+                answered(System.nanoTime());
                 lastRenewal = now;
                 for (UUID runId : held) {
                     // Ended or taken over by another replica (this one paused past its lease, or lost
@@ -145,33 +179,32 @@ class RunLeases implements SmartInitializingSingleton {
                 }
             }
         } catch (DataAccessException | TransactionException e) {
-            connectedSince = DISCONNECTED;
             log.debug("Leases not renewed: the database is unreachable ({})", e.getMessage());
         }
     }
 
     private void checkLeases() {
+        List<UUID> expired = null;
         try {
-            List<UUID> expired = claims.leaseExpired(BATCH);
+            expired = claims.leaseExpired(BATCH, executor.node(), executor.leased());
+        } catch (DataAccessException | TransactionException e) {
+            log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
+        }
+        if (expired != null) {
             long now = System.nanoTime();
-            if (connectedSince == DISCONNECTED) {
-                connectedSince = now;
-            }
-            // A lease runs out by the database's clock while the database is down, too: after an outage (or at
-            // start-up) the other replicas have had no chance to renew theirs. Only a replica that has reached the
-            // database for a whole TTL since ends others' runs, by when every live replica has renewed.
-            if (now - connectedSince >= ttl.toNanos()) {
-                Set<UUID> mine = executor.leased();
+            answered(now);
+            // A lease runs out by the database's clock while the database is down, or this replica's statements
+            // hang, too: the other replicas have had no chance to renew theirs. Only a replica in touch with the
+            // database for a whole TTL ends others' runs, by when every live replica has renewed.
+            if (now - inTouchSince >= ttl.toNanos()) {
                 for (UUID runId : expired) {
-                    // This replica's own runs are its renewals' to keep, never its sweep's to end.
-                    if (!mine.contains(runId)) {
+                    try {
                         interrupt(runId, true, "its lease ran out");
+                    } catch (DataAccessException | TransactionException e) {
+                        log.debug("Run {} not interrupted: {}", runId, e.getMessage());
                     }
                 }
             }
-        } catch (DataAccessException | TransactionException e) {
-            connectedSince = DISCONNECTED;
-            log.debug("Leases not checked: the database is unreachable ({})", e.getMessage());
         }
         try {
             // After the sweep (the renewals have a task of their own, which it never delays); at every

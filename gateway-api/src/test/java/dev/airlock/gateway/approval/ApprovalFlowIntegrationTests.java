@@ -238,6 +238,16 @@ class ApprovalFlowIntegrationTests {
             AgentApi.Response late = decide("alice", behind, "APPROVE", "ticket OPS-13", digest);
             assertThat(late.status()).as(late.body().toString()).isEqualTo(409);
             assertThat(late.text("reason")).isIn("EXPIRED", "NOT_PENDING");
+            // Nor does the expiry job wait for that replica's clock.
+            String unanswered = api.park(ACME, "deploy", "{\"service\":\"unanswered\"}");
+            parked.add(unanswered);
+            jdbc.sql("UPDATE airlock.approval_requests SET expires_at = now() - interval '1 second'"
+                            + " WHERE run_id = ?::uuid")
+                    .param(unanswered)
+                    .update();
+            org.awaitility.Awaitility.await("expired by the job, with the replica's clock an hour behind")
+                    .atMost(java.time.Duration.ofSeconds(20))
+                    .until(() -> api.get(ACME, "/api/v1/runs/" + unanswered).text("state"), "EXPIRED"::equals);
         } finally {
             clock.reset();
             parked.forEach(id -> api.post(ACME, "/api/v1/runs/" + id + "/cancel", ""));

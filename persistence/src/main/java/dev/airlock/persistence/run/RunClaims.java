@@ -109,12 +109,19 @@ public class RunClaims {
                 .list();
     }
 
-    /** Runs whose executing replica's lease ran out by the database's clock, oldest lease first. */
+    /**
+     * Runs whose executing replica's lease ran out by the database's clock, oldest lease first, but
+     * for those {@code node} holds itself ({@code held}: its renewals keep them, its sweep never ends them).
+     */
     @Transactional(readOnly = true)
-    public List<UUID> leaseExpired(int limit) {
-        return jdbc.sql(
-                        "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < now() ORDER BY lease_until LIMIT :limit")
+    public List<UUID> leaseExpired(int limit, String node, Collection<UUID> held) {
+        return jdbc.sql("""
+                        SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND lease_until < now()
+                           AND NOT (claimed_by = :node AND id = ANY(:held))
+                         ORDER BY lease_until LIMIT :limit""")
                 .param("limit", limit)
+                .param("node", node)
+                .param("held", held.toArray(UUID[]::new))
                 .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
     }

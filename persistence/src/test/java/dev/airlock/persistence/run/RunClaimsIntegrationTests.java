@@ -196,7 +196,13 @@ class RunClaimsIntegrationTests {
                 .as("30 s from the database's present, whatever the replica's clock says")
                 .isBetween(Duration.ofSeconds(25), LEASE);
         Thread.sleep(20);
-        assertThat(claims.leaseExpired(1000)).contains(theirs).doesNotContain(mine);
+        assertThat(claims.leaseExpired(1000, node, List.of())).contains(theirs).doesNotContain(mine);
+        assertThat(claims.leaseExpired(1000, "other-" + tenant, List.of(theirs)))
+                .as("a node's own held runs are its renewals' to keep")
+                .doesNotContain(theirs);
+        assertThat(claims.leaseExpired(1000, node, List.of(theirs)))
+                .as("held by another node's name: still swept")
+                .contains(theirs);
 
         assertThat(claims.renewLeases(node, List.of(mine, theirs), Duration.ofMinutes(5)))
                 .as("only its own run")
