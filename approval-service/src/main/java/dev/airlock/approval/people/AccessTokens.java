@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.userdetails.UserDetails;
 import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -105,7 +106,9 @@ public class AccessTokens {
                 Sha256.hex(token),
                 scopeNames,
                 kept,
-                Identities.isConfigured(identity) ? person(identity).orElseThrow() : null,
+                Identities.isConfigured(identity)
+                        ? personSha256(identity, people.loadUserByUsername(Identities.configuredName(identity)))
+                        : null,
                 now,
                 now.plus(lifetime)));
         return new Created(token, label, scopeNames, saved.expiresAt());
@@ -153,35 +156,29 @@ public class AccessTokens {
         }
         // The person configured under that name now must be the one who created the token: a name
         // given to someone else later (or a password setting changed) does not inherit it.
-        Optional<String> now = person(token.identity());
-        if (now.isEmpty()
-                || token.personSha256() == null
-                || !java.security.MessageDigest.isEqual(
-                        now.get().getBytes(java.nio.charset.StandardCharsets.US_ASCII),
-                        token.personSha256().getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
-            return Optional.empty();
-        }
+        UserDetails person;
         try {
-            return Optional.of(
-                    people.loadUserByUsername(Identities.configuredName(token.identity())).getAuthorities().stream()
-                            .map(GrantedAuthority::getAuthority)
-                            .collect(Collectors.toSet()));
+            person = people.loadUserByUsername(Identities.configuredName(token.identity()));
         } catch (UsernameNotFoundException e) {
             return Optional.empty();
         }
+        String stored = token.personSha256();
+        if (stored == null
+                || !java.security.MessageDigest.isEqual(
+                        personSha256(token.identity(), person).getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                        stored.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+            return Optional.empty();
+        }
+        return Optional.of(person.getAuthorities().stream()
+                .map(GrantedAuthority::getAuthority)
+                .collect(Collectors.toSet()));
     }
 
     /**
-     * Who the configured person of {@code identity} is now: a digest of the identity and their password
-     * setting (a hash, salted anew whenever it is set), or empty when no such person is configured.
+     * Who the configured person {@code person} of {@code identity} is: a digest of the identity and their
+     * password setting (a hash, salted anew whenever it is set).
      */
-    private Optional<String> person(String identity) {
-        try {
-            String password = people.loadUserByUsername(Identities.configuredName(identity))
-                    .getPassword();
-            return Optional.of(Sha256.hex("airlock.token-owner\n" + identity + "\n" + password));
-        } catch (UsernameNotFoundException e) {
-            return Optional.empty();
-        }
+    private static String personSha256(String identity, UserDetails person) {
+        return Sha256.hex("airlock.token-owner\n" + identity + "\n" + person.getPassword());
     }
 }

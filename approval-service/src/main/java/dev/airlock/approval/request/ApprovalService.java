@@ -218,16 +218,10 @@ public class ApprovalService {
             new RunQuery.Cursor(Instant.parse("+10000-01-01T00:00:00Z"), new UUID(-1, -1));
 
     /**
-     * One page of the requests in {@code tenants}, newest first: pending only, or all; after
-     * {@code after} (the {@code next} of the page before, null for the first), at most {@code limit}
-     * (1 to {@link #MAX_PAGE}).
+     * One page of the requests in {@code tenants}, newest first: pending only, or all; of one tool and
+     * one agent only where given; after {@code after} (the {@code next} of the page before, null for
+     * the first), at most {@code limit} (1 to {@link #MAX_PAGE}).
      */
-    @Transactional(readOnly = true)
-    public Page list(Collection<String> tenants, boolean pendingOnly, RunQuery.@Nullable Cursor after, int limit) {
-        return list(tenants, pendingOnly, null, null, after, limit);
-    }
-
-    /** As {@link #list(Collection, boolean, RunQuery.Cursor, int)}, of one tool and one agent only where given. */
     @Transactional(readOnly = true)
     public Page list(
             Collection<String> tenants,

@@ -99,8 +99,6 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
                                 "Request body too large",
                                 tooLarge.getMessage()));
             }
-        }
-        for (Throwable t = ex; t != null && t.getCause() != t; t = t.getCause()) {
             if (t instanceof dev.airlock.gateway.http.StrictUtf8.NotUtf8 notUtf8) {
                 return ResponseEntity.badRequest()
                         .body(problem(

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -33,6 +34,8 @@ class ApprovedRunDispatcher {
     private final TenantNames tenants;
     private final Clock clock;
     private final boolean agentSide;
+    private final java.time.Duration cancelPollInterval;
+    private volatile @Nullable DedicatedSchedule cancelPoll;
 
     ApprovedRunDispatcher(
             RunExecutor executor,
@@ -42,7 +45,8 @@ class ApprovedRunDispatcher {
             Scopes scopes,
             AirlockProperties properties,
             TenantNames tenants,
-            Clock clock) {
+            Clock clock,
+            dev.airlock.gateway.settings.AgentSettings settings) {
         this.executor = executor;
         this.claims = claims;
         this.runs = runs;
@@ -51,8 +55,22 @@ class ApprovedRunDispatcher {
         this.tenants = tenants;
         this.clock = clock;
         this.agentSide = properties.roles().contains(Side.AGENT_API);
-        // A cancel asked on another replica still stops a run here while this replica drains.
-        executor.duringDrain(this::honourCancelRequests);
+        this.cancelPollInterval = settings.executor().cancelPollInterval();
+    }
+
+    /** Polls for cancels asked on other replicas; on a thread of its own, so that it goes on through the drain. */
+    @jakarta.annotation.PostConstruct
+    void startCancelPoll() {
+        if (agentSide) {
+            cancelPoll = DedicatedSchedule.every("cancel-poll", cancelPollInterval, this::honourCancelRequests);
+        }
+    }
+
+    @jakarta.annotation.PreDestroy
+    void stopCancelPoll() {
+        if (cancelPoll != null) {
+            cancelPoll.close();
+        }
     }
 
     /** Picks up approved runs that no announcement started (approved later, or waiting for a free slot). */
@@ -94,7 +112,6 @@ class ApprovedRunDispatcher {
     }
 
     /** Stops runs executing here that a request on another replica asked to cancel. */
-    @Scheduled(fixedDelayString = "${airlock.executor.cancel-poll-interval:PT0.25S}")
     void honourCancelRequests() {
         if (!agentSide || executor.idle()) {
             return;

@@ -17,7 +17,6 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -60,16 +59,6 @@ public class RunExecutor implements SmartLifecycle {
     private final ApplicationEventPublisher events;
     private final String node;
     private final Map<UUID, Cancellation> running = new ConcurrentHashMap<>();
-    /**
-     * Work the scheduler does while the replica runs that must go on while it drains: the scheduler
-     * stops its fixed-delay tasks when the context starts closing, before the drain, and a run in flight
-     * still needs its cancel requests from other replicas honoured (its lease has a thread of its own).
-     */
-    private final List<Runnable> duringDrain = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    private final java.util.concurrent.atomic.AtomicBoolean drainWorkBusy =
-            new java.util.concurrent.atomic.AtomicBoolean();
-
     private volatile ExecutorService threads = newThreads();
     private volatile boolean draining;
     private volatile boolean lifecycleRunning;
@@ -259,8 +248,6 @@ public class RunExecutor implements SmartLifecycle {
      * finish within the drain timeout; the rest are cancelled; every result is recorded (or kept
      * in the spool) before this returns.
      */
-    private static final Duration DRAIN_WORK_INTERVAL = Duration.ofMillis(250);
-
     @Override
     public void stop() {
         if (!lifecycleRunning) {
@@ -285,33 +272,8 @@ public class RunExecutor implements SmartLifecycle {
         lifecycleRunning = false;
     }
 
-    /** Has {@code work} done every quarter second while this replica drains (see {@link #duringDrain}). */
-    void duringDrain(Runnable work) {
-        duringDrain.add(work);
-    }
-
     private void waitUntilIdle(long deadlineNanos) {
-        long lastWork = System.nanoTime() - DRAIN_WORK_INTERVAL.toNanos();
         while (!running.isEmpty() && System.nanoTime() < deadlineNanos) {
-            if (System.nanoTime() - lastWork >= DRAIN_WORK_INTERVAL.toNanos()
-                    && drainWorkBusy.compareAndSet(false, true)) {
-                lastWork = System.nanoTime();
-                // On a thread of its own, one pass at a time: a pass that waits for an unreachable database
-                // must not hold the drain past its deadline.
-                Thread.ofVirtual().name("drain-work").start(() -> {
-                    try {
-                        for (Runnable work : duringDrain) {
-                            try {
-                                work.run();
-                            } catch (RuntimeException e) {
-                                log.warn("While draining: {}", e.toString());
-                            }
-                        }
-                    } finally {
-                        drainWorkBusy.set(false);
-                    }
-                });
-            }
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {

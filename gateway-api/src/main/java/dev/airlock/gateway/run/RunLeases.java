@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -68,6 +69,11 @@ class RunLeases implements SmartInitializingSingleton {
         lastAnswer = now;
     }
 
+    private final Duration checkInterval;
+
+    /** Renewals, every check interval, from start-up until the context is destroyed (after the drain). */
+    private volatile @Nullable DedicatedSchedule renewals;
+
     /** When the leases were last renewed, by the monotonic clock (a wall clock's step must not delay a renewal). */
     private volatile long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
 
@@ -97,16 +103,11 @@ class RunLeases implements SmartInitializingSingleton {
         this.checkInterval = properties.executor().leaseCheckInterval();
     }
 
-    /** Renewals, every check interval, until the context is destroyed (after the drain). */
-    private final java.util.concurrent.ScheduledExecutorService renewals =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-                    Thread.ofPlatform().name("lease-renewals").daemon().factory());
-
-    private final Duration checkInterval;
-
     @jakarta.annotation.PreDestroy
     void stopRenewals() {
-        renewals.shutdownNow();
+        if (renewals != null) {
+            renewals.close();
+        }
     }
 
     /**
@@ -117,17 +118,7 @@ class RunLeases implements SmartInitializingSingleton {
     public void afterSingletonsInstantiated() {
         nodeLock.acquire();
         scopes.gatewayJobs().run(this::interruptLeftovers);
-        renewals.scheduleWithFixedDelay(
-                () -> {
-                    try {
-                        renew();
-                    } catch (RuntimeException e) {
-                        log.warn("Leases not renewed: {}", e.toString());
-                    }
-                },
-                0,
-                checkInterval.toNanos(),
-                java.util.concurrent.TimeUnit.NANOSECONDS);
+        renewals = DedicatedSchedule.every("lease-renewals", checkInterval, this::renew);
     }
 
     private void interruptLeftovers() {
@@ -148,8 +139,8 @@ class RunLeases implements SmartInitializingSingleton {
 
     /**
      * Renews this node's leases when a third of the TTL has passed. On a thread of its own
-     * ({@link #renewals}), not the application's scheduler, whose one thread also runs the sweep
-     * ({@link #sweep}: its interruptions wait for a tenant's audit lock, held through a long
+     * ({@link DedicatedSchedule}), not the application's scheduler, whose one thread also runs the
+     * sweep ({@link #sweep}: its interruptions wait for a tenant's audit lock, held through a long
      * retention purge), the purge itself and the other jobs, and which stops before the drain.
      */
     void renew() {

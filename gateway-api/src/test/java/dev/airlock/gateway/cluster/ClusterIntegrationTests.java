@@ -525,17 +525,25 @@ class ClusterIntegrationTests {
         assertThat(state(runId)).as("cancelled, not left to complete").isEqualTo("CANCELLED");
     }
 
-    @Test
-    void anOutageLongerThanALeaseEndsNoRunThatIsStillExecuting() throws Exception {
-        Path pgData = work.resolve("long-outage-pg");
+    /**
+     * A PostgreSQL of the outage tests' own at {@code pgData} (kept between its stops, so that it comes back
+     * with what it had), fsync on, on {@code pgPort}.
+     */
+    private static EmbeddedPostgres postgresAt(Path pgData, int pgPort) throws IOException {
         Files.createDirectories(pgData);
-        int pgPort = freePort();
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+        return EmbeddedPostgres.builder()
                 .setDataDirectory(pgData)
                 .setCleanDataDirectory(false)
                 .setPort(pgPort)
                 .setServerConfig("fsync", "on")
                 .start();
+    }
+
+    @Test
+    void anOutageLongerThanALeaseEndsNoRunThatIsStillExecuting() throws Exception {
+        Path pgData = work.resolve("long-outage-pg");
+        int pgPort = freePort();
+        EmbeddedPostgres postgres = postgresAt(pgData, pgPort);
         dev.airlock.persistence.database.ApplicationLogin.create(
                 postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
         Path marks = toolDir("marks-long-outage");
@@ -561,12 +569,7 @@ class ClusterIntegrationTests {
         // Down for longer than a lease: by the database's clock every lease has run out when it answers again.
         postgres.close();
         Thread.sleep(lease.plusSeconds(4).toMillis());
-        EmbeddedPostgres again = EmbeddedPostgres.builder()
-                .setDataDirectory(pgData)
-                .setCleanDataDirectory(false)
-                .setPort(pgPort)
-                .setServerConfig("fsync", "on")
-                .start();
+        EmbeddedPostgres again = postgresAt(pgData, pgPort);
         try {
             JdbcClient jdbc = JdbcClient.create(again.getPostgresDatabase());
             await(
@@ -602,14 +605,8 @@ class ClusterIntegrationTests {
     @Test
     void aDatabaseOutageIsAnswered503AndLosesNothingAcknowledged() throws Exception {
         Path pgData = work.resolve("outage-pg");
-        Files.createDirectories(pgData);
         int pgPort = freePort();
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                .setDataDirectory(pgData)
-                .setCleanDataDirectory(false)
-                .setPort(pgPort)
-                .setServerConfig("fsync", "on")
-                .start();
+        EmbeddedPostgres postgres = postgresAt(pgData, pgPort);
         dev.airlock.persistence.database.ApplicationLogin.create(
                 postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
         Path marks = toolDir("marks-outage");
@@ -658,12 +655,7 @@ class ClusterIntegrationTests {
             }
         });
 
-        EmbeddedPostgres again = EmbeddedPostgres.builder()
-                .setDataDirectory(pgData)
-                .setCleanDataDirectory(false)
-                .setPort(pgPort)
-                .setServerConfig("fsync", "on")
-                .start();
+        EmbeddedPostgres again = postgresAt(pgData, pgPort);
         try {
             HttpResponse<String> back = org.awaitility.Awaitility.await("recovered without a restart")
                     .atMost(Duration.ofSeconds(60))
