@@ -149,6 +149,16 @@ public class RunExecutor implements SmartLifecycle {
         return true;
     }
 
+    /** Cancels every run executing on this replica; returns how many there were. */
+    int cancelAllHere() {
+        int cancelled = 0;
+        for (Cancellation cancellation : running.values()) {
+            cancellation.cancel();
+            cancelled++;
+        }
+        return cancelled;
+    }
+
     /** Executes a run this replica claimed, in the background, holding {@code permit} until its process ends. */
     void start(Execution execution, TenantLimits.Permit permit) {
         UUID runId = execution.runId();

@@ -50,6 +50,7 @@ class RunLaunch {
     private final JsonMapper json;
     private final Clock clock;
     private final dev.airlock.gateway.tenant.AgentDirectory agents;
+    private final LeaseFence fence;
 
     RunLaunch(
             ToolSnapshots snapshots,
@@ -60,7 +61,9 @@ class RunLaunch {
             ProcessSupervisor sandbox,
             AgentSettings properties,
             JsonMapper json,
-            Clock clock) {
+            Clock clock,
+            LeaseFence fence) {
+        this.fence = fence;
         this.snapshots = snapshots;
         this.catalog = catalog;
         this.agents = agents;
@@ -113,6 +116,16 @@ class RunLaunch {
 
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
+        if (fence.lapsed(System.nanoTime())) {
+            log.error(
+                    "Run {}: this replica has not renewed its runs' leases for {}; not starting it",
+                    execution.runId(),
+                    fence.lapseAfter());
+            return refuse(
+                    tool,
+                    "the replica lost touch with the database before the run could start (its leases were not renewed"
+                            + " for " + fence.lapseAfter() + "); nothing was started");
+        }
         String revoked = execution.decidedHere() ? null : revocation(execution.run());
         if (revoked != null) {
             log.warn("Run {}: {}; refusing to run it", execution.runId(), revoked);

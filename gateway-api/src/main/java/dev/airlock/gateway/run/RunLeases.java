@@ -31,7 +31,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code INTERRUPTED} every run whose lease ran out, whichever replica held it: that replica died
  * or lost the database for longer than the lease. An interrupted run is never executed again.
  * Leases are timed by the database's clock, so replicas whose clocks disagree still agree on them.
- * At start-up, runs this node was executing in an earlier life are interrupted at once.
+ * At start-up, runs this node was executing in an earlier life are interrupted at once. A replica
+ * that has not renewed its leases for five sixths of the TTL stops the processes of its runs before
+ * any peer can end them ({@link LeaseFence}).
  */
 @ConditionalOnSide(Side.AGENT_API)
 @Component
@@ -51,6 +53,10 @@ class RunLeases implements SmartInitializingSingleton {
     private final Duration ttl;
     private final Clock clock;
     private final NodeLock nodeLock;
+    private final LeaseFence fence;
+
+    /** Whether the fence has lapsed and this replica's runs were stopped (logged once per lapse). */
+    private volatile boolean fenced;
     /**
      * Since when (monotonic) this replica has been in touch with the database without a gap longer than
      * a third of the TTL between two of its answers (to a renewal or a sweep); a gap, an error or a
@@ -74,6 +80,12 @@ class RunLeases implements SmartInitializingSingleton {
     /** Renewals, every check interval, from start-up until the context is destroyed (after the drain). */
     private volatile @Nullable DedicatedSchedule renewals;
 
+    /**
+     * The fence's check, on a thread apart from the renewals (a statement to a database that stopped answering
+     * may hang for as long as the connection stays open), from start-up until the context is destroyed.
+     */
+    private volatile @Nullable DedicatedSchedule fenceCheck;
+
     /** When the leases were last renewed, by the monotonic clock (a wall clock's step must not delay a renewal). */
     private volatile long lastRenewal = System.nanoTime() - Duration.ofDays(1).toNanos();
 
@@ -88,7 +100,9 @@ class RunLeases implements SmartInitializingSingleton {
             AgentSettings properties,
             Clock clock,
             dev.airlock.persistence.scope.Scopes scopes,
-            NodeLock nodeLock) {
+            NodeLock nodeLock,
+            LeaseFence fence) {
+        this.fence = fence;
         this.scopes = scopes;
         this.nodeLock = nodeLock;
         this.executor = executor;
@@ -108,6 +122,9 @@ class RunLeases implements SmartInitializingSingleton {
         if (renewals != null) {
             renewals.close();
         }
+        if (fenceCheck != null) {
+            fenceCheck.close();
+        }
     }
 
     /**
@@ -119,6 +136,31 @@ class RunLeases implements SmartInitializingSingleton {
         nodeLock.acquire();
         scopes.gatewayJobs().run(this::interruptLeftovers);
         renewals = DedicatedSchedule.every("lease-renewals", checkInterval, this::renew);
+        fenceCheck = DedicatedSchedule.every("lease-fence", checkInterval, this::checkFence);
+    }
+
+    /**
+     * Stops every run executing here once the leases have gone unrenewed for too long ({@link LeaseFence}); while
+     * they stay so, a run that reaches its start is refused ({@link RunLaunch}) and stopped here if it got past.
+     */
+    void checkFence() {
+        if (!fence.lapsed(System.nanoTime())) {
+            if (fenced) {
+                fenced = false;
+                log.warn("Leases renewed again: this replica starts runs again");
+            }
+            return;
+        }
+        int stopped = executor.cancelAllHere();
+        if (!fenced) {
+            fenced = true;
+            log.error(
+                    "This replica has not renewed its runs' leases for {} (the lease TTL less a sixth): stopping the {}"
+                            + " run(s) executing here before another replica ends them INTERRUPTED, and starting"
+                            + " none until a renewal succeeds",
+                    fence.lapseAfter(),
+                    stopped);
+        }
     }
 
     private void interruptLeftovers() {
@@ -158,9 +200,15 @@ class RunLeases implements SmartInitializingSingleton {
             long now = System.nanoTime();
             if (now - lastRenewal >= ttl.dividedBy(3).toNanos()) {
                 List<UUID> held = List.copyOf(executor.leased());
-                Set<UUID> renewed = Set.copyOf(claims.renewLeases(executor.node(), held, ttl));
-                answered(System.nanoTime());
+                Set<UUID> renewed = Set.of();
+                if (!held.isEmpty()) {
+                    renewed = Set.copyOf(claims.renewLeases(executor.node(), held, ttl));
+                    // Only a statement the database answered counts (with nothing held, none is made).
+                    answered(System.nanoTime());
+                }
                 lastRenewal = now;
+                // Every lease held when this renewal began now runs from the database's clock at or after then.
+                fence.confirmed(now);
                 for (UUID runId : held) {
                     // Ended or taken over by another replica (this one paused past its lease, or lost
                     // the database for longer): its process must not go on with effects nobody sees.

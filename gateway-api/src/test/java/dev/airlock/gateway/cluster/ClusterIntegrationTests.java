@@ -56,6 +56,9 @@ class ClusterIntegrationTests {
     private static String password;
     private static final String OUTAGE_PASSWORD = "outage-test-password-0123456789";
     private static final List<ConfigurableApplicationContext> others = new ArrayList<>();
+    /** The first instance's database, reached through a relay the test can freeze (null until made). */
+    private static String relayed;
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -108,8 +111,9 @@ class ClusterIntegrationTests {
             // Another replica signs in as the application login; the first instance migrated already.
             args.add("--spring.datasource.url=" + datasourceUrl);
             args.add("--spring.datasource.username=airlock_app");
-            args.add("--spring.datasource.password=" + (datasourceUrl.equals(url) ? password : OUTAGE_PASSWORD));
-            if (!datasourceUrl.equals(url)) {
+            boolean firstDatabase = datasourceUrl.equals(url) || datasourceUrl.equals(relayed);
+            args.add("--spring.datasource.password=" + (firstDatabase ? password : OUTAGE_PASSWORD));
+            if (!firstDatabase) {
                 args.add("--spring.flyway.user=postgres");
                 args.add("--spring.flyway.password=");
             } else {
@@ -539,6 +543,48 @@ class ClusterIntegrationTests {
                 .start();
     }
 
+    /**
+     * A replica the network cuts off from PostgreSQL, while its peer still reaches it, cannot renew its leases: the
+     * peer ends its run INTERRUPTED once the lease has run out. By then the cut-off replica has stopped the run's
+     * process itself, so nothing acts on a run the cluster has given up; once it reaches the database again it records
+     * what it observed (the run stopped: CANCELLED).
+     */
+    @Test
+    void aReplicaCutOffFromTheDatabaseStopsItsRunsBeforeAPeerEndsThem() throws Exception {
+        Path marks = toolDir("marks-partition");
+        int pgPort = first.getBean(EmbeddedPostgres.class).getPort();
+        try (FreezableRelay relay = new FreezableRelay(pgPort)) {
+            relayed = "jdbc:postgresql://localhost:" + relay.port() + "/postgres";
+            ConfigurableApplicationContext cutOff =
+                    start("cut-off", marks, relayed, "--airlock.executor.lease-ttl=PT6S");
+            try {
+                UUID runId = startedSleeper(port(cutOff), marks, 60);
+                relay.freeze();
+                // The first instance, in touch with the database all along, ends the run once its lease runs out.
+                await(
+                        Duration.ofSeconds(30),
+                        "the peer ended the run",
+                        () -> state(runId).equals("INTERRUPTED"));
+                assertThat(dev.airlock.gateway.support.HostProcesses.withEnvironment("AIRLOCK_RUN_ID=" + runId))
+                        .as("the cut-off replica stopped the run's process before its lease ran out")
+                        .isEmpty();
+                relay.thaw();
+                await(
+                        Duration.ofSeconds(60),
+                        "the cut-off replica's own result written once it reached the database again",
+                        () -> state(runId).equals("CANCELLED"));
+            } finally {
+                relay.thaw();
+                cutOff.close();
+            }
+        }
+    }
+
+    /**
+     * Down for longer than a lease: no replica ends a run another still holds (a peer first waits to be in touch with
+     * the database for a whole lease, by when the owner has renewed). The owner, which cannot tell the outage from a
+     * partition, has stopped the run's process itself meanwhile, and records that.
+     */
     @Test
     void anOutageLongerThanALeaseEndsNoRunThatIsStillExecuting() throws Exception {
         Path pgData = work.resolve("long-outage-pg");
@@ -568,6 +614,11 @@ class ClusterIntegrationTests {
 
         // Down for longer than a lease: by the database's clock every lease has run out when it answers again.
         postgres.close();
+        await(
+                lease,
+                "the process stopped by its own replica before the lease ran out",
+                () -> dev.airlock.gateway.support.HostProcesses.withEnvironment("AIRLOCK_RUN_ID=" + runId)
+                        .isEmpty());
         Thread.sleep(lease.plusSeconds(4).toMillis());
         EmbeddedPostgres again = postgresAt(pgData, pgPort);
         try {
@@ -592,7 +643,7 @@ class ClusterIntegrationTests {
                             .param(runId)
                             .query(String.class)
                             .single())
-                    .isEqualTo("COMPLETED");
+                    .isEqualTo("CANCELLED");
         } finally {
             executing.close();
             peer.close();
@@ -610,8 +661,12 @@ class ClusterIntegrationTests {
         dev.airlock.persistence.database.ApplicationLogin.create(
                 postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
         Path marks = toolDir("marks-outage");
-        ConfigurableApplicationContext instance =
-                start("outage", marks, "jdbc:postgresql://localhost:" + pgPort + "/postgres");
+        // A lease long enough that the replica does not stop its run (its leases unrenewed) before the run ends.
+        ConfigurableApplicationContext instance = start(
+                "outage",
+                marks,
+                "jdbc:postgresql://localhost:" + pgPort + "/postgres",
+                "--airlock.executor.lease-ttl=PT12S");
         others.add(instance);
         int port = Integer.parseInt(instance.getEnvironment().getProperty("local.server.port"));
         List<UUID> acknowledged = new ArrayList<>();
