@@ -63,6 +63,14 @@ public class RunExecutor implements SmartLifecycle {
     private volatile boolean draining;
     private volatile boolean lifecycleRunning;
 
+    /** Guards {@link #closed} and every registration of a run in {@link #running}. */
+    private final Object registration = new Object();
+
+    /** Whether the drain has stopped registering runs (a run that reaches {@link #start} then never starts). */
+    private boolean closed;
+
+    private final java.time.Clock clock;
+
     RunExecutor(
             RunLaunch launch,
             dev.airlock.gateway.upstream.HttpCalls calls,
@@ -75,7 +83,9 @@ public class RunExecutor implements SmartLifecycle {
             AirlockProperties properties,
             AgentSettings settings,
             ApplicationEventPublisher events,
+            java.time.Clock clock,
             @org.springframework.beans.factory.annotation.Value("${server.port:8080}") String port) {
+        this.clock = clock;
         this.launch = launch;
         this.calls = calls;
         this.mcpCalls = mcpCalls;
@@ -159,20 +169,52 @@ public class RunExecutor implements SmartLifecycle {
         return cancelled;
     }
 
-    /** Executes a run this replica claimed, in the background, holding {@code permit} until its process ends. */
+    /**
+     * Executes a run this replica claimed, in the background, holding {@code permit} until its process ends. A run
+     * claimed as the drain ended (its claim raced the drain's start) is recorded as never started instead.
+     */
     void start(Execution execution, TenantLimits.Permit permit) {
         UUID runId = execution.runId();
         Cancellation cancellation = new Cancellation();
-        running.put(runId, cancellation);
-        try {
-            threads.execute(() -> runAndRelease(execution, cancellation, permit));
-        } catch (RuntimeException | Error e) {
-            // Not taken (the executor is shutting down, no thread could be made): the slot goes back
-            // and the run is not renewed here; its lease runs out and the lease check ends it
-            // INTERRUPTED, as for a replica that stopped.
-            running.remove(runId);
-            permit.close();
-            throw e;
+        synchronized (registration) {
+            if (!closed) {
+                running.put(runId, cancellation);
+                try {
+                    threads.execute(() -> runAndRelease(execution, cancellation, permit));
+                } catch (RuntimeException | Error e) {
+                    // Not taken (no thread could be made): the slot goes back and the run is not renewed
+                    // here; its lease runs out and the lease check ends it INTERRUPTED, as for a replica
+                    // that stopped.
+                    running.remove(runId);
+                    permit.close();
+                    throw e;
+                }
+                return;
+            }
+        }
+        neverStarted(execution, permit);
+    }
+
+    /**
+     * Records a run that reached this replica after its drain stopped taking runs as failed to start, so that its
+     * agent knows nothing ran (it would otherwise stay RUNNING until its lease ran out, and end INTERRUPTED, its
+     * outcome unknown). It cannot go back to APPROVED: only a people's decision writes that state.
+     */
+    private void neverStarted(Execution execution, TenantLimits.Permit permit) {
+        permit.close();
+        UUID runId = execution.runId();
+        Envelope ended = null;
+        try (var context = RunLog.of(runId, execution.tenant());
+                var scope = scopes.agent(execution.tenant()).open()) {
+            log.warn("Run {} reached this replica after its drain; recording it as not started", runId);
+            Instant now = clock.instant();
+            ended = recorder.record(
+                    execution,
+                    execution.run().tool(),
+                    CaptureResult.spawnFailed(
+                            now, now, "the replica " + node + " was shutting down; the run was not started"));
+        } finally {
+            completions.completed(runId, ended);
         }
     }
 
@@ -242,6 +284,9 @@ public class RunExecutor implements SmartLifecycle {
             threads = newThreads();
         }
         draining = false;
+        synchronized (registration) {
+            closed = false;
+        }
         lifecycleRunning = true;
         if (restart) {
             AvailabilityChangeEvent.publish(events, this, ReadinessState.ACCEPTING_TRAFFIC);
@@ -268,6 +313,11 @@ public class RunExecutor implements SmartLifecycle {
         long started = System.nanoTime();
         log.info("Draining: {} run(s) in flight, up to {}", running.size(), settings.drainTimeout());
         long deadline = started + settings.drainTimeout().toNanos();
+        waitUntilIdle(deadline);
+        synchronized (registration) {
+            closed = true;
+        }
+        // A run registered between the first wait's end and the close (claimed as the drain began) gets the rest of it.
         waitUntilIdle(deadline);
         if (!running.isEmpty()) {
             log.warn("Drain timeout: cancelling {} run(s) still in flight", running.size());
