@@ -26,7 +26,10 @@ import org.springframework.transaction.TransactionException;
  * Records what a run's process did, and never only in memory: a result the database refuses
  * (after a few quick retries) waits in the {@link ResultSpool} on disk, whose results are written
  * every {@code airlock.executor.retry-interval} and at start, oldest first, each staying there
- * until it is written. The replica keeps the lease of a spooled run meanwhile ({@link RunLeases}).
+ * until it is written. The replica keeps the lease of a spooled run meanwhile ({@link RunLeases}), for at most
+ * {@code airlock.executor.spool-lease-limit}: a result the database keeps refusing (not an outage: a
+ * result it can never take) would otherwise keep its run RUNNING for good. After that the run's lease
+ * runs out and it ends INTERRUPTED; its result is still tried, and replaces that if it is ever written.
  */
 @Component
 class ResultRecorder implements SmartInitializingSingleton {
@@ -39,6 +42,9 @@ class ResultRecorder implements SmartInitializingSingleton {
     private final RunMetrics metrics;
     private final Scopes scopes;
     private final boolean agentSide;
+    private final Duration spoolLeaseLimit;
+    /** Spooled runs whose lease was let go (logged once each). */
+    private final Set<UUID> letGo = ConcurrentHashMap.newKeySet();
     /** Runs whose result is being recorded right now (the replay leaves them alone). */
     private final Set<UUID> recording = ConcurrentHashMap.newKeySet();
 
@@ -56,7 +62,9 @@ class ResultRecorder implements SmartInitializingSingleton {
             RunCompletions completions,
             RunMetrics metrics,
             Scopes scopes,
-            AirlockProperties properties) {
+            AirlockProperties properties,
+            dev.airlock.gateway.settings.AgentSettings settings) {
+        this.spoolLeaseLimit = settings.executor().spoolLeaseLimit();
         this.results = results;
         this.spool = spool;
         this.completions = completions;
@@ -94,9 +102,31 @@ class ResultRecorder implements SmartInitializingSingleton {
         }
     }
 
-    /** The runs whose results wait in the spool. */
+    /**
+     * The runs whose results wait in the spool, and whose leases this replica keeps: those spooled less than
+     * {@code airlock.executor.spool-lease-limit} ago.
+     */
     java.util.List<UUID> spooled() {
-        return spool.runs();
+        // The host's clock, as the spool file's time is: not the application's clock, which tests move.
+        java.time.Instant cutoff = java.time.Instant.now().minus(spoolLeaseLimit);
+        java.util.List<UUID> runs = spool.runs();
+        letGo.retainAll(runs);
+        java.util.List<UUID> kept = new java.util.ArrayList<>();
+        for (UUID runId : runs) {
+            java.util.Optional<java.time.Instant> since = spool.keptAt(runId);
+            if (since.isPresent() && since.get().isBefore(cutoff)) {
+                if (letGo.add(runId)) {
+                    log.error(
+                            "Run {}: its result has waited in the spool since {} and the database still refuses it;"
+                                    + " letting its lease go (the run ends INTERRUPTED; the result is still tried)",
+                            runId,
+                            since.get());
+                }
+            } else {
+                kept.add(runId);
+            }
+        }
+        return kept;
     }
 
     /** Writes the results this replica kept in its spool before it last stopped. */

@@ -54,7 +54,7 @@ class ResultSpool {
      * @throws UncheckedIOException when even the disk refuses it (then the result is lost; this is logged)
      */
     void keep(UUID runId, CaptureResult result) {
-        Path target = dir.resolve(runId + SUFFIX);
+        Path target = fileOf(runId);
         Path temporary = dir.resolve(runId + SUFFIX + ".tmp");
         try {
             byte[] bytes = json.writeValueAsBytes(result);
@@ -101,9 +101,23 @@ class ResultSpool {
         return runs;
     }
 
+    /** The file a run's result is kept in. */
+    Path fileOf(UUID runId) {
+        return dir.resolve(runId + SUFFIX);
+    }
+
+    /** When the run's result was put in the spool (its file last written), if it is there. */
+    Optional<java.time.Instant> keptAt(UUID runId) {
+        try {
+            return Optional.of(Files.getLastModifiedTime(fileOf(runId)).toInstant());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The spooled result of a run, if there is a readable one. */
     Optional<CaptureResult> read(UUID runId) {
-        Path file = dir.resolve(runId + SUFFIX);
+        Path file = fileOf(runId);
         try {
             return Optional.of(json.readValue(Files.readAllBytes(file), CaptureResult.class));
         } catch (IOException | RuntimeException e) {
@@ -115,7 +129,7 @@ class ResultSpool {
     /** Forgets a result once it is written. */
     void remove(UUID runId) {
         try {
-            Files.deleteIfExists(dir.resolve(runId + SUFFIX));
+            Files.deleteIfExists(fileOf(runId));
         } catch (IOException e) {
             log.warn("Run {}: could not remove its spooled result: {}", runId, e.getMessage());
         }

@@ -422,6 +422,9 @@ public record AgentSettings(
      * @param leaseCheckInterval how often a replica renews its leases (when due) and looks for runs whose lease ran out
      * @param nodeLockWait       how long a starting replica waits for its node id's lock, held by a session PostgreSQL
      *                           has not yet found dead (a host that crashed), before it stops its start
+     * @param spoolLeaseLimit    how long a replica keeps the lease of a run whose result waits in its spool; after that
+     *                           the run's lease runs out (it ends INTERRUPTED) while the result is still written when
+     *                           the database takes it
      */
     public record Executor(
             @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
@@ -445,7 +448,10 @@ public record AgentSettings(
             Duration leaseCheckInterval,
 
             @DefaultValue("PT60S") @DurationMin(nanos = 0, message = "must not be negative")
-            Duration nodeLockWait) {}
+            Duration nodeLockWait,
+
+            @DefaultValue("PT10M") @DurationMin(seconds = 1, message = "must be at least PT1S")
+            Duration spoolLeaseLimit) {}
 
     /**
      * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,

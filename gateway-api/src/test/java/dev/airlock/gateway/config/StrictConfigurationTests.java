@@ -64,6 +64,7 @@ class StrictConfigurationTests {
                 "airlock.tenants.acme.tools.deploy.approvers=2",
                 "airlock.login.max-failures=3",
                 "airlock.executor.poll-interval=PT1S",
+                "airlock.executor.spool-lease-limit=PT30M",
                 "airlock.approvals.max-text-length=500",
                 "airlock.audit.verify=*",
                 "airlock.database.unsafe-no-fsync=true",
