@@ -38,7 +38,14 @@ class ApprovalExpiry {
 
     @Scheduled(fixedDelayString = "${airlock.approvals.expiry-interval:PT5S}")
     void expireDue() {
-        ApprovalService.ExpiryReport report = scopes.consoleJobs().call(approvals::expireDue);
+        ApprovalService.ExpiryReport report;
+        try {
+            report = scopes.consoleJobs().call(approvals::expireDue);
+        } catch (org.springframework.dao.DataAccessException | org.springframework.transaction.TransactionException e) {
+            // The database away (readiness says so): one line per pass, not a stack trace; the next pass tries again.
+            log.warn("Approval requests not expired this time: {}", e.getMessage());
+            return;
+        }
         expired.increment(report.expired());
         failures.increment(report.failed());
         if (report.expired() > 0) {

@@ -26,6 +26,8 @@ import org.springframework.stereotype.Component;
 @Component
 class ApprovedRunDispatcher {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ApprovedRunDispatcher.class);
+
     private final RunExecutor executor;
     private final RunClaims claims;
     private final RunRepository runs;
@@ -81,7 +83,12 @@ class ApprovedRunDispatcher {
         }
         // One look over every configured tenant, then a scope only for those with work: the poll
         // costs one query whether 1 or 100 tenants are configured.
-        scopes.gatewayJobs().call(claims::tenantsWithApproved).forEach(this::startApproved);
+        try {
+            scopes.gatewayJobs().call(claims::tenantsWithApproved).forEach(this::startApproved);
+        } catch (org.springframework.dao.DataAccessException | org.springframework.transaction.TransactionException e) {
+            // The database away (readiness says so), every poll interval: the next poll tries again.
+            log.debug("Approved runs not looked for: the database is unreachable ({})", e.getMessage());
+        }
     }
 
     /** Claims and starts the tenant's approved runs, as many as it has free slots. */

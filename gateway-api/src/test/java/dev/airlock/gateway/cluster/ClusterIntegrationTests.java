@@ -654,7 +654,9 @@ class ClusterIntegrationTests {
     }
 
     @Test
-    void aDatabaseOutageIsAnswered503AndLosesNothingAcknowledged() throws Exception {
+    @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
+    void aDatabaseOutageIsAnswered503AndLosesNothingAcknowledged(
+            org.springframework.boot.test.system.CapturedOutput output) throws Exception {
         Path pgData = work.resolve("outage-pg");
         int pgPort = freePort();
         EmbeddedPostgres postgres = postgresAt(pgData, pgPort);
@@ -739,6 +741,9 @@ class ClusterIntegrationTests {
                                 .count())
                         .isZero();
             }
+            assertThat(output.getAll())
+                    .as("the jobs say the database is away in a line, not with a scheduler's stack trace")
+                    .doesNotContain("Unexpected error occurred in scheduled task");
         } finally {
             instance.close();
             others.remove(instance);
