@@ -107,10 +107,20 @@ class ApprovedRunDispatcher {
             }
             try {
                 Instant now = clock.instant();
+                // The claim's lease runs from the database's clock when its statement runs, at or after this.
+                long claimStarted = System.nanoTime();
                 for (UUID runId : claims.claimNext(
                         executor.node(), tenant, permits.size(), now, executor.leaseTtl(), executor.sandbox())) {
-                    RunRecord run = runs.findById(runId).orElseThrow();
-                    executor.start(Execution.of(run), permits.removeLast());
+                    TenantLimits.Permit permit = permits.removeLast();
+                    try {
+                        RunRecord run = runs.findById(runId).orElseThrow();
+                        executor.start(Execution.of(run), permit, claimStarted);
+                    } catch (RuntimeException e) {
+                        // Claimed, and not started here: its lease runs out and any replica ends it INTERRUPTED. The
+                        // batch's other runs are still started.
+                        permit.close();
+                        log.error("Run {}: claimed but not started ({})", runId, e.toString());
+                    }
                 }
             } finally {
                 permits.forEach(TenantLimits.Permit::close);

@@ -3,64 +3,100 @@ package dev.airlock.gateway.run;
 import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * Whether this replica may still act on its runs' leases. A lease holds for the TTL from its last
- * renewal by the database's clock; a replica that has not renewed for five sixths of it (the
- * database down, or unreachable from this replica alone, or its statements hanging) can no longer
- * tell whether a peer is about to end its runs {@code INTERRUPTED}. Before that can happen it stops
- * their processes and starts none, so that nothing acts on a run the cluster has given up. It
- * cannot tell a partition from an outage, so an outage longer than that stops its runs too.
+ * Whether this replica may still act on a run it executes. A run's lease holds for the TTL from the
+ * statement that last wrote it (its claim, or a renewal), by the database's clock; once it has run out,
+ * any peer may end the run {@code INTERRUPTED}. A run whose lease this replica has not written for the
+ * TTL less a sixth and less one check interval (the database down, or unreachable from this replica
+ * alone, or its statements hanging, or the run's claim answered late) is stopped, or refused if it has
+ * not started, before that can happen. A replica cannot tell a partition from an outage, so an outage
+ * that long stops its runs too.
  *
- * <p>Timed by the monotonic clock from the start of the last renewal that succeeded (the lease it
- * wrote runs from the database's clock at or after that start). Thread-safe.
+ * <p>Each run is timed by the monotonic clock from the start of the last statement that wrote its lease
+ * (the lease runs from the database's clock at or after that start). Pauses of the replica's own process
+ * (a collector's pause, a stopped container) stop this clock's checks with it; only a pause shorter than
+ * the margin is covered. Thread-safe.
  */
 @Component
 class LeaseFence {
 
     private final long lapseAfterNanos;
     private final Duration lapseAfter;
-    private volatile long confirmedAt;
 
-    /** A fence for this replica's leases ({@code airlock.executor.lease-ttl}), from its start, when it holds none. */
+    /** When (monotonic) the statement that last wrote each registered run's lease began. */
+    private final Map<UUID, Long> written = new ConcurrentHashMap<>();
+
+    /** The fence of this replica's leases ({@code airlock.executor.lease-ttl} and {@code lease-check-interval}). */
     @Autowired
     LeaseFence(AgentSettings settings) {
-        this(settings.executor().leaseTtl(), System.nanoTime());
-        Duration interval = settings.executor().leaseCheckInterval();
-        if (interval.compareTo(settings.executor().leaseTtl().dividedBy(6)) > 0) {
-            // Renewals are tried at this interval: a longer one would let leases lapse between two tries.
+        this(
+                checked(settings.executor().leaseTtl(), settings.executor().leaseCheckInterval()),
+                settings.executor().leaseCheckInterval());
+    }
+
+    /** A fence for leases of {@code ttl}, checked every {@code interval}. */
+    LeaseFence(Duration ttl, Duration interval) {
+        this.lapseAfter = ttl.minus(ttl.dividedBy(6)).minus(interval);
+        this.lapseAfterNanos = lapseAfter.toNanos();
+    }
+
+    private static Duration checked(Duration ttl, Duration interval) {
+        if (interval.compareTo(ttl.dividedBy(6)) > 0) {
+            // Renewals are tried, and the fence checked, at this interval: a longer one leaves no margin.
             throw new InvalidConfigurationException(
                     "airlock.executor.lease-check-interval",
-                    "is " + interval + ", longer than a sixth of airlock.executor.lease-ttl ("
-                            + settings.executor().leaseTtl() + ")");
+                    "is " + interval + ", longer than a sixth of airlock.executor.lease-ttl (" + ttl + ")");
+        }
+        return ttl;
+    }
+
+    /** The run's lease was written by a statement that began at {@code startedNanos}: its claim. */
+    void claimed(UUID runId, long startedNanos) {
+        written.put(runId, startedNanos);
+    }
+
+    /** These runs' leases were written again by a renewal that began at {@code startedNanos}. */
+    void renewed(Collection<UUID> runIds, long startedNanos) {
+        for (UUID runId : runIds) {
+            written.computeIfPresent(runId, (id, before) -> startedNanos - before > 0 ? startedNanos : before);
         }
     }
 
-    /** A fence for leases of {@code ttl}, confirmed as of {@code nowNanos}. */
-    LeaseFence(Duration ttl, long nowNanos) {
-        this.lapseAfter = ttl.minus(ttl.dividedBy(6));
-        this.lapseAfterNanos = lapseAfter.toNanos();
-        this.confirmedAt = nowNanos;
+    /** The run no longer executes here. */
+    void released(UUID runId) {
+        written.remove(runId);
     }
 
     /**
-     * The leases held when a renewal began at {@code startedNanos} were all renewed (or nothing was
-     * held then, so there was nothing to lose).
+     * Whether the run must not start: its lease may run out before long, or it is not registered here (it was
+     * stopped by the fence already).
      */
-    synchronized void confirmed(long startedNanos) {
-        if (startedNanos - confirmedAt > 0) {
-            confirmedAt = startedNanos;
+    boolean lapsed(UUID runId, long nowNanos) {
+        Long since = written.get(runId);
+        return since == null || nowNanos - since >= lapseAfterNanos;
+    }
+
+    /** The registered runs whose leases lapsed at {@code nowNanos}, taken out of the fence: they must be stopped. */
+    List<UUID> takeLapsed(long nowNanos) {
+        List<UUID> lapsed = new ArrayList<>();
+        for (Map.Entry<UUID, Long> run : written.entrySet()) {
+            if (nowNanos - run.getValue() >= lapseAfterNanos && written.remove(run.getKey(), run.getValue())) {
+                lapsed.add(run.getKey());
+            }
         }
+        return lapsed;
     }
 
-    /** Whether, at {@code nowNanos}, the leases may have run out before long: the replica must stop its runs. */
-    boolean lapsed(long nowNanos) {
-        return nowNanos - confirmedAt >= lapseAfterNanos;
-    }
-
-    /** How long after the last renewal the fence stops the replica's runs. */
+    /** How long after the statement that last wrote a run's lease the fence stops the run. */
     Duration lapseAfter() {
         return lapseAfter;
     }

@@ -45,6 +45,8 @@ class ResultRecorder implements SmartInitializingSingleton {
     private final Duration spoolLeaseLimit;
     /** Spooled runs whose lease was let go (logged once each). */
     private final Set<UUID> letGo = ConcurrentHashMap.newKeySet();
+    /** When (monotonic) this process spooled, or first saw in its spool, each spooled result. */
+    private final java.util.Map<UUID, Long> seen = new ConcurrentHashMap<>();
     /** Runs whose result is being recorded right now (the replay leaves them alone). */
     private final Set<UUID> recording = ConcurrentHashMap.newKeySet();
 
@@ -65,6 +67,12 @@ class ResultRecorder implements SmartInitializingSingleton {
             AirlockProperties properties,
             dev.airlock.gateway.settings.AgentSettings settings) {
         this.spoolLeaseLimit = settings.executor().spoolLeaseLimit();
+        if (spoolLeaseLimit.compareTo(settings.executor().leaseTtl()) < 0) {
+            throw new dev.airlock.kernel.config.InvalidConfigurationException(
+                    "airlock.executor.spool-lease-limit",
+                    "is " + spoolLeaseLimit + ", shorter than airlock.executor.lease-ttl ("
+                            + settings.executor().leaseTtl() + ")");
+        }
         this.results = results;
         this.spool = spool;
         this.completions = completions;
@@ -95,6 +103,7 @@ class ResultRecorder implements SmartInitializingSingleton {
         } catch (DataAccessException | TransactionException e) {
             // Never only in memory: the result waits on disk, and this replica keeps its lease.
             log.error("Run {}: could not record its result yet ({}); keeping it in the spool", runId, e.getMessage());
+            seen.put(runId, System.nanoTime());
             spool.keep(runId, result);
             return null;
         } finally {
@@ -107,20 +116,22 @@ class ResultRecorder implements SmartInitializingSingleton {
      * {@code airlock.executor.spool-lease-limit} ago.
      */
     java.util.List<UUID> spooled() {
-        // The host's clock, as the spool file's time is: not the application's clock, which tests move.
-        java.time.Instant cutoff = java.time.Instant.now().minus(spoolLeaseLimit);
+        long now = System.nanoTime();
         java.util.List<UUID> runs = spool.runs();
+        seen.keySet().retainAll(runs);
         letGo.retainAll(runs);
         java.util.List<UUID> kept = new java.util.ArrayList<>();
         for (UUID runId : runs) {
-            java.util.Optional<java.time.Instant> since = spool.keptAt(runId);
-            if (since.isPresent() && since.get().isBefore(cutoff)) {
+            // Timed by this process's monotonic clock from when it spooled the result or, after a restart, first saw
+            // it: neither a step of the host's clock nor a file's time can age a result at once.
+            long since = seen.computeIfAbsent(runId, id -> now);
+            if (now - since >= spoolLeaseLimit.toNanos()) {
                 if (letGo.add(runId)) {
                     log.error(
-                            "Run {}: its result has waited in the spool since {} and the database still refuses it;"
+                            "Run {}: its result has waited in the spool for {} and the database still refuses it;"
                                     + " letting its lease go (the run ends INTERRUPTED; the result is still tried)",
                             runId,
-                            since.get());
+                            spoolLeaseLimit);
                 }
             } else {
                 kept.add(runId);

@@ -101,18 +101,8 @@ class ResultSpool {
         return runs;
     }
 
-    /** The file a run's result is kept in. */
-    Path fileOf(UUID runId) {
+    private Path fileOf(UUID runId) {
         return dir.resolve(runId + SUFFIX);
-    }
-
-    /** When the run's result was put in the spool (its file last written), if it is there. */
-    Optional<java.time.Instant> keptAt(UUID runId) {
-        try {
-            return Optional.of(Files.getLastModifiedTime(fileOf(runId)).toInstant());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
     }
 
     /** The spooled result of a run, if there is a readable one. */

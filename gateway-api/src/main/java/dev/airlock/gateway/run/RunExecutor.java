@@ -70,6 +70,7 @@ public class RunExecutor implements SmartLifecycle {
     private boolean closed;
 
     private final java.time.Clock clock;
+    private final LeaseFence fence;
 
     RunExecutor(
             RunLaunch launch,
@@ -84,8 +85,10 @@ public class RunExecutor implements SmartLifecycle {
             AgentSettings settings,
             ApplicationEventPublisher events,
             java.time.Clock clock,
+            LeaseFence fence,
             @org.springframework.beans.factory.annotation.Value("${server.port:8080}") String port) {
         this.clock = clock;
+        this.fence = fence;
         this.launch = launch;
         this.calls = calls;
         this.mcpCalls = mcpCalls;
@@ -141,12 +144,12 @@ public class RunExecutor implements SmartLifecycle {
      * Executes in the background a run this replica stored already claimed (RUNNING, claimed by
      * this node), holding {@code permit} until it ends.
      */
-    void startNew(RunRecord run, TenantLimits.Permit permit) {
+    void startNew(RunRecord run, TenantLimits.Permit permit, long claimStartedNanos) {
         if (run.state() != RunState.RUNNING || !node.equals(run.claimedBy())) {
             permit.close();
             throw new IllegalStateException("run " + run.id() + " is not claimed by " + node);
         }
-        start(Execution.decidedHere(run), permit);
+        start(Execution.decidedHere(run), permit, claimStartedNanos);
     }
 
     /** Cancels a run executing on this replica; false if it is not here. */
@@ -159,25 +162,19 @@ public class RunExecutor implements SmartLifecycle {
         return true;
     }
 
-    /** Cancels every run executing on this replica; returns how many there were. */
-    int cancelAllHere() {
-        int cancelled = 0;
-        for (Cancellation cancellation : running.values()) {
-            cancellation.cancel();
-            cancelled++;
-        }
-        return cancelled;
-    }
-
     /**
      * Executes a run this replica claimed, in the background, holding {@code permit} until its process ends. A run
      * claimed as the drain ended (its claim raced the drain's start) is recorded as never started instead.
+     *
+     * @param claimStartedNanos when (monotonic) the statement that claimed it began: its lease runs from then at the
+     *                          earliest ({@link LeaseFence})
      */
-    void start(Execution execution, TenantLimits.Permit permit) {
+    void start(Execution execution, TenantLimits.Permit permit, long claimStartedNanos) {
         UUID runId = execution.runId();
         Cancellation cancellation = new Cancellation();
         synchronized (registration) {
             if (!closed) {
+                fence.claimed(runId, claimStartedNanos);
                 running.put(runId, cancellation);
                 try {
                     threads.execute(() -> runAndRelease(execution, cancellation, permit));
@@ -186,6 +183,7 @@ public class RunExecutor implements SmartLifecycle {
                     // here; its lease runs out and the lease check ends it INTERRUPTED, as for a replica
                     // that stopped.
                     running.remove(runId);
+                    fence.released(runId);
                     permit.close();
                     throw e;
                 }
@@ -207,12 +205,15 @@ public class RunExecutor implements SmartLifecycle {
         try (var context = RunLog.of(runId, execution.tenant());
                 var scope = scopes.agent(execution.tenant()).open()) {
             log.warn("Run {} reached this replica after its drain; recording it as not started", runId);
-            Instant now = clock.instant();
             ended = recorder.record(
                     execution,
                     execution.run().tool(),
-                    CaptureResult.spawnFailed(
-                            now, now, "the replica " + node + " was shutting down; the run was not started"));
+                    launch.notStarted(
+                            execution, "the replica " + node + " was shutting down; the run was not started"));
+        } catch (RuntimeException e) {
+            // Neither written nor spooled (the database and the disk both refused): its lease runs out and it ends
+            // INTERRUPTED, as for a replica that stopped.
+            log.error("Run {}: could not record that it was not started", runId, e);
         } finally {
             completions.completed(runId, ended);
         }
@@ -229,6 +230,7 @@ public class RunExecutor implements SmartLifecycle {
             log.error("Run {} could not be executed", runId, e);
         } finally {
             running.remove(runId);
+            fence.released(runId);
             completions.completed(runId, ended);
         }
     }
@@ -283,10 +285,10 @@ public class RunExecutor implements SmartLifecycle {
         if (restart) {
             threads = newThreads();
         }
-        draining = false;
         synchronized (registration) {
             closed = false;
         }
+        draining = false;
         lifecycleRunning = true;
         if (restart) {
             AvailabilityChangeEvent.publish(events, this, ReadinessState.ACCEPTING_TRAFFIC);

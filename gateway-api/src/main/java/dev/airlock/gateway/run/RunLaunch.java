@@ -116,20 +116,22 @@ class RunLaunch {
 
     Plan plan(Execution execution) {
         ToolSnapshot tool = snapshots.definition(execution.tenant(), execution.toolSnapshotId());
-        if (fence.lapsed(System.nanoTime())) {
+        if (fence.lapsed(execution.runId(), System.nanoTime())) {
             log.error(
-                    "Run {}: this replica has not renewed its runs' leases for {}; not starting it",
+                    "Run {}: its lease was last written more than {} ago (this replica could not reach the database,"
+                            + " or its claim was answered late); not starting it",
                     execution.runId(),
                     fence.lapseAfter());
             return refuse(
+                    execution,
                     tool,
-                    "the replica lost touch with the database before the run could start (its leases were not renewed"
-                            + " for " + fence.lapseAfter() + "); nothing was started");
+                    "the run's lease was not renewed in time (its replica could not reach the database, or its claim"
+                            + " was answered late); nothing was started");
         }
         String revoked = execution.decidedHere() ? null : revocation(execution.run());
         if (revoked != null) {
             log.warn("Run {}: {}; refusing to run it", execution.runId(), revoked);
-            return refuse(tool, revoked);
+            return refuse(execution, tool, revoked);
         }
         if (execution.kind() == ActionKind.HTTP) {
             return call(execution, tool);
@@ -149,7 +151,7 @@ class RunLaunch {
                 log.error(
                         "Run {}: the action to execute is not the approved action; refusing to run it",
                         execution.runId());
-                return refuse(tool, "the action differs from the action humans approved");
+                return refuse(execution, tool, "the action differs from the action humans approved");
             }
             approved = digest;
         }
@@ -165,7 +167,7 @@ class RunLaunch {
             log.error(
                     "Run {}: its recorded mounts break the mount rules of today's configuration; refusing to run it",
                     execution.runId());
-            return refuse(tool, "the tool's recorded mounts are no longer allowed: " + mountProblem);
+            return refuse(execution, tool, "the tool's recorded mounts are no longer allowed: " + mountProblem);
         }
         // So must its environment: a name today's rules refuse (one the host's loader reads) is not handed over.
         try {
@@ -174,7 +176,7 @@ class RunLaunch {
             log.error(
                     "Run {}: its recorded environment breaks the rules of today's configuration; refusing to run it",
                     execution.runId());
-            return refuse(tool, "the tool's recorded environment is no longer allowed: " + e.getMessage());
+            return refuse(execution, tool, "the tool's recorded environment is no longer allowed: " + e.getMessage());
         }
         Map<String, String> environment = new HashMap<>(tool.env());
         environment.put("PATH", properties.capture().path());
@@ -185,7 +187,8 @@ class RunLaunch {
                         secret.getKey(),
                         SecretReference.parse(secret.getValue()).read(secrets));
             } catch (IllegalArgumentException | SecretReference.SecretUnavailable e) {
-                return refuse(tool, "secret " + secret.getKey() + " is not available (" + e.getMessage() + ")");
+                return refuse(
+                        execution, tool, "secret " + secret.getKey() + " is not available (" + e.getMessage() + ")");
             }
         }
         environment.putAll(injected);
@@ -317,8 +320,29 @@ class RunLaunch {
         return null;
     }
 
-    private Refuse refuse(ToolSnapshot tool, String why) {
+    private Refuse refuse(Execution execution, ToolSnapshot tool, String why) {
+        return new Refuse(tool.name(), notStarted(execution, why));
+    }
+
+    /**
+     * The result of a run that was not started, saying why where its agent reads it: a process's failure, or a call's
+     * reason (a call's envelope shows its reason, not a process's failure).
+     */
+    CaptureResult notStarted(Execution execution, String why) {
         Instant now = clock.instant();
-        return new Refuse(tool.name(), CaptureResult.spawnFailed(now, now, why));
+        String recorded = execution.requestJson();
+        if (execution.kind() == ActionKind.HTTP && recorded != null) {
+            RenderedRequest request = json.readValue(recorded, RenderedRequest.class);
+            return CaptureResult.callRefused(
+                    now,
+                    new CallFacts(request.upstream(), request.method(), request.url(), null, Map.of(), 0, why, true));
+        }
+        if (execution.kind() == ActionKind.MCP && recorded != null) {
+            dev.airlock.gateway.tool.McpCallRequest call =
+                    json.readValue(recorded, dev.airlock.gateway.tool.McpCallRequest.class);
+            return CaptureResult.mcpRefused(
+                    now, new dev.airlock.gateway.capture.McpFacts(call.server(), call.tool(), null, null, why));
+        }
+        return CaptureResult.spawnFailed(now, now, why);
     }
 }

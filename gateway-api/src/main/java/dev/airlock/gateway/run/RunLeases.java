@@ -54,9 +54,6 @@ class RunLeases implements SmartInitializingSingleton {
     private final Clock clock;
     private final NodeLock nodeLock;
     private final LeaseFence fence;
-
-    /** Whether the fence has lapsed and this replica's runs were stopped (logged once per lapse). */
-    private volatile boolean fenced;
     /**
      * Since when (monotonic) this replica has been in touch with the database without a gap longer than
      * a third of the TTL between two of its answers (to a renewal or a sweep); a gap, an error or a
@@ -140,26 +137,24 @@ class RunLeases implements SmartInitializingSingleton {
     }
 
     /**
-     * Stops every run executing here once the leases have gone unrenewed for too long ({@link LeaseFence}); while
-     * they stay so, a run that reaches its start is refused ({@link RunLaunch}) and stopped here if it got past.
+     * Stops each run executing here whose lease this replica has not written for too long ({@link LeaseFence}):
+     * a run that then reaches its start is refused ({@link RunLaunch}). Each stop on a virtual thread of its own, so
+     * that one slow to stop (a call whose server is told of the cancel) holds up neither the others nor the next check.
      */
     void checkFence() {
-        if (!fence.lapsed(System.nanoTime())) {
-            if (fenced) {
-                fenced = false;
-                log.warn("Leases renewed again: this replica starts runs again");
-            }
-            return;
-        }
-        int stopped = executor.cancelAllHere();
-        if (!fenced) {
-            fenced = true;
+        for (UUID runId : fence.takeLapsed(System.nanoTime())) {
             log.error(
-                    "This replica has not renewed its runs' leases for {} (the lease TTL less a sixth): stopping the {}"
-                            + " run(s) executing here before another replica ends them INTERRUPTED, and starting"
-                            + " none until a renewal succeeds",
-                    fence.lapseAfter(),
-                    stopped);
+                    "Run {}: its lease was last written more than {} ago (this replica cannot reach the database, or"
+                            + " its statements hang); stopping it before another replica ends it INTERRUPTED",
+                    runId,
+                    fence.lapseAfter());
+            Thread.ofVirtual().name("lease-fence-stop-" + runId).start(() -> {
+                try {
+                    executor.cancelHere(runId);
+                } catch (RuntimeException e) {
+                    log.error("Run {}: could not be stopped: {}", runId, e.toString());
+                }
+            });
         }
     }
 
@@ -200,22 +195,21 @@ class RunLeases implements SmartInitializingSingleton {
             long now = System.nanoTime();
             if (now - lastRenewal >= ttl.dividedBy(3).toNanos()) {
                 List<UUID> held = List.copyOf(executor.leased());
-                Set<UUID> renewed = Set.of();
                 if (!held.isEmpty()) {
-                    renewed = Set.copyOf(claims.renewLeases(executor.node(), held, ttl));
+                    RunClaims.Renewal renewal = claims.renewLeases(executor.node(), held, ttl);
                     // Only a statement the database answered counts (with nothing held, none is made).
                     answered(System.nanoTime());
-                }
-                lastRenewal = now;
-                // Every lease held when this renewal began now runs from the database's clock at or after then.
-                fence.confirmed(now);
-                for (UUID runId : held) {
-                    // Ended or taken over by another replica (this one paused past its lease, or lost
-                    // the database for longer): its process must not go on with effects nobody sees.
-                    if (!renewed.contains(runId) && executor.cancelHere(runId)) {
-                        log.warn("Run {}: this replica no longer holds its lease; stopping its process", runId);
+                    // Each lease renewed now runs from the database's clock at or after this renewal began.
+                    fence.renewed(renewal.renewed(), now);
+                    for (UUID runId : renewal.lost()) {
+                        // Ended or taken over by another replica (this one paused past its lease, or lost
+                        // the database for longer): its process must not go on with effects nobody sees.
+                        if (executor.cancelHere(runId)) {
+                            log.warn("Run {}: this replica no longer holds its lease; stopping its process", runId);
+                        }
                     }
                 }
+                lastRenewal = now;
             }
         } catch (DataAccessException | TransactionException e) {
             log.debug("Leases not renewed: the database is unreachable ({})", e.getMessage());

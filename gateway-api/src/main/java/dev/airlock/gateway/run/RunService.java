@@ -232,6 +232,8 @@ public class RunService {
         // keep it, or the tenant would be busy on this replica until it restarts.
         TenantLimits.Permit permit = verdict instanceof PolicyVerdict.Auto ? limits.execute(agent.tenant()) : null;
         RunRecord run;
+        // An automatic run's lease is written with it, from the database's clock in its transaction, at or after this.
+        long claimStarted = System.nanoTime();
         try {
             run = transactions.execute(status -> {
                 if (verdict instanceof PolicyVerdict.Required) {
@@ -313,7 +315,7 @@ public class RunService {
         }
         CompletableFuture<Optional<Envelope>> ending = wait.isZero() ? null : completions.watch(run.id());
         try {
-            executor.startNew(run, permit);
+            executor.startNew(run, permit, claimStarted);
         } catch (RuntimeException e) {
             if (ending != null) {
                 completions.unwatch(run.id(), ending);

@@ -46,7 +46,7 @@ class ClusterIntegrationTests {
 
     private static final AgentIdentity BOT = new AgentIdentity("cluster", "bot");
     private static final String KEY = "cluster-bot-key";
-    private static final Duration LEASE = Duration.ofSeconds(3);
+    private static final Duration LEASE = Duration.ofSeconds(6);
 
     @TempDir
     static Path work;
@@ -106,7 +106,8 @@ class ClusterIntegrationTests {
                 // Many replicas share one PostgreSQL (100 connections): each holds few while idle.
                 "--spring.datasource.hikari.minimum-idle=2",
                 "--airlock.tenants.cluster.tools.mark.working-dir=" + marks,
-                "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks));
+                "--airlock.tenants.cluster.tools.sleeper.working-dir=" + marks,
+                "--airlock.tenants.cluster.tools.beater.working-dir=" + marks));
         if (datasourceUrl != null) {
             // Another replica signs in as the application login; the first instance migrated already.
             args.add("--spring.datasource.url=" + datasourceUrl);
@@ -558,16 +559,31 @@ class ClusterIntegrationTests {
             ConfigurableApplicationContext cutOff =
                     start("cut-off", marks, relayed, "--airlock.executor.lease-ttl=PT6S");
             try {
-                UUID runId = startedSleeper(port(cutOff), marks, 60);
+                HttpResponse<String> accepted = submit(port(cutOff), "beater", "{}");
+                assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(201);
+                UUID runId = runId(accepted);
+                Path beats = marks.resolve("beats-" + runId);
+                await(
+                        Duration.ofSeconds(20),
+                        "the tool beats",
+                        () -> lines(beats).size() > 2);
                 relay.freeze();
                 // The first instance, in touch with the database all along, ends the run once its lease runs out.
                 await(
                         Duration.ofSeconds(30),
                         "the peer ended the run",
                         () -> state(runId).equals("INTERRUPTED"));
-                assertThat(dev.airlock.gateway.support.HostProcesses.withEnvironment("AIRLOCK_RUN_ID=" + runId))
-                        .as("the cut-off replica stopped the run's process before its lease ran out")
-                        .isEmpty();
+                long leaseRanOut = db().sql("SELECT (extract(epoch FROM ended_at) * 1000)::bigint FROM airlock.runs"
+                                + " WHERE id = ?")
+                        .param(runId)
+                        .query(Long.class)
+                        .single();
+                List<String> beaten = lines(beats);
+                assertThat(Long.parseLong(beaten.getLast().strip()))
+                        .as("the tool's last beat came before the run's lease ran out (the earliest a peer may end it)")
+                        .isLessThan(leaseRanOut);
+                Thread.sleep(500);
+                assertThat(lines(beats)).as("and none since").hasSize(beaten.size());
                 relay.thaw();
                 await(
                         Duration.ofSeconds(60),

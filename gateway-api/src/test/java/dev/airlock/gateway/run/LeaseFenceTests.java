@@ -6,6 +6,8 @@ import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.InvalidConfigurationException;
 import dev.airlock.kernel.config.SettingsConfiguration;
 import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,43 +16,65 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
-/** When a replica must stop its runs because its leases went unrenewed, and a schedule that would lapse them. */
+/** When a run must stop, or may not start, because its lease went unwritten; and a schedule that leaves no margin. */
 class LeaseFenceTests {
 
     private static final long SECOND = 1_000_000_000L;
+    private static final UUID RUN = UUID.fromString("01a23c0b-8041-709a-a938-efea7254c7a0");
 
-    /** A 30 s lease: the fence lapses 25 s after the start of the last renewal that succeeded. */
-    @ParameterizedTest(name = "renewed at {0} s, now {1} s: lapsed {2}")
+    /** A 30 s lease checked every 0.5 s: a run lapses 24.5 s after the statement that last wrote its lease began. */
+    @ParameterizedTest(name = "claimed at {0} s, renewed at {1} s, now {2} s: lapsed {3}")
     @CsvSource({
-        "0, 0, false",
-        "0, 24.999, false",
-        "0, 25, true",
-        "0, 29, true",
-        "10, 34, false",
-        "10, 35, true",
-        // A renewal that began earlier than the last one confirmed (it hung, and answered late) moves nothing back.
-        "-5, 24, false"
+        "0, , 0, false",
+        "0, , 24.499, false",
+        "0, , 24.5, true",
+        "0, 10, 34.499, false",
+        "0, 10, 34.5, true",
+        // A renewal that began before the claim it follows (it answered late) moves nothing back.
+        "5, 2, 29, false",
+        // A claim answered late: its lease ran from when its statement began.
+        "-30, , 0, true"
     })
-    void lapsesFiveSixthsOfTheLeaseAfterTheLastRenewalBegan(double renewedAt, double now, boolean lapsed) {
-        LeaseFence fence = new LeaseFence(Duration.ofSeconds(30), 0);
-        fence.confirmed(nanos(renewedAt));
-        assertThat(fence.lapsed(nanos(now))).isEqualTo(lapsed);
-        assertThat(fence.lapseAfter()).isEqualTo(Duration.ofSeconds(25));
+    void aRunLapsesAfterTheStatementThatLastWroteItsLease(
+            double claimedAt, Double renewedAt, double now, boolean lapsed) {
+        LeaseFence fence = new LeaseFence(Duration.ofSeconds(30), Duration.ofMillis(500));
+        fence.claimed(RUN, nanos(claimedAt));
+        if (renewedAt != null) {
+            fence.renewed(List.of(RUN), nanos(renewedAt));
+        }
+        assertThat(fence.lapsed(RUN, nanos(now))).isEqualTo(lapsed);
+        assertThat(fence.takeLapsed(nanos(now))).isEqualTo(lapsed ? List.of(RUN) : List.of());
+        assertThat(fence.lapseAfter()).isEqualTo(Duration.ofMillis(24_500));
     }
 
     @Test
-    void timesFromStartUpUntilTheFirstRenewal() {
-        LeaseFence fence = new LeaseFence(Duration.ofSeconds(6), 100 * SECOND);
-        assertThat(fence.lapsed(104 * SECOND)).isFalse();
-        assertThat(fence.lapsed(105 * SECOND)).isTrue();
+    void eachRunIsTimedOnItsOwnAndALapsedOneIsTakenOnce() {
+        LeaseFence fence = new LeaseFence(Duration.ofSeconds(6), Duration.ofMillis(500));
+        UUID old = UUID.randomUUID();
+        UUID fresh = UUID.randomUUID();
+        fence.claimed(old, 0);
+        fence.claimed(fresh, 4 * SECOND);
+        assertThat(fence.takeLapsed(5 * SECOND)).containsExactly(old);
+        assertThat(fence.takeLapsed(5 * SECOND)).as("taken already").isEmpty();
+        assertThat(fence.lapsed(old, 5 * SECOND))
+                .as("stopped: it may not start either")
+                .isTrue();
+        assertThat(fence.lapsed(fresh, 5 * SECOND)).isFalse();
+        fence.renewed(List.of(old), 5 * SECOND);
+        assertThat(fence.lapsed(old, 5 * SECOND))
+                .as("a renewal brings no stopped run back")
+                .isTrue();
+        fence.released(fresh);
+        assertThat(fence.lapsed(fresh, 5 * SECOND)).as("not registered here").isTrue();
     }
 
     @Test
     void worksAcrossTheMonotonicClocksWrapAround() {
-        LeaseFence fence = new LeaseFence(Duration.ofSeconds(6), Long.MAX_VALUE - SECOND);
-        fence.confirmed(Long.MAX_VALUE);
-        assertThat(fence.lapsed(Long.MIN_VALUE + 3 * SECOND)).isFalse();
-        assertThat(fence.lapsed(Long.MIN_VALUE + 5 * SECOND)).isTrue();
+        LeaseFence fence = new LeaseFence(Duration.ofSeconds(6), Duration.ofMillis(500));
+        fence.claimed(RUN, Long.MAX_VALUE - SECOND);
+        fence.renewed(List.of(RUN), Long.MAX_VALUE);
+        assertThat(fence.lapsed(RUN, Long.MIN_VALUE + 3 * SECOND)).isFalse();
+        assertThat(fence.lapsed(RUN, Long.MIN_VALUE + 5 * SECOND)).isTrue();
     }
 
     @Configuration(proxyBeanMethods = false)

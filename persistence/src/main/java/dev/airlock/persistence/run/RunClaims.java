@@ -88,25 +88,55 @@ public class RunClaims {
     }
 
     /**
+     * What a renewal found.
+     *
+     * @param renewed the runs whose lease it extended
+     * @param lost    the runs that are no longer this node's (another replica ended them, or took them over)
+     */
+    public record Renewal(List<UUID> renewed, List<UUID> lost) {}
+
+    /**
      * Extends this node's leases on the runs it is still executing to {@code ttl} from the database's
-     * present time; returns the runs whose lease it extended (a run missing from them is no longer
-     * this node's: another replica ended it).
+     * present time. A row another transaction holds locked (the run's result being recorded, a peer
+     * ending it) is left for the next renewal rather than waited for, and so is neither renewed nor lost;
+     * the statement waits at most a sixth of {@code ttl}.
      */
     @Transactional
-    public List<UUID> renewLeases(String node, Collection<UUID> runIds, Duration ttl) {
+    public Renewal renewLeases(String node, Collection<UUID> runIds, Duration ttl) {
+        long ttlMicros = micros(ttl);
         if (runIds.isEmpty()) {
-            return List.of();
+            return new Renewal(List.of(), List.of());
         }
-        return jdbc.sql("""
+        UUID[] ids = runIds.toArray(UUID[]::new);
+        jdbc.sql("SELECT set_config('statement_timeout', :timeout, true)")
+                .param("timeout", Math.max(1, ttlMicros / 6 / 1000) + "ms")
+                .query(String.class)
+                .single();
+        List<UUID> renewed = jdbc.sql("""
                 UPDATE airlock.runs SET lease_until = now() + :ttlMicros * interval '1 microsecond'
-                 WHERE state = 'RUNNING' AND claimed_by = :node AND id = ANY(:ids)
+                 WHERE id IN (SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND claimed_by = :node
+                                 AND id = ANY(:ids) FOR UPDATE SKIP LOCKED)
                 RETURNING id
                 """)
-                .param("ttlMicros", micros(ttl))
+                .param("ttlMicros", ttlMicros)
                 .param("node", node)
-                .param("ids", runIds.toArray(UUID[]::new))
+                .param("ids", ids)
                 .query((rs, n) -> rs.getObject(1, UUID.class))
                 .list();
+        if (renewed.size() == ids.length) {
+            return new Renewal(renewed, List.of());
+        }
+        java.util.Set<UUID> missing = new java.util.HashSet<>(runIds);
+        missing.removeAll(renewed);
+        // Read without a lock: a row skipped as locked that is still this node's is not lost.
+        List<UUID> stillMine = jdbc.sql(
+                        "SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND claimed_by = :node AND id = ANY(:ids)")
+                .param("node", node)
+                .param("ids", missing.toArray(UUID[]::new))
+                .query((rs, n) -> rs.getObject(1, UUID.class))
+                .list();
+        missing.removeAll(stillMine);
+        return new Renewal(renewed, List.copyOf(missing));
     }
 
     /**

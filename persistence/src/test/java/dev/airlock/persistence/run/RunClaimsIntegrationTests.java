@@ -204,14 +204,47 @@ class RunClaimsIntegrationTests {
                 .as("held by another node's name: still swept")
                 .contains(theirs);
 
-        assertThat(claims.renewLeases(node, List.of(mine, theirs), Duration.ofMinutes(5)))
-                .as("only its own run")
-                .containsExactly(mine);
+        RunClaims.Renewal renewal = claims.renewLeases(node, List.of(mine, theirs), Duration.ofMinutes(5));
+        assertThat(renewal.renewed()).as("only its own run").containsExactly(mine);
+        assertThat(renewal.lost()).as("the other node's").containsExactly(theirs);
         assertThat(leaseLeft(mine)).isBetween(Duration.ofMinutes(4), Duration.ofMinutes(5));
         assertThat(leaseLeft(theirs)).isNegative();
-        assertThat(claims.renewLeases(node, List.of(), LEASE)).isEmpty();
+        assertThat(claims.renewLeases(node, List.of(), LEASE).renewed()).isEmpty();
         assertThatThrownBy(() -> claims.renewLeases(node, List.of(mine), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * A run whose row another transaction holds (its result being recorded, waiting behind the tenant's audit lock)
+     * does not hold up the renewal of the node's other runs, nor counts as lost to another replica.
+     */
+    @Test
+    void aRenewalPassesOverARowAnotherTransactionHolds() throws Exception {
+        UUID busy = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(30));
+        UUID free = fixtures.run(tenant, RunState.APPROVED, NOW.minusSeconds(20));
+        String node = "busy-" + tenant;
+        claims.claimNext(node, tenant, 2, NOW, LEASE, SandboxKind.BUBBLEWRAP);
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        var holder = threads.submit(() -> new org.springframework.transaction.support.TransactionTemplate(transactions)
+                .executeWithoutResult(status -> {
+                    jdbc.sql("SELECT id FROM airlock.runs WHERE id = ? FOR UPDATE")
+                            .param(busy)
+                            .query(UUID.class)
+                            .single();
+                    locked.countDown();
+                    await(release);
+                }));
+        await(locked);
+        try {
+            RunClaims.Renewal renewal = threads.submit(() -> claims.renewLeases(node, List.of(busy, free), LEASE))
+                    .get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(renewal.renewed()).containsExactly(free);
+            assertThat(renewal.lost()).as("still this node's, only busy").isEmpty();
+        } finally {
+            release.countDown();
+            holder.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
     }
 
     private Duration leaseLeft(UUID run) {
