@@ -35,12 +35,13 @@ class LeaseFence {
     /** When (monotonic) the statement that last wrote each registered run's lease began. */
     private final Map<UUID, Long> written = new ConcurrentHashMap<>();
 
-    /** The fence of this replica's leases ({@code airlock.executor.lease-ttl} and {@code lease-check-interval}). */
+    /**
+     * The fence of this replica's leases ({@code airlock.executor.lease-ttl} and {@code lease-check-interval}); a
+     * setting of the leases that would leave it no margin stops the start, naming the key.
+     */
     @Autowired
     LeaseFence(AgentSettings settings) {
-        this(
-                checked(settings.executor().leaseTtl(), settings.executor().leaseCheckInterval()),
-                settings.executor().leaseCheckInterval());
+        this(checked(settings.executor()), settings.executor().leaseCheckInterval());
     }
 
     /** A fence for leases of {@code ttl}, checked every {@code interval}. */
@@ -49,12 +50,20 @@ class LeaseFence {
         this.lapseAfterNanos = lapseAfter.toNanos();
     }
 
-    private static Duration checked(Duration ttl, Duration interval) {
-        if (interval.compareTo(ttl.dividedBy(6)) > 0) {
-            // Renewals are tried, and the fence checked, at this interval: a longer one leaves no margin.
+    private static Duration checked(AgentSettings.Executor settings) {
+        Duration ttl = settings.leaseTtl();
+        Duration interval = settings.leaseCheckInterval();
+        if (interval.compareTo(ttl.dividedBy(12)) > 0) {
+            // Renewals are tried, and the fence checked, at this interval: runs stop at the TTL less a sixth and one
+            // interval, renewals come every third and one interval; a longer one leaves a renewal no time to be late.
             throw new InvalidConfigurationException(
                     "airlock.executor.lease-check-interval",
-                    "is " + interval + ", longer than a sixth of airlock.executor.lease-ttl (" + ttl + ")");
+                    "is " + interval + ", longer than a twelfth of airlock.executor.lease-ttl (" + ttl + ")");
+        }
+        if (settings.spoolLeaseLimit().compareTo(ttl) < 0) {
+            throw new InvalidConfigurationException(
+                    "airlock.executor.spool-lease-limit",
+                    "is " + settings.spoolLeaseLimit() + ", shorter than airlock.executor.lease-ttl (" + ttl + ")");
         }
         return ttl;
     }
@@ -69,6 +78,16 @@ class LeaseFence {
         for (UUID runId : runIds) {
             written.computeIfPresent(runId, (id, before) -> startedNanos - before > 0 ? startedNanos : before);
         }
+    }
+
+    /** Whether a registered run's lease was last written before {@code nanos}: a renewal is due for it. */
+    boolean writtenBefore(long nanos) {
+        for (long since : written.values()) {
+            if (nanos - since > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The run no longer executes here. */

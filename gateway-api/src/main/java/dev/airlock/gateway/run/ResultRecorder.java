@@ -67,12 +67,6 @@ class ResultRecorder implements SmartInitializingSingleton {
             AirlockProperties properties,
             dev.airlock.gateway.settings.AgentSettings settings) {
         this.spoolLeaseLimit = settings.executor().spoolLeaseLimit();
-        if (spoolLeaseLimit.compareTo(settings.executor().leaseTtl()) < 0) {
-            throw new dev.airlock.kernel.config.InvalidConfigurationException(
-                    "airlock.executor.spool-lease-limit",
-                    "is " + spoolLeaseLimit + ", shorter than airlock.executor.lease-ttl ("
-                            + settings.executor().leaseTtl() + ")");
-        }
         this.results = results;
         this.spool = spool;
         this.completions = completions;
@@ -122,9 +116,11 @@ class ResultRecorder implements SmartInitializingSingleton {
         letGo.retainAll(runs);
         java.util.List<UUID> kept = new java.util.ArrayList<>();
         for (UUID runId : runs) {
-            // Timed by this process's monotonic clock from when it spooled the result or, after a restart, first saw
-            // it: neither a step of the host's clock nor a file's time can age a result at once.
-            long since = seen.computeIfAbsent(runId, id -> now);
+            // Timed by this process's monotonic clock from when it spooled the result. One found after a restart counts
+            // its file's age too, but never more than the limit: restarts do not keep a refused result's run RUNNING
+            // for good, and a step of the host's clock lets its lease go no sooner than a restart would.
+            long since = seen.computeIfAbsent(
+                    runId, id -> now - spool.age(id, spoolLeaseLimit).toNanos());
             if (now - since >= spoolLeaseLimit.toNanos()) {
                 if (letGo.add(runId)) {
                     log.error(

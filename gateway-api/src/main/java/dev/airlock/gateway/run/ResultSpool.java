@@ -105,6 +105,20 @@ class ResultSpool {
         return dir.resolve(runId + SUFFIX);
     }
 
+    /**
+     * How long ago the run's result was put in the spool, by its file's time and the host's clock, within zero and
+     * {@code limit} (a file from the future, or one gone, is new).
+     */
+    java.time.Duration age(UUID runId, java.time.Duration limit) {
+        try {
+            java.time.Duration age = java.time.Duration.between(
+                    Files.getLastModifiedTime(fileOf(runId)).toInstant(), java.time.Instant.now());
+            return age.isNegative() ? java.time.Duration.ZERO : (age.compareTo(limit) > 0 ? limit : age);
+        } catch (IOException e) {
+            return java.time.Duration.ZERO;
+        }
+    }
+
     /** The spooled result of a run, if there is a readable one. */
     Optional<CaptureResult> read(UUID runId) {
         Path file = fileOf(runId);

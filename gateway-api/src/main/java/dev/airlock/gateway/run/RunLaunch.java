@@ -331,6 +331,16 @@ class RunLaunch {
     CaptureResult notStarted(Execution execution, String why) {
         Instant now = clock.instant();
         String recorded = execution.requestJson();
+        try {
+            return callNotStarted(execution, recorded, now, why);
+        } catch (RuntimeException e) {
+            // A recorded request this build cannot read: the reason goes in as a process's failure instead.
+            log.warn("Run {}: its recorded request could not be read ({})", execution.runId(), e.toString());
+            return CaptureResult.spawnFailed(now, now, why);
+        }
+    }
+
+    private CaptureResult callNotStarted(Execution execution, @Nullable String recorded, Instant now, String why) {
         if (execution.kind() == ActionKind.HTTP && recorded != null) {
             RenderedRequest request = json.readValue(recorded, RenderedRequest.class);
             return CaptureResult.callRefused(

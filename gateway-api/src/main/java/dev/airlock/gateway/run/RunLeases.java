@@ -27,13 +27,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Keeps this replica's leases on the runs it executes (renewed every third of
- * {@code airlock.executor.lease-ttl}, also for results waiting in the spool), and ends as
+ * {@code airlock.executor.lease-ttl}, and at once when a run arrives with a lease already that old; also
+ * for results waiting in the spool), and ends as
  * {@code INTERRUPTED} every run whose lease ran out, whichever replica held it: that replica died
  * or lost the database for longer than the lease. An interrupted run is never executed again.
  * Leases are timed by the database's clock, so replicas whose clocks disagree still agree on them.
- * At start-up, runs this node was executing in an earlier life are interrupted at once. A replica
- * that has not renewed its leases for five sixths of the TTL stops the processes of its runs before
- * any peer can end them ({@link LeaseFence}).
+ * At start-up, runs this node was executing in an earlier life are interrupted at once. A run whose
+ * lease this replica has not written for the TTL less a sixth and one check interval is stopped
+ * before any peer can end it ({@link LeaseFence}).
  */
 @ConditionalOnSide(Side.AGENT_API)
 @Component
@@ -144,8 +145,9 @@ class RunLeases implements SmartInitializingSingleton {
     void checkFence() {
         for (UUID runId : fence.takeLapsed(System.nanoTime())) {
             log.error(
-                    "Run {}: its lease was last written more than {} ago (this replica cannot reach the database, or"
-                            + " its statements hang); stopping it before another replica ends it INTERRUPTED",
+                    "Run {}: its lease was last written more than {} ago (this replica cannot reach the database, its"
+                            + " statements hang, or the run's row was held by another transaction); stopping it before"
+                            + " another replica may end it INTERRUPTED",
                     runId,
                     fence.lapseAfter());
             Thread.ofVirtual().name("lease-fence-stop-" + runId).start(() -> {
@@ -193,7 +195,10 @@ class RunLeases implements SmartInitializingSingleton {
     private void renewLeases() {
         try {
             long now = System.nanoTime();
-            if (now - lastRenewal >= ttl.dividedBy(3).toNanos()) {
+            long third = ttl.dividedBy(3).toNanos();
+            // Due every third of the TTL, and at once for a run that arrived with a lease already that old (a claim
+            // answered late): the fence would otherwise stop it before the next renewal.
+            if (now - lastRenewal >= third || fence.writtenBefore(now - third)) {
                 List<UUID> held = List.copyOf(executor.leased());
                 if (!held.isEmpty()) {
                     RunClaims.Renewal renewal = claims.renewLeases(executor.node(), held, ttl);

@@ -21,7 +21,7 @@ import org.springframework.test.context.ActiveProfiles;
         properties = {
             "airlock.executor.drain-timeout=PT1S",
             "airlock.executor.lease-ttl=PT1S",
-            "airlock.executor.lease-check-interval=PT0.1S",
+            "airlock.executor.lease-check-interval=PT0.05S",
             "airlock.executor.spool-lease-limit=PT2S"
         })
 @ActiveProfiles("test")

@@ -82,21 +82,50 @@ class LeaseFenceTests {
     @EnableConfigurationProperties(AgentSettings.class)
     static class Bound {}
 
-    @Test
-    void aCheckIntervalLongerThanASixthOfTheLeaseStopsTheStartNamingIt() {
-        ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Bound.class);
-        runner.withPropertyValues("airlock.executor.lease-ttl=PT3S", "airlock.executor.lease-check-interval=PT0.6S")
+    @ParameterizedTest(name = "{0}, {1}, {2}: refused for {3}")
+    @CsvSource({
+        "PT3S, PT0.5S, PT10M, airlock.executor.lease-check-interval",
+        "PT6S, PT0.6S, PT10M, airlock.executor.lease-check-interval",
+        "PT1M, PT0.5S, PT30S, airlock.executor.spool-lease-limit"
+    })
+    void leaseSettingsThatLeaveTheFenceNoMarginStopTheStartNamingTheKey(
+            String ttl, String interval, String spoolLimit, String key) {
+        new ApplicationContextRunner()
+                .withUserConfiguration(Bound.class)
+                .withPropertyValues(
+                        "airlock.executor.lease-ttl=" + ttl,
+                        "airlock.executor.lease-check-interval=" + interval,
+                        "airlock.executor.spool-lease-limit=" + spoolLimit)
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(context.getStartupFailure())
                             .rootCause()
                             .isInstanceOf(InvalidConfigurationException.class)
-                            .hasMessageContaining("airlock.executor.lease-check-interval")
-                            .hasMessageContaining("PT3S");
+                            .hasMessageContaining(key)
+                            .hasMessageContaining(ttl);
                 });
-        runner.withPropertyValues("airlock.executor.lease-ttl=PT3S", "airlock.executor.lease-check-interval=PT0.5S")
-                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void theDefaultsAndSettingsAtTheLimitsStart() {
+        ApplicationContextRunner runner = new ApplicationContextRunner().withUserConfiguration(Bound.class);
         runner.run(context -> assertThat(context).hasNotFailed());
+        runner.withPropertyValues(
+                        "airlock.executor.lease-ttl=PT6S",
+                        "airlock.executor.lease-check-interval=PT0.5S",
+                        "airlock.executor.spool-lease-limit=PT6S")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aRenewalIsDueForARunWhoseLeaseWasWrittenBeforeAGivenTime() {
+        LeaseFence fence = new LeaseFence(Duration.ofSeconds(30), Duration.ofMillis(500));
+        assertThat(fence.writtenBefore(100 * SECOND)).as("nothing registered").isFalse();
+        fence.claimed(RUN, 10 * SECOND);
+        assertThat(fence.writtenBefore(10 * SECOND)).isFalse();
+        assertThat(fence.writtenBefore(11 * SECOND)).isTrue();
+        fence.renewed(List.of(RUN), 20 * SECOND);
+        assertThat(fence.writtenBefore(11 * SECOND)).isFalse();
     }
 
     private static long nanos(double seconds) {

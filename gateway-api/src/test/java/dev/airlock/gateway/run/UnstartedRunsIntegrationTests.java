@@ -91,7 +91,11 @@ class UnstartedRunsIntegrationTests {
         return parkedThenClaimed(new AgentIdentity("acme", "build-bot"), "release", Map.of("note", note));
     }
 
-    /** A run parked for people, so that no dispatcher claims it, then claimed here as a dispatcher would. */
+    /**
+     * A run parked for people, so that no dispatcher claims it, then claimed as a dispatcher would, under another
+     * replica's name in the database (so that this replica's renewals never write its lease, which would make it
+     * younger than the test says).
+     */
     private RunRecord parkedThenClaimed(AgentIdentity agent, String tool, Map<String, Object> arguments) {
         RunRecord parked;
         try (var scope = scopes.agent(agent.tenant()).open()) {
@@ -103,7 +107,7 @@ class UnstartedRunsIntegrationTests {
                 .sql("UPDATE airlock.runs SET state = 'RUNNING', claimed_by = ?, started_at = now(),"
                         + " sandbox = CASE WHEN kind = 'PROCESS' THEN ? END,"
                         + " lease_until = now() + interval '30 seconds', version = version + 1 WHERE id = ?")
-                .params(executor.node(), executor.sandbox().name(), parked.id())
+                .params("elsewhere", executor.sandbox().name(), parked.id())
                 .update();
         try (var scope = scopes.agent(agent.tenant()).open()) {
             return runs.findById(parked.id()).orElseThrow();

@@ -99,7 +99,8 @@ public class RunClaims {
      * Extends this node's leases on the runs it is still executing to {@code ttl} from the database's
      * present time. A row another transaction holds locked (the run's result being recorded, a peer
      * ending it) is left for the next renewal rather than waited for, and so is neither renewed nor lost;
-     * the statement waits at most a sixth of {@code ttl}.
+     * the database gives its statements at most a sixth of {@code ttl} (the wait for a connection, or a
+     * network that stopped answering, are not bounded by it).
      */
     @Transactional
     public Renewal renewLeases(String node, Collection<UUID> runIds, Duration ttl) {
@@ -115,7 +116,7 @@ public class RunClaims {
         List<UUID> renewed = jdbc.sql("""
                 UPDATE airlock.runs SET lease_until = now() + :ttlMicros * interval '1 microsecond'
                  WHERE id IN (SELECT id FROM airlock.runs WHERE state = 'RUNNING' AND claimed_by = :node
-                                 AND id = ANY(:ids) FOR UPDATE SKIP LOCKED)
+                                 AND id = ANY(:ids) FOR NO KEY UPDATE SKIP LOCKED)
                 RETURNING id
                 """)
                 .param("ttlMicros", ttlMicros)
