@@ -35,6 +35,9 @@ class LeaseFence {
     /** When (monotonic) the statement that last wrote each registered run's lease began. */
     private final Map<UUID, Long> written = new ConcurrentHashMap<>();
 
+    /** Registered runs no renewal has been answered about yet (one may be due for them at once). */
+    private final java.util.Set<UUID> unrenewed = ConcurrentHashMap.newKeySet();
+
     /**
      * The fence of this replica's leases ({@code airlock.executor.lease-ttl} and {@code lease-check-interval}); a
      * setting of the leases that would leave it no margin stops the start, naming the key.
@@ -71,6 +74,7 @@ class LeaseFence {
     /** The run's lease was written by a statement that began at {@code startedNanos}: its claim. */
     void claimed(UUID runId, long startedNanos) {
         written.put(runId, startedNanos);
+        unrenewed.add(runId);
     }
 
     /** These runs' leases were written again by a renewal that began at {@code startedNanos}. */
@@ -80,10 +84,19 @@ class LeaseFence {
         }
     }
 
-    /** Whether a registered run's lease was last written before {@code nanos}: a renewal is due for it. */
-    boolean writtenBefore(long nanos) {
-        for (long since : written.values()) {
-            if (nanos - since > 0) {
+    /** A renewal was answered about these runs (renewed, passed over, or lost): none is due for them at once. */
+    void tried(Collection<UUID> runIds) {
+        unrenewed.removeAll(runIds);
+    }
+
+    /**
+     * Whether a run no renewal has been answered about yet had its lease written before {@code nanos} (its claim was
+     * answered late): a renewal is due for it at once.
+     */
+    boolean dueForRenewal(long nanos) {
+        for (UUID runId : unrenewed) {
+            Long since = written.get(runId);
+            if (since != null && nanos - since > 0) {
                 return true;
             }
         }
@@ -93,6 +106,7 @@ class LeaseFence {
     /** The run no longer executes here. */
     void released(UUID runId) {
         written.remove(runId);
+        unrenewed.remove(runId);
     }
 
     /**
@@ -109,6 +123,7 @@ class LeaseFence {
         List<UUID> lapsed = new ArrayList<>();
         for (Map.Entry<UUID, Long> run : written.entrySet()) {
             if (nowNanos - run.getValue() >= lapseAfterNanos && written.remove(run.getKey(), run.getValue())) {
+                unrenewed.remove(run.getKey());
                 lapsed.add(run.getKey());
             }
         }

@@ -45,7 +45,10 @@ class ResultRecorder implements SmartInitializingSingleton {
     private final Duration spoolLeaseLimit;
     /** Spooled runs whose lease was let go (logged once each). */
     private final Set<UUID> letGo = ConcurrentHashMap.newKeySet();
-    /** When (monotonic) this process spooled, or first saw in its spool, each spooled result. */
+    /**
+     * When (monotonic) this process spooled each spooled result, or, for one it found in its spool after a restart,
+     * when it first saw it less the file's age (at most the limit).
+     */
     private final java.util.Map<UUID, Long> seen = new ConcurrentHashMap<>();
     /** Runs whose result is being recorded right now (the replay leaves them alone). */
     private final Set<UUID> recording = ConcurrentHashMap.newKeySet();
@@ -97,8 +100,9 @@ class ResultRecorder implements SmartInitializingSingleton {
         } catch (DataAccessException | TransactionException e) {
             // Never only in memory: the result waits on disk, and this replica keeps its lease.
             log.error("Run {}: could not record its result yet ({}); keeping it in the spool", runId, e.getMessage());
-            seen.put(runId, System.nanoTime());
+            long spooled = System.nanoTime();
             spool.keep(runId, result);
+            seen.put(runId, spooled);
             return null;
         } finally {
             recording.remove(runId);

@@ -177,7 +177,8 @@ class RunLeases implements SmartInitializingSingleton {
     }
 
     /**
-     * Renews this node's leases when a third of the TTL has passed. On a thread of its own
+     * Renews this node's leases when a third of the TTL has passed, or at once when a run arrived with a lease already
+     * that old (its claim answered late) that no renewal has been answered about yet. On a thread of its own
      * ({@link DedicatedSchedule}), not the application's scheduler, whose one thread also runs the
      * sweep ({@link #sweep}: its interruptions wait for a tenant's audit lock, held through a long
      * retention purge), the purge itself and the other jobs, and which stops before the drain.
@@ -198,7 +199,7 @@ class RunLeases implements SmartInitializingSingleton {
             long third = ttl.dividedBy(3).toNanos();
             // Due every third of the TTL, and at once for a run that arrived with a lease already that old (a claim
             // answered late): the fence would otherwise stop it before the next renewal.
-            if (now - lastRenewal >= third || fence.writtenBefore(now - third)) {
+            if (now - lastRenewal >= third || fence.dueForRenewal(now - third)) {
                 List<UUID> held = List.copyOf(executor.leased());
                 if (!held.isEmpty()) {
                     RunClaims.Renewal renewal = claims.renewLeases(executor.node(), held, ttl);
@@ -206,6 +207,9 @@ class RunLeases implements SmartInitializingSingleton {
                     answered(System.nanoTime());
                     // Each lease renewed now runs from the database's clock at or after this renewal began.
                     fence.renewed(renewal.renewed(), now);
+                    // Passed over (a row another transaction holds) or lost alike: waiting for the next regular
+                    // renewal.
+                    fence.tried(held);
                     for (UUID runId : renewal.lost()) {
                         // Ended or taken over by another replica (this one paused past its lease, or lost
                         // the database for longer): its process must not go on with effects nobody sees.

@@ -118,14 +118,20 @@ class LeaseFenceTests {
     }
 
     @Test
-    void aRenewalIsDueForARunWhoseLeaseWasWrittenBeforeAGivenTime() {
+    void aRenewalIsDueAtOnceOnlyForARunArrivedWithAnOldLeaseThatNoRenewalWasAnsweredAbout() {
         LeaseFence fence = new LeaseFence(Duration.ofSeconds(30), Duration.ofMillis(500));
-        assertThat(fence.writtenBefore(100 * SECOND)).as("nothing registered").isFalse();
+        assertThat(fence.dueForRenewal(100 * SECOND)).as("nothing registered").isFalse();
         fence.claimed(RUN, 10 * SECOND);
-        assertThat(fence.writtenBefore(10 * SECOND)).isFalse();
-        assertThat(fence.writtenBefore(11 * SECOND)).isTrue();
-        fence.renewed(List.of(RUN), 20 * SECOND);
-        assertThat(fence.writtenBefore(11 * SECOND)).isFalse();
+        assertThat(fence.dueForRenewal(10 * SECOND)).isFalse();
+        assertThat(fence.dueForRenewal(11 * SECOND)).as("claimed before then").isTrue();
+        // A renewal passed over its row (another transaction held it): the next regular renewal tries again.
+        fence.tried(List.of(RUN));
+        assertThat(fence.dueForRenewal(11 * SECOND)).isFalse();
+        UUID late = UUID.randomUUID();
+        fence.claimed(late, 5 * SECOND);
+        assertThat(fence.dueForRenewal(11 * SECOND)).isTrue();
+        fence.released(late);
+        assertThat(fence.dueForRenewal(11 * SECOND)).isFalse();
     }
 
     private static long nanos(double seconds) {
