@@ -133,6 +133,23 @@ class RunLaunch {
             log.warn("Run {}: {}; refusing to run it", execution.runId(), revoked);
             return refuse(execution, tool, revoked);
         }
+        try {
+            return prepare(execution, tool);
+        } catch (RuntimeException e) {
+            // A recorded action this build cannot read, or a look-up that failed: nothing is started, and the agent is
+            // told so (left to the lease, the run would end INTERRUPTED, its outcome unknown). The cause stays in the
+            // log.
+            log.error("Run {}: its action could not be prepared; not starting it", execution.runId(), e);
+            return refuse(
+                    execution,
+                    tool,
+                    "its recorded action could not be prepared to run ("
+                            + e.getClass().getSimpleName() + "); nothing was started");
+        }
+    }
+
+    /** The process to start, or the call to make, for a run that may start; or why it may not. */
+    private Plan prepare(Execution execution, ToolSnapshot tool) {
         if (execution.kind() == ActionKind.HTTP) {
             return call(execution, tool);
         }

@@ -87,6 +87,29 @@ class UnstartedRunsIntegrationTests {
         }
     }
 
+    /** A run whose recorded request cannot be read (a row written by another build) is refused, not left running. */
+    @Test
+    void aRunWhoseRecordedActionCannotBeReadIsNotStarted() {
+        RunRecord parked = parkedThenClaimed(
+                new AgentIdentity("webapi", "bot"), "restart", Map.of("service", "billing", "environment", "staging"));
+        OwnerDatabase.jdbc(context)
+                .sql("UPDATE airlock.runs SET request = '\"not a request\"' WHERE id = ?")
+                .param(parked.id())
+                .update();
+        try (var scope = scopes.agent("webapi").open()) {
+            RunRecord claimed = runs.findById(parked.id()).orElseThrow();
+            executor.start(Execution.of(claimed), limits.tryExecute("webapi").orElseThrow(), System.nanoTime());
+            org.awaitility.Awaitility.await("the run ended")
+                    .pollInSameThread()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() ->
+                            runs.findById(claimed.id()).orElseThrow().state().isTerminal());
+            RunRecord ended = runs.findById(claimed.id()).orElseThrow();
+            assertThat(ended.state()).isEqualTo(RunState.FAILED);
+            assertThat(ended.failure()).contains("could not be prepared to run");
+        }
+    }
+
     private RunRecord parkedThenClaimed(String note) {
         return parkedThenClaimed(new AgentIdentity("acme", "build-bot"), "release", Map.of("note", note));
     }
