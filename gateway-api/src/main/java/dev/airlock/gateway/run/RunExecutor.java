@@ -69,7 +69,6 @@ public class RunExecutor implements SmartLifecycle {
     /** Whether the drain has stopped registering runs (a run that reaches {@link #start} then never starts). */
     private boolean closed;
 
-    private final java.time.Clock clock;
     private final LeaseFence fence;
 
     RunExecutor(
@@ -84,10 +83,8 @@ public class RunExecutor implements SmartLifecycle {
             AirlockProperties properties,
             AgentSettings settings,
             ApplicationEventPublisher events,
-            java.time.Clock clock,
             LeaseFence fence,
             @org.springframework.beans.factory.annotation.Value("${server.port:8080}") String port) {
-        this.clock = clock;
         this.fence = fence;
         this.launch = launch;
         this.calls = calls;
