@@ -65,14 +65,6 @@ class RunLeases implements SmartInitializingSingleton {
     /** When (monotonic) the database last answered a renewal or a sweep. */
     private volatile long lastAnswer = System.nanoTime();
 
-    /** Records an answer from the database at {@code now}, after a gap or not. */
-    private void answered(long now) {
-        if (now - lastAnswer > ttl.dividedBy(3).toNanos()) {
-            inTouchSince = now;
-        }
-        lastAnswer = now;
-    }
-
     private final Duration checkInterval;
 
     /** Renewals, every check interval, from start-up until the context is destroyed (after the drain). */
@@ -185,6 +177,14 @@ class RunLeases implements SmartInitializingSingleton {
      */
     void renew() {
         scopes.gatewayJobs().run(this::renewLeases);
+    }
+
+    /** Records an answer from the database at {@code now}, after a gap or not. */
+    private void answered(long now) {
+        if (now - lastAnswer > ttl.dividedBy(3).toNanos()) {
+            inTouchSince = now;
+        }
+        lastAnswer = now;
     }
 
     /** Ends runs whose leases ran out, and keeps the node id's lock. */

@@ -534,6 +534,14 @@ class ClusterIntegrationTests {
      * A PostgreSQL of the outage tests' own at {@code pgData} (kept between its stops, so that it comes back
      * with what it had), fsync on, on {@code pgPort}.
      */
+    /** A PostgreSQL of the test's own, which the outage tests stop and start again, with the application's login. */
+    private static EmbeddedPostgres postgresWithLogin(Path data, int port) throws IOException {
+        EmbeddedPostgres postgres = postgresAt(data, port);
+        dev.airlock.persistence.database.ApplicationLogin.create(
+                postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
+        return postgres;
+    }
+
     private static EmbeddedPostgres postgresAt(Path pgData, int pgPort) throws IOException {
         Files.createDirectories(pgData);
         return EmbeddedPostgres.builder()
@@ -605,9 +613,7 @@ class ClusterIntegrationTests {
     void anOutageLongerThanALeaseEndsNoRunThatIsStillExecuting() throws Exception {
         Path pgData = work.resolve("long-outage-pg");
         int pgPort = freePort();
-        EmbeddedPostgres postgres = postgresAt(pgData, pgPort);
-        dev.airlock.persistence.database.ApplicationLogin.create(
-                postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
+        EmbeddedPostgres postgres = postgresWithLogin(pgData, pgPort);
         Path marks = toolDir("marks-long-outage");
         String outageUrl = "jdbc:postgresql://localhost:" + pgPort + "/postgres";
         // A lease longer than the pool's 5 s wait for a connection, as in production (30 s): after the outage a
@@ -675,9 +681,7 @@ class ClusterIntegrationTests {
             org.springframework.boot.test.system.CapturedOutput output) throws Exception {
         Path pgData = work.resolve("outage-pg");
         int pgPort = freePort();
-        EmbeddedPostgres postgres = postgresAt(pgData, pgPort);
-        dev.airlock.persistence.database.ApplicationLogin.create(
-                postgres.getPostgresDatabase(), "airlock_app", OUTAGE_PASSWORD);
+        EmbeddedPostgres postgres = postgresWithLogin(pgData, pgPort);
         Path marks = toolDir("marks-outage");
         // A lease long enough that the replica does not stop its run (its leases unrenewed) before the run ends.
         ConfigurableApplicationContext instance = start(

@@ -49,18 +49,10 @@ class UnstartedRunsIntegrationTests {
     void aRunWhoseLeaseWasWrittenTooLongAgoIsNotStarted() {
         RunRecord claimed = parkedThenClaimed("late");
         int free = limits.freeSlots("acme");
-        try (var scope = scopes.agent("acme").open()) {
-            long claimedAnHourAgo = System.nanoTime() - Duration.ofHours(1).toNanos();
-            executor.start(Execution.of(claimed), limits.tryExecute("acme").orElseThrow(), claimedAnHourAgo);
-            org.awaitility.Awaitility.await("the run ended")
-                    .pollInSameThread()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(() ->
-                            runs.findById(claimed.id()).orElseThrow().state().isTerminal());
-            RunRecord ended = runs.findById(claimed.id()).orElseThrow();
-            assertThat(ended.state()).isEqualTo(RunState.FAILED);
-            assertThat(ended.failure()).contains("lease was not renewed in time");
-        }
+        RunRecord ended =
+                endedAfterStart(claimed, System.nanoTime() - Duration.ofHours(1).toNanos());
+        assertThat(ended.state()).isEqualTo(RunState.FAILED);
+        assertThat(ended.failure()).contains("lease was not renewed in time");
         org.awaitility.Awaitility.await("its slot given back")
                 .atMost(Duration.ofSeconds(5))
                 .until(() -> limits.freeSlots("acme") == free);
@@ -71,20 +63,10 @@ class UnstartedRunsIntegrationTests {
     void aCallNotStartedSaysWhyInItsCall() {
         RunRecord claimed = parkedThenClaimed(
                 new AgentIdentity("webapi", "bot"), "restart", Map.of("service", "billing", "environment", "staging"));
-        try (var scope = scopes.agent("webapi").open()) {
-            executor.start(
-                    Execution.of(claimed),
-                    limits.tryExecute("webapi").orElseThrow(),
-                    System.nanoTime() - Duration.ofHours(1).toNanos());
-            org.awaitility.Awaitility.await("the run ended")
-                    .pollInSameThread()
-                    .atMost(Duration.ofSeconds(20))
-                    .until(() ->
-                            runs.findById(claimed.id()).orElseThrow().state().isTerminal());
-            RunRecord ended = runs.findById(claimed.id()).orElseThrow();
-            assertThat(ended.state()).isEqualTo(RunState.FAILED);
-            assertThat(ended.callJson()).contains("lease was not renewed in time");
-        }
+        RunRecord ended =
+                endedAfterStart(claimed, System.nanoTime() - Duration.ofHours(1).toNanos());
+        assertThat(ended.state()).isEqualTo(RunState.FAILED);
+        assertThat(ended.callJson()).contains("lease was not renewed in time");
     }
 
     /** A run whose recorded request cannot be read (a row written by another build) is refused, not left running. */
@@ -96,17 +78,26 @@ class UnstartedRunsIntegrationTests {
                 .sql("UPDATE airlock.runs SET request = '\"not a request\"' WHERE id = ?")
                 .param(parked.id())
                 .update();
+        RunRecord claimed;
         try (var scope = scopes.agent("webapi").open()) {
-            RunRecord claimed = runs.findById(parked.id()).orElseThrow();
-            executor.start(Execution.of(claimed), limits.tryExecute("webapi").orElseThrow(), System.nanoTime());
+            claimed = runs.findById(parked.id()).orElseThrow();
+        }
+        RunRecord ended = endedAfterStart(claimed, System.nanoTime());
+        assertThat(ended.state()).isEqualTo(RunState.FAILED);
+        assertThat(ended.failure()).contains("could not be prepared to run");
+    }
+
+    /** Hands the claimed run to the executor, its claim made at {@code claimedAt}, and reads it once it has ended. */
+    private RunRecord endedAfterStart(RunRecord claimed, long claimedAt) {
+        String tenant = claimed.tenant();
+        try (var scope = scopes.agent(tenant).open()) {
+            executor.start(Execution.of(claimed), limits.tryExecute(tenant).orElseThrow(), claimedAt);
             org.awaitility.Awaitility.await("the run ended")
                     .pollInSameThread()
                     .atMost(Duration.ofSeconds(20))
                     .until(() ->
                             runs.findById(claimed.id()).orElseThrow().state().isTerminal());
-            RunRecord ended = runs.findById(claimed.id()).orElseThrow();
-            assertThat(ended.state()).isEqualTo(RunState.FAILED);
-            assertThat(ended.failure()).contains("could not be prepared to run");
+            return runs.findById(claimed.id()).orElseThrow();
         }
     }
 
