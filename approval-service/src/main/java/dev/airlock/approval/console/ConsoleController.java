@@ -104,28 +104,29 @@ class ConsoleController {
             @RequestParam(required = false) @Nullable String agent,
             Model model) {
         Human human = Human.of(authentication);
-        java.util.function.Predicate<ApprovalView.Request> filter =
-                r -> matches(tenant, r.tenant()) && matches(tool, r.tool()) && matches(agent, r.agent());
-        // The filters narrow the queries themselves, so that a page of newest requests is a page of matching ones.
+        // The filters narrow the queries themselves, so that a page of requests is a page of matching ones.
         String oneTenant = given(tenant);
         java.util.function.UnaryOperator<java.util.Set<String>> chosen =
                 tenants -> oneTenant == null ? tenants : tenants.contains(oneTenant) ? Set.of(oneTenant) : Set.of();
-        List<ApprovalView.Request> waiting =
-                approvals
-                        .waitingFor(human.name(), human.identity(), chosen.apply(human.tenants(Role.APPROVER)))
-                        .stream()
-                        .filter(filter)
-                        .toList();
-        java.util.Set<UUID> mine =
-                waiting.stream().map(ApprovalView.Request::runId).collect(java.util.stream.Collectors.toSet());
+        java.util.Set<String> approverTenants = chosen.apply(human.tenants(Role.APPROVER));
+        ApprovalService.Waiting waiting =
+                approvals.waitingFor(human.name(), human.identity(), approverTenants, given(tool), given(agent));
         ApprovalService.Page newest = approvals.list(
                 chosen.apply(human.tenants()), true, given(tool), given(agent), null, ApprovalService.WAITING_PAGE);
+        // Not only those listed above: past the first page of "waiting for you", one of the newest
+        // may wait for the person too, and it does not belong among the others either.
+        java.util.Set<UUID> mine = approvals.waitingAmong(
+                human.name(),
+                human.identity(),
+                approverTenants,
+                newest.requests().stream().map(ApprovalView.Request::runId).toList());
         List<ApprovalView.Request> others = newest.requests().stream()
-                .filter(filter)
                 .filter(r -> !mine.contains(r.runId()))
                 .toList();
         model.addAttribute("human", human.name());
-        model.addAttribute("waiting", waiting.stream().map(this::item).toList());
+        model.addAttribute(
+                "waiting", waiting.requests().stream().map(this::item).toList());
+        model.addAttribute("waitingMore", waiting.more());
         model.addAttribute("pending", others.stream().map(this::item).toList());
         model.addAttribute("pendingMore", newest.next() != null);
         model.addAttribute("pendingShown", ApprovalService.WAITING_PAGE);
@@ -139,11 +140,6 @@ class ConsoleController {
                         .withZone(java.time.ZoneOffset.UTC)
                         .format(clock.instant()));
         return "queue";
-    }
-
-    private static boolean matches(@Nullable String filter, String value) {
-        String given = given(filter);
-        return given == null || value.equals(given);
     }
 
     /** The filter as given, stripped; null when none is. */

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -179,18 +180,44 @@ public class ApprovalService {
 
     /**
      * The pending requests {@code person} (with {@code identity}) may decide: in the tenants where
-     * they approve, not of their own agents, not decided by them yet; the one that expires first first.
+     * they approve, not of their own agents, not decided by them yet, of {@code tool} and {@code agent}
+     * where given; the one that expires first first, at most {@link #WAITING_PAGE} of them.
      */
     @Transactional(readOnly = true)
-    public List<ApprovalView.Request> waitingFor(String person, String identity, Collection<String> approverTenants) {
+    public Waiting waitingFor(
+            String person,
+            String identity,
+            Collection<String> approverTenants,
+            @Nullable String tool,
+            @Nullable String agent) {
         if (approverTenants.isEmpty()) {
-            return List.of();
+            return new Waiting(List.of(), false);
         }
-        return requests
-                .waitingFor(approverTenants, person, identity, org.springframework.data.domain.Limit.of(WAITING_PAGE))
-                .stream()
-                .map(ApprovalView.Request::of)
-                .toList();
+        List<ApprovalView.Request> found =
+                requests.waitingFor(approverTenants, person, identity, tool, agent, Limit.of(WAITING_PAGE + 1)).stream()
+                        .map(ApprovalView.Request::of)
+                        .toList();
+        return found.size() > WAITING_PAGE
+                ? new Waiting(found.subList(0, WAITING_PAGE), true)
+                : new Waiting(found, false);
+    }
+
+    /**
+     * The requests waiting for one person.
+     *
+     * @param requests the first {@link #WAITING_PAGE} of them, the one that expires first first
+     * @param more     whether more wait than are listed
+     */
+    public record Waiting(List<ApprovalView.Request> requests, boolean more) {}
+
+    /** Which of {@code runIds} are pending requests {@code person} may decide in {@code approverTenants}. */
+    @Transactional(readOnly = true)
+    public Set<UUID> waitingAmong(
+            String person, String identity, Collection<String> approverTenants, Collection<UUID> runIds) {
+        if (approverTenants.isEmpty() || runIds.isEmpty()) {
+            return Set.of();
+        }
+        return Set.copyOf(requests.waitingAmong(approverTenants, person, identity, runIds));
     }
 
     /** The most requests "Waiting for you" lists; the count says how many there are. */

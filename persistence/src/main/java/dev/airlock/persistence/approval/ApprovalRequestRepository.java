@@ -55,13 +55,28 @@ public interface ApprovalRequestRepository extends JpaRepository<ApprovalRequest
             + " ApprovalDecision d where d.runId = r.runId and (lower(d.approver) = lower(:person)"
             + " or d.approverIdentity = :identity))";
 
-    /** The pending requests the person may decide in {@code tenants}, the one that expires first first. */
-    @Query("select r from ApprovalRequest r where " + WAITING_FOR + " order by r.expiresAt")
+    /**
+     * The pending requests the person may decide in {@code tenants} (of {@code tool} and {@code agent}
+     * where not null), the one that expires first first, at most {@code limit} of them.
+     */
+    @Query("select r from ApprovalRequest r where " + WAITING_FOR
+            + " and (:tool is null or r.tool = :tool) and (:agent is null or r.agent = :agent)"
+            + " order by r.expiresAt, r.runId")
     List<ApprovalRequest> waitingFor(
             @Param("tenants") Collection<String> tenants,
             @Param("person") String person,
             @Param("identity") String identity,
+            @Param("tool") @Nullable String tool,
+            @Param("agent") @Nullable String agent,
             org.springframework.data.domain.Limit limit);
+
+    /** Which of {@code runIds} are pending requests the person may decide in {@code tenants}. */
+    @Query("select r.runId from ApprovalRequest r where " + WAITING_FOR + " and r.runId in :runIds")
+    List<UUID> waitingAmong(
+            @Param("tenants") Collection<String> tenants,
+            @Param("person") String person,
+            @Param("identity") String identity,
+            @Param("runIds") Collection<UUID> runIds);
 
     /** How many pending requests the person may decide in {@code tenants}. */
     @Query("select count(r) from ApprovalRequest r where " + WAITING_FOR)
