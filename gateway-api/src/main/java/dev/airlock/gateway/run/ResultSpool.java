@@ -3,6 +3,8 @@ package dev.airlock.gateway.run;
 import dev.airlock.gateway.capture.CaptureResult;
 import dev.airlock.gateway.settings.AgentSettings;
 import dev.airlock.kernel.config.AirlockProperties;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -35,7 +37,7 @@ class ResultSpool {
     private final Path dir;
     private final JsonMapper json;
 
-    ResultSpool(AirlockProperties properties, AgentSettings settings, JsonMapper json) {
+    ResultSpool(AirlockProperties properties, AgentSettings settings, JsonMapper json, MeterRegistry meters) {
         Path configured = settings.executor().spoolDir();
         this.dir = (configured != null ? configured : properties.dataDir().resolve("spool"))
                 .toAbsolutePath()
@@ -45,6 +47,19 @@ class ResultSpool {
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the result spool " + dir, e);
+        }
+        Gauge.builder("airlock.results.spooled", this, ResultSpool::count)
+                .description("Results waiting in this replica's spool for the database to take them")
+                .register(meters);
+    }
+
+    /** How many results wait in the spool; not a number when the spool cannot be listed. */
+    private double count() {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(SUFFIX))
+                    .count();
+        } catch (IOException | UncheckedIOException e) {
+            return Double.NaN;
         }
     }
 
