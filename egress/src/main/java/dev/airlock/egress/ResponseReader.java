@@ -18,4 +18,11 @@ public interface ResponseReader {
      * @param body        the body
      */
     void read(int status, @Nullable String contentType, InputStream body) throws IOException;
+
+    /**
+     * An attempt begins: a retry's answer replaces what an earlier attempt's body left, even when it
+     * has no body of its own (a {@code 204} after a {@code 200} cut short), so a reader that keeps a
+     * body forgets it here.
+     */
+    default void attemptStarted() {}
 }

@@ -317,10 +317,13 @@ public final class Upstream implements AutoCloseable {
                 boolean mayRetry =
                         request.idempotent() && attemptsMade < policy.retry().maxAttempts();
                 Attempt attempt;
+                java.util.concurrent.atomic.AtomicBoolean abandoned = new java.util.concurrent.atomic.AtomicBoolean();
                 try {
                     attempt = timeLimiter.executeFutureSupplier(
-                            () -> CompletableFuture.supplyAsync(() -> attempt(mayRetry), attempts));
+                            () -> CompletableFuture.supplyAsync(() -> attempt(mayRetry, abandoned), attempts));
                 } catch (TimeoutException e) {
+                    // Its thread goes on until its request is cut: it must not send a redirect's next request.
+                    abandoned.set(true);
                     abort();
                     breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
                     attempt = new Attempt(
@@ -378,15 +381,15 @@ public final class Upstream implements AutoCloseable {
                 return new Attempt(
                         EgressTermination.REFUSED, redirect.status, Map.of(), redirect.getMessage(), lastUrl, false);
             }
+            if (cancelled) {
+                // Cut by its caller, not failed by the upstream: an agent that starts and cancels calls must not
+                // open the breaker for everyone else.
+                breaker.releasePermission();
+                return new Attempt(EgressTermination.CANCELLED, null, Map.of(), null, lastUrl, false);
+            }
             breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
-            if (cancelled || expired) {
-                return new Attempt(
-                        cancelled ? EgressTermination.CANCELLED : EgressTermination.TIMED_OUT,
-                        null,
-                        Map.of(),
-                        null,
-                        lastUrl,
-                        false);
+            if (expired) {
+                return new Attempt(EgressTermination.TIMED_OUT, null, Map.of(), null, lastUrl, false);
             }
             if (e instanceof SocketTimeoutException
                     || e instanceof ConnectTimeoutException
@@ -422,7 +425,8 @@ public final class Upstream implements AutoCloseable {
         }
 
         /** One attempt: the request, redirects within the origin, and the body of the answer kept. */
-        private Attempt attempt(boolean mayRetry) {
+        private Attempt attempt(boolean mayRetry, java.util.concurrent.atomic.AtomicBoolean abandoned) {
+            reader.attemptStarted();
             URI url = request.url();
             String method = request.method();
             byte @Nullable [] body =
@@ -436,7 +440,7 @@ public final class Upstream implements AutoCloseable {
                             body, request.contentType() == null ? null : ContentType.parse(request.contentType())));
                 }
                 inFlight.set(outgoing);
-                if (cancelled || expired) {
+                if (cancelled || expired || abandoned.get()) {
                     outgoing.cancel();
                 }
                 ClassicHttpResponse response;
@@ -457,15 +461,16 @@ public final class Upstream implements AutoCloseable {
                                     "the upstream redirected a request that is not idempotent" + " with " + status
                                             + ", which would send it again; it is not followed");
                         }
+                        if (status != 307 && status != 308 && !"GET".equals(method) && !"HEAD".equals(method)) {
+                            // 301, 302 and 303 turn it into a GET of another URL: what would be answered is not
+                            // the request that was approved (a POST "answered" by a login page's 200).
+                            throw new RedirectRefused(
+                                    status,
+                                    "the upstream redirected the " + method + " request with " + status
+                                            + ", which would turn it into a GET of another URL; it is not followed");
+                        }
                         URI next = redirect(url, response.getFirstHeader("Location"), status, redirects);
                         outgoing.cancel();
-                        if (status == 303
-                                || (status == 301 || status == 302)
-                                        && !"GET".equals(method)
-                                        && !"HEAD".equals(method)) {
-                            method = "GET";
-                            body = null;
-                        }
                         url = next;
                         continue;
                     }

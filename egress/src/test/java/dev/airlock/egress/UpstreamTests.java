@@ -71,6 +71,32 @@ class UpstreamTests {
             ex.sendResponseHeaders(Integer.parseInt(ex.getRequestURI().getPath().substring(5)), -1);
             ex.close();
         });
+        // /moved/<status>: answers that status with a Location of /ok, counting the requests
+        server.createContext("/moved/", ex -> {
+            hits.incrementAndGet();
+            ex.getRequestBody().transferTo(OutputStream.nullOutputStream());
+            ex.getResponseHeaders().set("Location", "/ok");
+            ex.sendResponseHeaders(Integer.parseInt(ex.getRequestURI().getPath().substring(7)), -1);
+            ex.close();
+        });
+        // /cut-then-empty: the first request gets 10 of its 100 bytes and a closed connection, the next a 204
+        server.createContext("/cut-then-empty", ex -> {
+            if (hits.incrementAndGet() == 1) {
+                ex.sendResponseHeaders(200, 100);
+                ex.getResponseBody().write("0123456789".getBytes(StandardCharsets.UTF_8));
+                ex.getResponseBody().flush();
+                // Thrown from the handler, the server closes the connection with the body unfinished.
+                throw new IOException("the connection is cut");
+            }
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        // /held: answers after a second, the time a test needs to cancel its call
+        server.createContext("/held", ex -> {
+            hits.incrementAndGet();
+            sleep(1000);
+            answer(ex, 200, "text/plain", "late");
+        });
         server.start();
         egress = new Egress(network, network, null, Clock.systemUTC());
     }
@@ -134,10 +160,17 @@ class UpstreamTests {
 
     private static final class Body implements ResponseReader {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int attempts;
 
         @Override
         public void read(int status, String contentType, InputStream body) throws IOException {
             body.transferTo(bytes);
+        }
+
+        @Override
+        public void attemptStarted() {
+            attempts++;
+            bytes.reset();
         }
 
         String text() {
@@ -215,6 +248,73 @@ class UpstreamTests {
                 local("redirects").call(get(url("/loop")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
         assertThat(loop.termination()).isEqualTo(EgressTermination.REFUSED);
         assertThat(loop.reason()).contains("more than 5 redirects");
+    }
+
+    @ParameterizedTest(name = "{0} answered {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+        "POST, 301",
+        "POST, 302",
+        "POST, 303",
+        "PUT, 302",
+        "DELETE, 301",
+        "PATCH, 303"
+    })
+    void aRedirectThatWouldTurnTheRequestIntoAGetIsRefusedNotFollowed(String method, int status) {
+        // A POST "answered" by the 200 of the page it was sent on to (a login page, say) did not succeed.
+        EgressRequest request = new EgressRequest(
+                method,
+                url("/moved/" + status),
+                List.of(),
+                "{\"deploy\":1}".getBytes(StandardCharsets.UTF_8),
+                "application/json",
+                !method.equals("POST") && !method.equals("PATCH"));
+        EgressResult result = local("moved").call(request, new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(result.status()).isEqualTo(status);
+        assertThat(result.reason()).contains(method + " request with " + status, "GET", "not followed");
+        assertThat(hits).as("requests the upstream received").hasValue(1);
+    }
+
+    @Test
+    void aGetIsStillFollowedThroughA303() {
+        Body body = new Body();
+        EgressResult result =
+                local("moved").call(get(url("/moved/303")), body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(result.finalUrl().getPath()).isEqualTo("/ok");
+        assertThat(body.text()).isEqualTo("hello");
+    }
+
+    @Test
+    void aRetrysAnswerWithoutABodyIsNotGivenTheBodyOfTheAttemptBefore() {
+        Body body = new Body();
+        EgressResult result =
+                local("cut").call(get(url("/cut-then-empty")), body, CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(result.status()).isEqualTo(204);
+        assertThat(result.attempts()).isEqualTo(2);
+        assertThat(body.attempts).as("each attempt began afresh").isEqualTo(2);
+        assertThat(body.text())
+                .as("the first attempt's ten bytes are not the answer's")
+                .isEmpty();
+    }
+
+    @Test
+    void callsCancelledByTheirCallerDoNotOpenTheBreaker() throws Exception {
+        // Two calls in the window, both cut by their caller: the upstream failed neither.
+        Upstream upstream = egress.upstream("cancelled", policy(true, Duration.ofSeconds(5), 1000, 1, 2));
+        for (int i = 1; i <= 2; i++) {
+            AtomicReference<Runnable> cancel = new AtomicReference<>();
+            CompletableFuture<EgressResult> call = CompletableFuture.supplyAsync(
+                    () -> upstream.call(get(url("/held")), new Body(), cancel::set, Duration.ofSeconds(30)));
+            int sent = i;
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> hits.get() == sent);
+            cancel.get().run();
+            assertThat(call.get(30, java.util.concurrent.TimeUnit.SECONDS).termination())
+                    .isEqualTo(EgressTermination.CANCELLED);
+        }
+        EgressResult next = upstream.call(get(url("/ok")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(next.termination()).isEqualTo(EgressTermination.RESPONDED);
     }
 
     @ParameterizedTest

@@ -62,6 +62,10 @@ public record AddressGuard(boolean allowPrivateNetwork) {
         if (b0 == 169 && b1 == 254) {
             return "is a link-local address (where cloud metadata services answer)";
         }
+        if (b0 == 168 && b1 == 63 && (a[2] & 0xff) == 129 && (a[3] & 0xff) == 16) {
+            // Public by its range, but it answers only inside the cloud: Azure's host (WireServer) address.
+            return "is a cloud platform's host address (Azure's WireServer, 168.63.129.16)";
+        }
         if (b0 == 10 || b0 == 172 && b1 >= 16 && b1 <= 31 || b0 == 192 && b1 == 168) {
             return "is a private address";
         }

@@ -22,6 +22,9 @@ class AddressGuardTests {
             172.32.0.1              | allowed | allowed
             192.168.1.1             | private | allowed
             169.254.169.254         | link-local | allowed
+            168.63.129.16           | host address | allowed
+            168.63.129.17           | allowed | allowed
+            ::ffff:168.63.129.16    | host address | allowed
             100.64.0.1              | shared | allowed
             100.128.0.1             | allowed | allowed
             0.0.0.0                 | unspecified | unspecified

@@ -106,12 +106,22 @@ public class HttpCalls {
         AtomicReference<@Nullable String> bodyType = new AtomicReference<>();
         EgressResult result = client.call(
                 outgoing,
-                (status, contentType, in) -> {
-                    bodyType.set(contentType);
-                    StreamCapture capture =
-                            new StreamCapture(() -> in, tool.maxRetainedBytes(), Long.MAX_VALUE, redactor, () -> {});
-                    capture.run();
-                    body.set(capture.seal());
+                new dev.airlock.egress.ResponseReader() {
+                    @Override
+                    public void read(int status, @Nullable String contentType, java.io.InputStream in) {
+                        bodyType.set(contentType);
+                        StreamCapture capture = new StreamCapture(
+                                () -> in, tool.maxRetainedBytes(), Long.MAX_VALUE, redactor, () -> {});
+                        capture.run();
+                        body.set(capture.seal());
+                    }
+
+                    @Override
+                    public void attemptStarted() {
+                        // A retry's answer is the call's answer, body or none.
+                        body.set(null);
+                        bodyType.set(null);
+                    }
                 },
                 control,
                 Duration.parse(tool.timeout()));

@@ -38,6 +38,7 @@ public final class TestUpstream {
     private final int deadPort;
     public final List<Received> received = new CopyOnWriteArrayList<>();
     public final AtomicInteger unavailable = new AtomicInteger();
+    private final AtomicInteger cutThenEmpty = new AtomicInteger();
 
     private TestUpstream() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -192,6 +193,18 @@ public final class TestUpstream {
             redirect(exchange, 302, "/v1/..;/billing/accounts/42");
         } else if (rest.startsWith("/redirect-home")) {
             redirect(exchange, 302, "/v1/services/home");
+        } else if (rest.startsWith("/cut-then-empty")) {
+            // Every other request gets 10 of its 100 bytes and a cut connection, the one after it a 204.
+            if (cutThenEmpty.incrementAndGet() % 2 == 1) {
+                exchange.getResponseHeaders().set("Content-Type", "text/plain");
+                exchange.sendResponseHeaders(200, 100);
+                exchange.getResponseBody().write("cut short\n".getBytes(StandardCharsets.US_ASCII));
+                exchange.getResponseBody().flush();
+                // Thrown from the handler, the server closes the connection with the body unfinished.
+                throw new IOException("the connection is cut");
+            }
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
         } else {
             send(
                     exchange,

@@ -366,6 +366,36 @@ class HttpToolIntegrationTests {
                 .hasSize(home);
     }
 
+    @Test
+    void aPostRedirectedTowardsAGetOfAnotherUrlIsRefusedNotFollowed() {
+        // A POST "answered" by the 200 of the page it was sent on to did not succeed: the agent reads the 302.
+        int before = upstream.receivedAt("/v1/redirect-home").size();
+        int home = upstream.receivedAt("/v1/services/home").size();
+        JsonNode run = run("redirect-login", "{}");
+        assertThat(run.path("state").asString()).isEqualTo("FAILED");
+        JsonNode http = run.path("http");
+        assertThat(http.path("termination").asString()).isEqualTo("REFUSED");
+        assertThat(http.path("method").asString()).isEqualTo("POST");
+        assertThat(http.path("status").asInt()).isEqualTo(302);
+        assertThat(http.path("reason").asString()).contains("POST request with 302", "not followed");
+        assertThat(upstream.receivedAt("/v1/redirect-home")).hasSize(before + 1);
+        assertThat(upstream.receivedAt("/v1/services/home"))
+                .as("no GET sent on")
+                .hasSize(home);
+    }
+
+    @Test
+    void aRetryAnsweredWithoutABodyDoesNotShowTheBodyOfTheAttemptCutShort() {
+        JsonNode run = run("cut-then-empty", "{}");
+        assertThat(run.path("state").asString()).as(run.toString()).isEqualTo("COMPLETED");
+        assertThat(run.path("http").path("status").asInt()).isEqualTo(204);
+        assertThat(run.path("http").path("attempts").asInt()).isEqualTo(2);
+        assertThat(run.path("stdout").path("text").asString())
+                .as("the first attempt's bytes are not the answer's")
+                .isEmpty();
+        assertThat(run.path("stdout").path("observedBytes").asLong()).isZero();
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"unpermitted", "metadata", "private", "ula", "mapped", "ec2-v6"})
     void theGuardRefusesNonPublicAddressesWithoutSendingAnything(String tool) {
