@@ -64,6 +64,7 @@ def tools():
          "inputSchema": {"type": "object", "properties": {"safe\u202eeteled": {"type": "string"}}}},
         {"name": "huge_schema", "description": "a schema of 100,000 characters",
          "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": "y" * 100000}}}},
+        {"name": "vast", "description": "v" * 200000, "inputSchema": {"type": "object"}},
         {"name": "mark", "description": "an action with an effect", "inputSchema": {"type": "object"}},
         {"name": "calls", "description": "the tools it was called for", "inputSchema": {"type": "object"}},
         {"name": "list_error", "description": "refuses the next listing, with a line break in the error's code",
@@ -137,7 +138,7 @@ for line in sys.stdin:
         continue
     if method == "initialize":
         send({"jsonrpc": "2.0", "id": ident, "result": {
-            "protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": True}},
+            "protocolVersion": os.environ.get("PROTOCOL_VERSION", "2025-06-18"), "capabilities": {"tools": {"listChanged": True}},
             "serverInfo": {"name": "hostile", "version": "1.0" + ESC + "[31m"}}})
     elif method == "tools/list":
         if state["list_error"]:

@@ -83,6 +83,12 @@ public class McpCalls {
                     "MCP server " + call.server() + " has changed since the run was requested (its command, URL,"
                             + " sandbox, network or credential); ask again");
         }
+        if (UpstreamTools.deniedOutright(server.server().settings(), call.tool())) {
+            // Set to deny after the run was requested: the runs waiting for people or for a free slot stop
+            // too, as a configured tool's do.
+            return failed(
+                    started, call, Termination.REFUSED, "tool " + call.server() + "." + call.tool() + " is now denied");
+        }
         McpChannel.Reply reply;
         try {
             reply = server.call(

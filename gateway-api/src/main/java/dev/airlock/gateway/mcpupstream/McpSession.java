@@ -50,6 +50,13 @@ final class McpSession implements AutoCloseable {
         if (version == null || !version.isString()) {
             throw new McpFailure(Termination.UPSTREAM_ERROR, "initialize answered no protocolVersion");
         }
+        if (!version.asString().matches("[\\x21-\\x7E]{1,64}")) {
+            // It goes back to the server in a header of every request over HTTP: a version no header can carry
+            // is the server's error, not a reason for the connection to fail some other way.
+            throw new McpFailure(
+                    Termination.UPSTREAM_ERROR,
+                    "initialize answered a protocolVersion that is not 1 to 64 printable ASCII characters");
+        }
         if (channel instanceof HttpChannel http) {
             http.protocolVersion(version.asString());
         }

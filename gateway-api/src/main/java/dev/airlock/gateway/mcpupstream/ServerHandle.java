@@ -77,6 +77,8 @@ final class ServerHandle {
     private Map<String, Object> outcomes = Map.of();
 
     private int lastUnnamed;
+    /** How many tools of the last listing had a definition too long to record (logged when it changes). */
+    private int lastTooLarge;
 
     ServerHandle(
             ServerSettings server,
@@ -147,6 +149,10 @@ final class ServerHandle {
                     "MCP server {} could not be started and initialized: {}; its tools are unavailable until it is",
                     server.label(),
                     down);
+        } catch (RuntimeException e) {
+            // Unforeseen: still down with a reason, and still tried again, never a gateway that cannot start.
+            down = shown("it could not be started: " + e);
+            log.error("MCP server {} could not be started and initialized", server.label(), e);
         }
         Thread thread = Thread.ofVirtual().name("mcp-watch-" + server.label()).start(this::watch);
         watcher = thread;
@@ -173,7 +179,7 @@ final class ServerHandle {
         McpSession opened;
         try {
             opened = McpSession.initialize(channel, server.settings().startTimeout(), clientVersion);
-        } catch (McpFailure e) {
+        } catch (McpFailure | RuntimeException e) {
             channel.close();
             throw e;
         }
@@ -286,14 +292,33 @@ final class ServerHandle {
         List<JsonNode> tools = current.listTools(limit, onCancel);
         Map<String, UpstreamTools.Listed> listed = new LinkedHashMap<>();
         int unnamed = 0;
+        int tooLarge = 0;
         for (JsonNode tool : tools) {
             UpstreamTools.Listed one = UpstreamTools.listed(tool);
             if (one == null) {
                 unnamed++;
                 continue;
             }
-            if (UpstreamTools.included(server.settings().tools(), one.name())) {
-                listed.putIfAbsent(one.name(), one);
+            if (!UpstreamTools.included(server.settings().tools(), one.name())) {
+                continue;
+            }
+            if (one.canonical().length() > UpstreamTools.MAX_DEFINITION_CHARS) {
+                // Neither recorded (each held definition is a row and a console page's worth of text) nor
+                // offered: a server may not fill the database or the reviewers' page with one listing.
+                tooLarge++;
+                continue;
+            }
+            listed.putIfAbsent(one.name(), one);
+        }
+        if (tooLarge != lastTooLarge) {
+            lastTooLarge = tooLarge;
+            if (tooLarge > 0) {
+                log.warn(
+                        "MCP server {} lists {} tool(s) whose definition is longer than {} characters; they are"
+                                + " neither recorded nor offered",
+                        server.label(),
+                        tooLarge,
+                        UpstreamTools.MAX_DEFINITION_CHARS);
             }
         }
         if (unnamed != lastUnnamed) {

@@ -81,6 +81,28 @@ final class UpstreamTools {
                 && tools.exclude().stream().noneMatch(g -> dev.airlock.kernel.config.Globs.matches(g, name));
     }
 
+    /** The first of the server's {@code tools.overrides} that matches the upstream tool {@code name}, or null. */
+    private static AgentSettings.@Nullable McpToolOverride overrideOf(AgentSettings.McpServer settings, String name) {
+        return settings.tools().overrides().stream()
+                .filter(o -> o.match().stream().anyMatch(g -> dev.airlock.kernel.config.Globs.matches(g, name)))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * Whether the server's settings (or the first override that matches the upstream tool {@code name})
+     * now refuse every call of it: approval {@code deny} and no rules that could allow one. Read from the
+     * settings alone, not from a listing, so that it holds whether or not the server answers.
+     */
+    static boolean deniedOutright(AgentSettings.McpServer settings, String name) {
+        AgentSettings.McpToolOverride override = overrideOf(settings, name);
+        dev.airlock.kernel.config.ApprovalMode mode =
+                override != null && override.approval() != null ? override.approval() : settings.approval();
+        List<AgentSettings.Rule> rules =
+                override != null && override.rules() != null ? override.rules() : settings.rules();
+        return mode == dev.airlock.kernel.config.ApprovalMode.DENY && rules.isEmpty();
+    }
+
     /**
      * The tool agents see for {@code listed}, with the server's settings (or the first override
      * that matches it); its runs record {@code settingsSha256}, the server's {@link ServerSettings#sha256}.
@@ -117,11 +139,7 @@ final class UpstreamTools {
         Map<String, Object> outputSchema = output == null || !output.isObject()
                 ? null
                 : CANONICAL.treeToValue(output, new TypeReference<Map<String, Object>>() {});
-        AgentSettings.McpToolOverride override = settings.tools().overrides().stream()
-                .filter(o ->
-                        o.match().stream().anyMatch(g -> dev.airlock.kernel.config.Globs.matches(g, listed.name())))
-                .findFirst()
-                .orElse(null);
+        AgentSettings.McpToolOverride override = overrideOf(settings, listed.name());
         String overrideKey = override == null
                 ? key
                 : key + ".tools.overrides[" + settings.tools().overrides().indexOf(override) + "]";
@@ -173,6 +191,13 @@ final class UpstreamTools {
 
     /** The most characters of an input schema (as canonical JSON) that agents are shown. */
     static final int MAX_SCHEMA_CHARS = 64 * 1024;
+
+    /**
+     * The longest canonical definition (name, title, description, schemas, annotations) a listed tool
+     * may have to be recorded at all: room for both schemas at {@link #MAX_SCHEMA_CHARS}. A longer one is
+     * neither recorded nor offered.
+     */
+    static final int MAX_DEFINITION_CHARS = 160 * 1024;
 
     /**
      * Why an input schema cannot be shown to agents as it is, or null: agents read it whole (every

@@ -92,11 +92,17 @@ import tools.jackson.databind.JsonNode;
             "airlock.tenants.mcpt.mcp-servers.patient.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
             "airlock.tenants.mcpt.mcp-servers.patient.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
             "airlock.tenants.mcpt.mcp-servers.patient.approval=auto",
+            "airlock.tenants.mcpt.mcp-servers.patient.tools.overrides[0].match[0]=mark",
+            "airlock.tenants.mcpt.mcp-servers.patient.tools.overrides[0].approval=deny",
             "airlock.tenants.mcpt.mcp-servers.mortal.command[0]=python3",
             "airlock.tenants.mcpt.mcp-servers.mortal.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
             "airlock.tenants.mcpt.mcp-servers.mortal.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
             "airlock.tenants.mcpt.mcp-servers.mortal.approval=auto",
             "airlock.tenants.mcpt.mcp-servers.broken.command[0]=/nonexistent/mcp-server",
+            "airlock.tenants.mcpt.mcp-servers.oddversion.command[0]=python3",
+            "airlock.tenants.mcpt.mcp-servers.oddversion.command[1]=${user.dir}/src/test/resources/mcp/hostile_server.py",
+            "airlock.tenants.mcpt.mcp-servers.oddversion.sandbox.read-only-paths[0]=${user.dir}/src/test/resources/mcp",
+            "airlock.tenants.mcpt.mcp-servers.oddversion.env.PROTOCOL_VERSION=2025-06-18 (a header cannot carry this)",
             "airlock.tenants.mcpt.mcp-servers.javasdk.allow-private-network=true",
             "airlock.tenants.mcpt.mcp-servers.javasdk.approval=auto",
         })
@@ -358,6 +364,29 @@ class McpUpstreamIntegrationTests {
         assertThat(refused.stdout().text())
                 .as("nothing was sent, nothing came back")
                 .isEmpty();
+    }
+
+    @Test
+    void aRunOfAToolSetToDenyWhileItWaitedIsNotSent() {
+        // As for a run requested (and approved) before a restart that set its tool to deny: it reaches the call
+        // with the server's settings unchanged, and must not be sent.
+        assertThat(api.run(KEY, "patient.mark", "{}").status())
+                .as("asked for now, it is denied")
+                .isEqualTo(403);
+        dev.airlock.gateway.tool.ToolSnapshot tool =
+                catalog.find("mcpt", "patient.mark").orElseThrow().snapshot();
+        dev.airlock.gateway.tool.McpCallRequest call = new dev.airlock.gateway.tool.McpCallRequest(
+                "patient",
+                "mark",
+                (String) java.util.Objects.requireNonNull(tool.mcp()).get("definitionSha256"),
+                Map.of());
+        var refused = calls.call(UUID.randomUUID(), "mcpt", tool, call, cancel -> {});
+        assertThat(refused.termination().name()).isEqualTo("REFUSED");
+        assertThat(((dev.airlock.gateway.capture.McpFacts) java.util.Objects.requireNonNull(refused.call())).reason())
+                .isEqualTo("tool patient.mark is now denied");
+        assertThat(run("patient.calls", "{}").path("stdout").path("text").asString())
+                .as("the tools the server was called for")
+                .doesNotContain("\"mark\"");
     }
 
     @Test
@@ -677,6 +706,28 @@ class McpUpstreamIntegrationTests {
         assertThat(servers.health().get("mcpt/broken")).isNotNull().contains("cannot start the server");
         assertThat(servers.health().get("mcpt/hostile")).isNull();
         assertThat(toolNames()).noneMatch(name -> name.startsWith("broken."));
+    }
+
+    @Test
+    void aDefinitionTooLongToRecordIsNeitherRecordedNorOffered() {
+        // A server may not fill the database, or the reviewers' page, with the definitions it lists.
+        assertThat(toolNames()).contains("hostile.echo").doesNotContain("hostile.vast");
+        var owner = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
+        String count = "SELECT count(*) FROM airlock.mcp_tool_definitions WHERE tenant = 'mcpt' AND server = 'hostile'"
+                + " AND tool = ?";
+        assertThat(owner.sql(count).param("vast").query(Long.class).single()).isZero();
+        assertThat(owner.sql(count).param("huge_schema").query(Long.class).single())
+                .as("a long definition within the bound is recorded (and then not offered for its schema)")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aServerWhoseProtocolVersionNoHeaderCouldCarryIsDown() {
+        // Over HTTP the version goes back in a header of every request: such a server is down, with why.
+        assertThat(servers.health().get("mcpt/oddversion"))
+                .isNotNull()
+                .contains("protocolVersion that is not 1 to 64 printable ASCII characters");
+        assertThat(toolNames()).noneMatch(name -> name.startsWith("oddversion."));
     }
 
     @Test
