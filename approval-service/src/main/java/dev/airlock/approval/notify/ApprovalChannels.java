@@ -126,6 +126,7 @@ public class ApprovalChannels implements DisposableBean {
                         .maxAttempts(MAX_ATTEMPTS)
                         .intervalFunction(IntervalFunction.ofExponentialBackoff(FIRST_BACKOFF, 2.0))
                         .retryExceptions(IOException.class, RuntimeException.class)
+                        .ignoreExceptions(DeliveryRefused.class)
                         .build());
         people.tenants().forEach((tenant, settings) -> check(tenant, settings.notifications(), environment));
     }
@@ -463,6 +464,11 @@ public class ApprovalChannels implements DisposableBean {
                 (status, type, in) -> in.transferTo(OutputStream.nullOutputStream()),
                 CallControl.NONE,
                 Duration.ofSeconds(10));
+        if (result.termination() == EgressTermination.REFUSED) {
+            // The URL holds a credential: the reason names the outcome, never the URL (nor the refusal's, which
+            // could name a redirect's).
+            throw new DeliveryRefused(result.status() == null ? "REFUSED" : "REFUSED (HTTP " + result.status() + ")");
+        }
         if (result.termination() != EgressTermination.RESPONDED
                 || result.status() == null
                 || result.status() / 100 != 2) {

@@ -60,6 +60,7 @@ public class ApprovalWebhooks implements DisposableBean {
                     .maxAttempts(5)
                     .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0))
                     .retryExceptions(IOException.class, WebhookRefused.class)
+                    .ignoreExceptions(DeliveryRefused.class)
                     .build());
 
     ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock, Egress egress) {
@@ -211,6 +212,10 @@ public class ApprovalWebhooks implements DisposableBean {
                 (status, type, in) -> in.transferTo(OutputStream.nullOutputStream()),
                 CallControl.NONE,
                 Duration.ofSeconds(10));
+        if (result.termination() == EgressTermination.REFUSED) {
+            throw new DeliveryRefused((result.status() == null ? "" : "HTTP " + result.status() + ": ")
+                    + "refused by the client (" + result.reason() + ")");
+        }
         if (result.termination() != EgressTermination.RESPONDED
                 || result.status() == null
                 || result.status() / 100 != 2) {

@@ -79,7 +79,8 @@ final class HttpChannel extends McpChannel {
         if (version != null) {
             headers.add(new EgressRequest.Header("MCP-Protocol-Version", version));
         }
-        // Redirected, the server's credential goes only to its own endpoint or below it.
+        // A POST is never redirected (a 307 or 308 would send it again, a 301 to 303 turn it into a GET); should that
+        // change, the server's credential would still go only to its own endpoint or below it.
         EgressRequest request =
                 new EgressRequest("POST", url, headers, message, "application/json", false, url.toString());
         EgressResult result = client.call(

@@ -98,6 +98,15 @@ class ApprovalChannelsIntegrationTests {
                     exchange.close();
                 });
             }
+            // A receiver that takes the POST and answers "see other": followed, it would turn into a GET.
+            server.createContext("/moved", exchange -> {
+                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                RECEIVED.computeIfAbsent("/moved", p -> new CopyOnWriteArrayList<>())
+                        .add(body);
+                exchange.getResponseHeaders().set("Location", "/slack");
+                exchange.sendResponseHeaders(303, -1);
+                exchange.close();
+            });
             server.start();
             return server;
         } catch (IOException e) {
@@ -134,6 +143,7 @@ class ApprovalChannelsIntegrationTests {
         Files.writeString(SECRETS.resolve("slack"), base + "/slack\n");
         Files.writeString(SECRETS.resolve("teams"), base + "/teams\n");
         Files.writeString(SECRETS.resolve("dead"), "http://127.0.0.1:" + dead + "/gone\n");
+        Files.writeString(SECRETS.resolve("moved"), base + "/moved\n");
         String n = "airlock.tenants.alerts.notifications.";
         registry.add(n + "allow-private-network", () -> "true");
         registry.add(n + "channels.ops-slack.type", () -> "slack");
@@ -147,6 +157,9 @@ class ApprovalChannelsIntegrationTests {
         registry.add(n + "approver-groups.ops.channels[0]", () -> "ops-slack");
         registry.add(n + "approver-groups.ops.channels[1]", () -> "ops-mail");
         registry.add(n + "approver-groups.ops.channels[2]", () -> "dead");
+        registry.add(n + "channels.moved.type", () -> "slack");
+        registry.add(n + "channels.moved.url", () -> "file:" + SECRETS.resolve("moved"));
+        registry.add(n + "approver-groups.ops.channels[3]", () -> "moved");
         registry.add(n + "approver-groups.ops.tools[0]", () -> "deploy");
         registry.add(n + "approver-groups.leads.channels[0]", () -> "leads-teams");
         registry.add(n + "approver-groups.leads.tools[0]", () -> "nothing-*");
@@ -230,8 +243,19 @@ class ApprovalChannelsIntegrationTests {
                             assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.FAILED);
                             assertThat(d.attempts()).isEqualTo(5);
                         }));
+        // A redirect the client does not follow: refused once, not sent again.
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(deliveries(runId))
+                        .filteredOn(d -> d.channel().equals("moved"))
+                        .singleElement()
+                        .satisfies(d -> {
+                            assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.FAILED);
+                            assertThat(d.attempts()).isEqualTo(1);
+                            assertThat(d.lastError()).contains("REFUSED (HTTP 303)");
+                        }));
+        assertThat(received("/moved", runId)).as("the POST arrived once").hasSize(1);
         assertThat(deliveries(runId))
-                .filteredOn(d -> !d.channel().equals("dead"))
+                .filteredOn(d -> !d.channel().equals("dead") && !d.channel().equals("moved"))
                 .extracting(NotificationDeliveries.Delivery::status)
                 .containsOnly(NotificationDeliveries.Status.SENT);
 
