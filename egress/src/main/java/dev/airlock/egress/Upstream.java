@@ -325,7 +325,12 @@ public final class Upstream implements AutoCloseable {
                     // Its thread goes on until its request is cut: it must not send a redirect's next request.
                     abandoned.set(true);
                     abort();
-                    breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
+                    if (cancelled) {
+                        // Cut by its caller before its time ran out: not the upstream's failure.
+                        breaker.releasePermission();
+                    } else {
+                        breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
+                    }
                     attempt = new Attempt(
                             EgressTermination.TIMED_OUT,
                             null,
@@ -528,8 +533,15 @@ public final class Upstream implements AutoCloseable {
 
         private URI redirect(URI from, Header location, int status, int redirects) throws RedirectRefused {
             URI next;
+            String value = location.getValue().strip();
+            if (!value.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
+                // java.net.URI takes such characters, and the request line would carry them otherwise than recorded
+                // (the client writes each as one byte, or '?'): what was sent must be what the audit says was.
+                throw new RedirectRefused(
+                        status, "the upstream redirected to a location with characters other than printable ASCII");
+            }
             try {
-                next = from.resolve(new URI(location.getValue().strip()));
+                next = from.resolve(new URI(value));
             } catch (java.net.URISyntaxException | IllegalArgumentException e) {
                 throw new RedirectRefused(status, "the upstream redirected to a location that is not a URL");
             }

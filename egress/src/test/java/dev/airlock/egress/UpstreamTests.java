@@ -63,6 +63,8 @@ class UpstreamTests {
         server.createContext("/to-other", ex -> redirect(ex, "http://other.example/"));
         server.createContext("/to-same", ex -> redirect(ex, "/ok"));
         server.createContext("/loop", ex -> redirect(ex, "/loop"));
+        server.createContext("/to-unicode", ex -> redirect(ex, "/caf\u00e9"));
+        server.createContext("/to-spaced", ex -> redirect(ex, "/ok two"));
         // /odd/<status>: answers that status with a Location back to itself, counting the requests
         server.createContext("/odd/", ex -> {
             hits.incrementAndGet();
@@ -250,6 +252,17 @@ class UpstreamTests {
         assertThat(loop.reason()).contains("more than 5 redirects");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"/to-unicode", "/to-spaced"})
+    void aRedirectToALocationARequestLineWouldCarryOtherwiseIsRefused(String path) {
+        // Written as one byte each (or as '?'), what would be sent is not the URL the audit records.
+        EgressResult result =
+                local("redirects").call(get(url(path)), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
+        assertThat(result.reason()).contains("other than printable ASCII");
+        assertThat(hits).as("requests the upstream received").hasValue(1);
+    }
+
     @ParameterizedTest(name = "{0} answered {1}")
     @org.junit.jupiter.params.provider.CsvSource({
         "POST, 301",
@@ -301,8 +314,18 @@ class UpstreamTests {
 
     @Test
     void callsCancelledByTheirCallerDoNotOpenTheBreaker() throws Exception {
-        // Two calls in the window, both cut by their caller: the upstream failed neither.
-        Upstream upstream = egress.upstream("cancelled", policy(true, Duration.ofSeconds(5), 1000, 1, 2));
+        // Two calls in the window, both cut by their caller: the upstream failed neither. Opened, the breaker would
+        // stay open for ten minutes, far longer than this test takes.
+        Upstream upstream = egress.upstream(
+                "cancelled",
+                new UpstreamPolicy(
+                        true,
+                        null,
+                        Duration.ofSeconds(5),
+                        1000,
+                        new UpstreamPolicy.Breaker(50, Duration.ofSeconds(60), 100, 2, 2, Duration.ofMinutes(10)),
+                        new UpstreamPolicy.RetryPolicy(1, Duration.ofMillis(10)),
+                        4));
         for (int i = 1; i <= 2; i++) {
             AtomicReference<Runnable> cancel = new AtomicReference<>();
             CompletableFuture<EgressResult> call = CompletableFuture.supplyAsync(

@@ -24,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,31 +101,11 @@ public class HttpCalls {
                 // Within the origin is not enough: the credential goes only where the tool's path may lead.
                 terms.baseUrl());
         SecretRedactor redactor = SecretRedactor.of(secretValues);
-        AtomicReference<@Nullable StreamResult> body = new AtomicReference<>();
-        AtomicReference<@Nullable String> bodyType = new AtomicReference<>();
-        EgressResult result = client.call(
-                outgoing,
-                new dev.airlock.egress.ResponseReader() {
-                    @Override
-                    public void read(int status, @Nullable String contentType, java.io.InputStream in) {
-                        bodyType.set(contentType);
-                        StreamCapture capture = new StreamCapture(
-                                () -> in, tool.maxRetainedBytes(), Long.MAX_VALUE, redactor, () -> {});
-                        capture.run();
-                        body.set(capture.seal());
-                    }
-
-                    @Override
-                    public void attemptStarted() {
-                        // A retry's answer is the call's answer, body or none.
-                        body.set(null);
-                        bodyType.set(null);
-                    }
-                },
-                control,
-                Duration.parse(tool.timeout()));
-        StreamResult stdout = body.get() == null ? StreamResult.empty() : body.get();
-        boolean text = isText(bodyType.get(), stdout);
+        KeptBody kept = new KeptBody(tool.maxRetainedBytes(), redactor);
+        EgressResult result = client.call(outgoing, kept, control, Duration.parse(tool.timeout()));
+        StreamResult body = kept.body();
+        StreamResult stdout = body == null ? StreamResult.empty() : body;
+        boolean text = isText(kept.contentType(), stdout);
         if (!text) {
             stdout = new StreamResult(
                     stdout.observedBytes(),
