@@ -65,6 +65,8 @@ def tools():
         {"name": "huge_schema", "description": "a schema of 100,000 characters",
          "inputSchema": {"type": "object", "properties": {"x": {"type": "string", "description": "y" * 100000}}}},
         {"name": "vast", "description": "v" * 200000, "inputSchema": {"type": "object"}},
+        {"name": "twin", "description": "the first of two", "inputSchema": {"type": "object"}},
+        {"name": "twin", "description": "the second of two", "inputSchema": {"type": "object"}},
         {"name": "mark", "description": "an action with an effect", "inputSchema": {"type": "object"}},
         {"name": "calls", "description": "the tools it was called for", "inputSchema": {"type": "object"}},
         {"name": "list_error", "description": "refuses the next listing, with a line break in the error's code",

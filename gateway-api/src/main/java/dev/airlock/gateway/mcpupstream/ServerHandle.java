@@ -77,8 +77,8 @@ final class ServerHandle {
     private Map<String, Object> outcomes = Map.of();
 
     private int lastUnnamed;
-    /** How many tools of the last listing had a definition too long to record (logged when it changes). */
-    private int lastTooLarge;
+    /** How many tools the last listing named twice or with a definition too long to record (logged when it changes). */
+    private int lastUnusable;
 
     ServerHandle(
             ServerSettings server,
@@ -149,10 +149,6 @@ final class ServerHandle {
                     "MCP server {} could not be started and initialized: {}; its tools are unavailable until it is",
                     server.label(),
                     down);
-        } catch (RuntimeException e) {
-            // Unforeseen: still down with a reason, and still tried again, never a gateway that cannot start.
-            down = shown("it could not be started: " + e);
-            log.error("MCP server {} could not be started and initialized", server.label(), e);
         }
         Thread thread = Thread.ofVirtual().name("mcp-watch-" + server.label()).start(this::watch);
         watcher = thread;
@@ -175,23 +171,39 @@ final class ServerHandle {
     }
 
     private synchronized void connect() throws McpFailure {
-        McpChannel channel = connector.connect(this::notified);
+        McpChannel channel;
+        try {
+            channel = connector.connect(this::notified);
+        } catch (InvalidConfigurationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unforeseen(e);
+        }
         McpSession opened;
         try {
             opened = McpSession.initialize(channel, server.settings().startTimeout(), clientVersion);
-        } catch (McpFailure | RuntimeException e) {
+        } catch (McpFailure e) {
             channel.close();
             throw e;
+        } catch (RuntimeException e) {
+            channel.close();
+            throw unforeseen(e);
         }
         session = opened;
         try {
             refresh(opened);
-        } catch (McpFailure | InvalidConfigurationException e) {
+        } catch (McpFailure e) {
             session = null;
             opened.close();
-            throw e instanceof McpFailure failure
-                    ? failure
-                    : new McpFailure(Termination.UPSTREAM_ERROR, String.valueOf(e.getMessage()));
+            throw e;
+        } catch (RuntimeException e) {
+            // Whatever else went wrong (the listing, a definition that could not be recorded), the session is not
+            // left open behind a server marked down: it is closed, and tried again with backoff.
+            session = null;
+            opened.close();
+            throw e instanceof InvalidConfigurationException
+                    ? new McpFailure(Termination.UPSTREAM_ERROR, String.valueOf(e.getMessage()))
+                    : unforeseen(e);
         }
         down = null;
         log.info(
@@ -200,6 +212,12 @@ final class ServerHandle {
                 shown(String.valueOf(opened.serverVersion())),
                 offered.size(),
                 held.size());
+    }
+
+    /** An exception nothing foresaw while connecting, as the failure the server is down for (and retried after). */
+    private McpFailure unforeseen(RuntimeException e) {
+        log.error("MCP server {}: connecting to it failed unexpectedly", server.label(), e);
+        return new McpFailure(Termination.UPSTREAM_ERROR, "connecting failed unexpectedly: " + e);
     }
 
     private void notified(String method) {
@@ -292,7 +310,8 @@ final class ServerHandle {
         List<JsonNode> tools = current.listTools(limit, onCancel);
         Map<String, UpstreamTools.Listed> listed = new LinkedHashMap<>();
         int unnamed = 0;
-        int tooLarge = 0;
+        java.util.Set<String> named = new java.util.HashSet<>();
+        java.util.Set<String> unusable = new java.util.HashSet<>();
         for (JsonNode tool : tools) {
             UpstreamTools.Listed one = UpstreamTools.listed(tool);
             if (one == null) {
@@ -302,22 +321,26 @@ final class ServerHandle {
             if (!UpstreamTools.included(server.settings().tools(), one.name())) {
                 continue;
             }
-            if (one.canonical().length() > UpstreamTools.MAX_DEFINITION_CHARS) {
+            if (!named.add(one.name())) {
+                // Listed twice: which of the two the server runs is its choice, so neither is recorded or offered.
+                unusable.add(one.name());
+            } else if (one.canonical().length() > UpstreamTools.MAX_DEFINITION_CHARS) {
                 // Neither recorded (each held definition is a row and a console page's worth of text) nor
-                // offered: a server may not fill the database or the reviewers' page with one listing.
-                tooLarge++;
-                continue;
+                // offered: a server may not fill the reviewers' page with a few definitions.
+                unusable.add(one.name());
+            } else {
+                listed.put(one.name(), one);
             }
-            listed.putIfAbsent(one.name(), one);
         }
-        if (tooLarge != lastTooLarge) {
-            lastTooLarge = tooLarge;
-            if (tooLarge > 0) {
+        unusable.forEach(listed::remove);
+        if (unusable.size() != lastUnusable) {
+            lastUnusable = unusable.size();
+            if (!unusable.isEmpty()) {
                 log.warn(
-                        "MCP server {} lists {} tool(s) whose definition is longer than {} characters; they are"
-                                + " neither recorded nor offered",
+                        "MCP server {} lists {} tool(s) twice or with a definition longer than {} characters; they"
+                                + " are neither recorded nor offered",
                         server.label(),
-                        tooLarge,
+                        unusable.size(),
                         UpstreamTools.MAX_DEFINITION_CHARS);
             }
         }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -56,10 +57,21 @@ class ResultSpool {
     /** How many results wait in the spool; not a number when the spool cannot be listed. */
     private double count() {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(SUFFIX))
-                    .count();
+            return files.filter(p -> runOf(p.getFileName().toString()) != null).count();
         } catch (IOException | UncheckedIOException e) {
             return Double.NaN;
+        }
+    }
+
+    /** The run whose spooled result a file of this name holds, or null when it holds none. */
+    private static @Nullable UUID runOf(String name) {
+        if (!name.endsWith(SUFFIX)) {
+            return null;
+        }
+        try {
+            return UUID.fromString(name.substring(0, name.length() - SUFFIX.length()));
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 
@@ -104,10 +116,11 @@ class ResultSpool {
             files.map(p -> p.getFileName().toString())
                     .filter(n -> n.endsWith(SUFFIX))
                     .forEach(name -> {
-                        try {
-                            runs.add(UUID.fromString(name.substring(0, name.length() - SUFFIX.length())));
-                        } catch (IllegalArgumentException e) {
+                        UUID runId = runOf(name);
+                        if (runId == null) {
                             log.warn("Ignoring a file that is not a spooled result: {}", name);
+                        } else {
+                            runs.add(runId);
                         }
                     });
         } catch (IOException e) {

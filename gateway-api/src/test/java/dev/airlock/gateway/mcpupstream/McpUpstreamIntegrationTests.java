@@ -709,13 +709,14 @@ class McpUpstreamIntegrationTests {
     }
 
     @Test
-    void aDefinitionTooLongToRecordIsNeitherRecordedNorOffered() {
-        // A server may not fill the database, or the reviewers' page, with the definitions it lists.
-        assertThat(toolNames()).contains("hostile.echo").doesNotContain("hostile.vast");
+    void aDefinitionTooLongToRecordOrListedTwiceIsNeitherRecordedNorOffered() {
+        // A server may not fill the reviewers' page with a few definitions, nor choose which of two it runs.
+        assertThat(toolNames()).contains("hostile.echo").doesNotContain("hostile.vast", "hostile.twin");
         var owner = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
         String count = "SELECT count(*) FROM airlock.mcp_tool_definitions WHERE tenant = 'mcpt' AND server = 'hostile'"
                 + " AND tool = ?";
         assertThat(owner.sql(count).param("vast").query(Long.class).single()).isZero();
+        assertThat(owner.sql(count).param("twin").query(Long.class).single()).isZero();
         assertThat(owner.sql(count).param("huge_schema").query(Long.class).single())
                 .as("a long definition within the bound is recorded (and then not offered for its schema)")
                 .isEqualTo(1);
