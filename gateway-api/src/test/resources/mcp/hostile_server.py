@@ -67,6 +67,8 @@ def tools():
         {"name": "vast", "description": "v" * 200000, "inputSchema": {"type": "object"}},
         {"name": "twin", "description": "the first of two", "inputSchema": {"type": "object"}},
         {"name": "twin", "description": "the second of two", "inputSchema": {"type": "object"}},
+        {"name": "same", "description": "listed twice alike", "inputSchema": {"type": "object"}},
+        {"name": "same", "description": "listed twice alike", "inputSchema": {"type": "object"}},
         {"name": "mark", "description": "an action with an effect", "inputSchema": {"type": "object"}},
         {"name": "calls", "description": "the tools it was called for", "inputSchema": {"type": "object"}},
         {"name": "list_error", "description": "refuses the next listing, with a line break in the error's code",

@@ -22,7 +22,8 @@ public interface ResponseReader {
     /**
      * An attempt begins: a retry's answer replaces what an earlier attempt's body left, even when it
      * has no body of its own (a {@code 204} after a {@code 200} cut short), so a reader that keeps a
-     * body forgets it here.
+     * body forgets it here. Called on the attempt's own thread, which then reads that attempt's body
+     * (if it has one) on it: an attempt abandoned at its time-out may still read after the next began.
      */
     default void attemptStarted() {}
 }

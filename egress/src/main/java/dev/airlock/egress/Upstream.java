@@ -534,14 +534,13 @@ public final class Upstream implements AutoCloseable {
         private URI redirect(URI from, Header location, int status, int redirects) throws RedirectRefused {
             URI next;
             String value = location.getValue().strip();
-            if (!value.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
-                // java.net.URI takes such characters, and the request line would carry them otherwise than recorded
-                // (the client writes each as one byte, or '?'): what was sent must be what the audit says was.
+            String encoded = asciiLocation(value);
+            if (encoded == null) {
                 throw new RedirectRefused(
-                        status, "the upstream redirected to a location with characters other than printable ASCII");
+                        status, "the upstream redirected to a location with white space or control characters");
             }
             try {
-                next = from.resolve(new URI(value));
+                next = from.resolve(new URI(encoded));
             } catch (java.net.URISyntaxException | IllegalArgumentException e) {
                 throw new RedirectRefused(status, "the upstream redirected to a location that is not a URL");
             }
@@ -561,6 +560,34 @@ public final class Upstream implements AutoCloseable {
                 throw new RedirectRefused(status, "more than " + MAX_REDIRECTS + " redirects");
             }
             return next;
+        }
+
+        /**
+         * The {@code Location} as the request line will carry it: each character past ASCII percent-encoded (one
+         * read as a byte, up to U+00FF, as that byte; another as its UTF-8 bytes), as browsers send them, so that what
+         * is sent is what is recorded (java.net.URI would keep them, and the client write each as one byte, or '?').
+         * Null when it holds white space or a control character, which no URL does.
+         */
+        private static @Nullable String asciiLocation(String value) {
+            StringBuilder out = new StringBuilder(value.length());
+            for (int i = 0; i < value.length(); ) {
+                int c = value.codePointAt(i);
+                i += Character.charCount(c);
+                if (c <= 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0) {
+                    return null;
+                }
+                if (c < 0x80) {
+                    out.append((char) c);
+                    continue;
+                }
+                byte[] bytes = c <= 0xff
+                        ? new byte[] {(byte) c}
+                        : new String(Character.toChars(c)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                for (byte b : bytes) {
+                    out.append('%').append(String.format("%02X", b & 0xff));
+                }
+            }
+            return out.toString();
         }
 
         EgressResult end(Attempt attempt) {

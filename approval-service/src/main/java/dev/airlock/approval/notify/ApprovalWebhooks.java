@@ -60,7 +60,6 @@ public class ApprovalWebhooks implements DisposableBean {
                     .maxAttempts(5)
                     .intervalFunction(IntervalFunction.ofExponentialBackoff(Duration.ofMillis(200), 2.0))
                     .retryExceptions(IOException.class, WebhookRefused.class)
-                    .ignoreExceptions(DeliveryRefused.class)
                     .build());
 
     ApprovalWebhooks(AirlockProperties properties, PeopleSettings people, JsonMapper json, Clock clock, Egress egress) {
@@ -167,7 +166,7 @@ public class ApprovalWebhooks implements DisposableBean {
                             .run();
                 } catch (Throwable e) {
                     log.warn(
-                            "Webhook {} of tenant {} (host {}) did not accept {} for run {} after retries: {}",
+                            "Webhook {} of tenant {} (host {}) did not take {} for run {}: {}",
                             hookIndex,
                             tenant,
                             hook.getHost(),

@@ -77,8 +77,11 @@ final class ServerHandle {
     private Map<String, Object> outcomes = Map.of();
 
     private int lastUnnamed;
-    /** How many tools the last listing named twice or with a definition too long to record (logged when it changes). */
-    private int lastUnusable;
+    /**
+     * The tools the last listing named twice, differently, or with a definition too long to record (logged when they
+     * change).
+     */
+    private java.util.Set<String> lastUnusable = java.util.Set.of();
 
     ServerHandle(
             ServerSettings server,
@@ -149,6 +152,11 @@ final class ServerHandle {
                     "MCP server {} could not be started and initialized: {}; its tools are unavailable until it is",
                     server.label(),
                     down);
+        } catch (RuntimeException e) {
+            // What connect() does not turn into a failure (a process that would not stop while being closed): still
+            // down with a reason, and still watched and tried again, never a server left without its watcher.
+            down = shown("it could not be started: " + e.getClass().getSimpleName());
+            log.error("MCP server {} could not be started and initialized", server.label(), e);
         }
         Thread thread = Thread.ofVirtual().name("mcp-watch-" + server.label()).start(this::watch);
         watcher = thread;
@@ -310,7 +318,7 @@ final class ServerHandle {
         List<JsonNode> tools = current.listTools(limit, onCancel);
         Map<String, UpstreamTools.Listed> listed = new LinkedHashMap<>();
         int unnamed = 0;
-        java.util.Set<String> named = new java.util.HashSet<>();
+        Map<String, UpstreamTools.Listed> named = new java.util.HashMap<>();
         java.util.Set<String> unusable = new java.util.HashSet<>();
         for (JsonNode tool : tools) {
             UpstreamTools.Listed one = UpstreamTools.listed(tool);
@@ -321,9 +329,13 @@ final class ServerHandle {
             if (!UpstreamTools.included(server.settings().tools(), one.name())) {
                 continue;
             }
-            if (!named.add(one.name())) {
-                // Listed twice: which of the two the server runs is its choice, so neither is recorded or offered.
-                unusable.add(one.name());
+            UpstreamTools.Listed before = named.putIfAbsent(one.name(), one);
+            if (before != null) {
+                if (!before.sha256().equals(one.sha256())) {
+                    // Listed twice, differently: which the server runs is its choice, so neither is recorded or
+                    // offered.
+                    unusable.add(one.name());
+                }
             } else if (one.canonical().length() > UpstreamTools.MAX_DEFINITION_CHARS) {
                 // Neither recorded (each held definition is a row and a console page's worth of text) nor
                 // offered: a server may not fill the reviewers' page with a few definitions.
@@ -333,15 +345,20 @@ final class ServerHandle {
             }
         }
         unusable.forEach(listed::remove);
-        if (unusable.size() != lastUnusable) {
-            lastUnusable = unusable.size();
+        if (!unusable.equals(lastUnusable)) {
+            lastUnusable = unusable;
             if (!unusable.isEmpty()) {
                 log.warn(
-                        "MCP server {} lists {} tool(s) twice or with a definition longer than {} characters; they"
-                                + " are neither recorded nor offered",
+                        "MCP server {} lists {} tool(s) twice, differently, or with a definition longer than {}"
+                                + " characters; they are neither recorded nor offered: {}",
                         server.label(),
                         unusable.size(),
-                        UpstreamTools.MAX_DEFINITION_CHARS);
+                        UpstreamTools.MAX_DEFINITION_CHARS,
+                        shown(unusable.stream()
+                                .sorted()
+                                .limit(LOGGED_PER_LISTING)
+                                .toList()
+                                .toString()));
             }
         }
         if (unnamed != lastUnnamed) {

@@ -68,8 +68,11 @@ class ResultSpool {
         if (!name.endsWith(SUFFIX)) {
             return null;
         }
+        String stem = name.substring(0, name.length() - SUFFIX.length());
         try {
-            return UUID.fromString(name.substring(0, name.length() - SUFFIX.length()));
+            UUID runId = UUID.fromString(stem);
+            // Only the name this spool gives a run's file (UUID.fromString also takes short forms such as 1-1-1-1-1).
+            return runId.toString().equals(stem) ? runId : null;
         } catch (IllegalArgumentException e) {
             return null;
         }

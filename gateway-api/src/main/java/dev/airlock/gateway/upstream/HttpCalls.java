@@ -103,9 +103,10 @@ public class HttpCalls {
         SecretRedactor redactor = SecretRedactor.of(secretValues);
         KeptBody kept = new KeptBody(tool.maxRetainedBytes(), redactor);
         EgressResult result = client.call(outgoing, kept, control, Duration.parse(tool.timeout()));
-        StreamResult body = kept.body();
+        KeptBody.Kept answer = kept.kept();
+        StreamResult body = answer.body();
         StreamResult stdout = body == null ? StreamResult.empty() : body;
-        boolean text = isText(kept.contentType(), stdout);
+        boolean text = isText(answer.contentType(), stdout);
         if (!text) {
             stdout = new StreamResult(
                     stdout.observedBytes(),

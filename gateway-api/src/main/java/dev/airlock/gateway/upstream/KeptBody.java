@@ -10,18 +10,29 @@ import org.jspecify.annotations.Nullable;
 /**
  * The body of an HTTP call's answer, captured as a process's output is (bounded, redacted, with its
  * raw bytes), and only the last attempt's: a retry's answer is the call's, body or none, and a read
- * that began in an earlier attempt (cut at that attempt's time-out, still ending on its own thread
- * while the retry is under way) is dropped, whenever it ends.
+ * by an earlier attempt (cut at that attempt's time-out, still going on its own thread while the
+ * retry is under way, or only beginning then) is dropped. An attempt starts and reads on one thread
+ * ({@link ResponseReader#attemptStarted} then {@link ResponseReader#read}), which is how a read knows
+ * whose it is.
  */
 final class KeptBody implements ResponseReader {
 
+    /**
+     * The body and its content type, as the last attempt left them.
+     *
+     * @param body        the body, or null when the last attempt had none
+     * @param contentType its content type, or null
+     */
+    record Kept(@Nullable StreamResult body, @Nullable String contentType) {}
+
     private final long maxRetainedBytes;
     private final SecretRedactor redactor;
-    /** The attempt now under way; a read keeps what it captured only if no other attempt began meanwhile. */
+    /** The attempt each thread started (an attempt's thread reads for that attempt only). */
+    private final ThreadLocal<Integer> started = new ThreadLocal<>();
+    /** The last attempt started; a read keeps what it captured only if it is that attempt's. */
     private int attempt;
 
-    private @Nullable StreamResult body;
-    private @Nullable String contentType;
+    private Kept kept = new Kept(null, null);
 
     KeptBody(long maxRetainedBytes, SecretRedactor redactor) {
         this.maxRetainedBytes = maxRetainedBytes;
@@ -31,34 +42,25 @@ final class KeptBody implements ResponseReader {
     @Override
     public synchronized void attemptStarted() {
         attempt++;
-        body = null;
-        contentType = null;
+        started.set(attempt);
+        kept = new Kept(null, null);
     }
 
     @Override
     public void read(int status, @Nullable String type, InputStream in) {
-        int reading;
-        synchronized (this) {
-            reading = attempt;
-        }
+        Integer mine = started.get();
         StreamCapture capture = new StreamCapture(() -> in, maxRetainedBytes, Long.MAX_VALUE, redactor, () -> {});
         capture.run();
         StreamResult captured = capture.seal();
         synchronized (this) {
-            if (reading == attempt) {
-                body = captured;
-                contentType = type;
+            if (mine != null && mine == attempt) {
+                kept = new Kept(captured, type);
             }
         }
     }
 
-    /** The last attempt's body, or null when it had none. */
-    synchronized @Nullable StreamResult body() {
-        return body;
-    }
-
-    /** The last attempt's content type, or null. */
-    synchronized @Nullable String contentType() {
-        return contentType;
+    /** What the last attempt left: its body and content type. */
+    synchronized Kept kept() {
+        return kept;
     }
 }

@@ -98,15 +98,18 @@ class ApprovalChannelsIntegrationTests {
                     exchange.close();
                 });
             }
-            // A receiver that takes the POST and answers "see other": followed, it would turn into a GET.
-            server.createContext("/moved", exchange -> {
-                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                RECEIVED.computeIfAbsent("/moved", p -> new CopyOnWriteArrayList<>())
-                        .add(body);
-                exchange.getResponseHeaders().set("Location", "/slack");
-                exchange.sendResponseHeaders(303, -1);
-                exchange.close();
-            });
+            // Receivers (a channel, a webhook) that take the POST and answer "see other": followed, it would turn
+            // into a GET.
+            for (String path : List.of("/moved", "/hook-moved")) {
+                server.createContext(path, exchange -> {
+                    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                    RECEIVED.computeIfAbsent(path, p -> new CopyOnWriteArrayList<>())
+                            .add(body);
+                    exchange.getResponseHeaders().set("Location", "/slack");
+                    exchange.sendResponseHeaders(303, -1);
+                    exchange.close();
+                });
+            }
             server.start();
             return server;
         } catch (IOException e) {
@@ -160,6 +163,7 @@ class ApprovalChannelsIntegrationTests {
         registry.add(n + "channels.moved.type", () -> "slack");
         registry.add(n + "channels.moved.url", () -> "file:" + SECRETS.resolve("moved"));
         registry.add(n + "approver-groups.ops.channels[3]", () -> "moved");
+        registry.add(n + "webhooks[0]", () -> base + "/hook-moved");
         registry.add(n + "approver-groups.ops.tools[0]", () -> "deploy");
         registry.add(n + "approver-groups.leads.channels[0]", () -> "leads-teams");
         registry.add(n + "approver-groups.leads.tools[0]", () -> "nothing-*");
@@ -254,6 +258,14 @@ class ApprovalChannelsIntegrationTests {
                             assertThat(d.lastError()).contains("REFUSED (HTTP 303)");
                         }));
         assertThat(received("/moved", runId)).as("the POST arrived once").hasSize(1);
+        // The tenant's webhook, likewise: one POST of the request, never sent again.
+        await().during(Duration.ofSeconds(4))
+                .atMost(Duration.ofSeconds(20))
+                .until(
+                        () -> received("/hook-moved", runId).stream()
+                                .filter(p -> p.path("event").asString().equals("approval.requested"))
+                                .count(),
+                        count -> count == 1);
         assertThat(deliveries(runId))
                 .filteredOn(d -> !d.channel().equals("dead") && !d.channel().equals("moved"))
                 .extracting(NotificationDeliveries.Delivery::status)

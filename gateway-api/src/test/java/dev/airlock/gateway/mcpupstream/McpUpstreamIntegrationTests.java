@@ -712,6 +712,7 @@ class McpUpstreamIntegrationTests {
     void aDefinitionTooLongToRecordOrListedTwiceIsNeitherRecordedNorOffered() {
         // A server may not fill the reviewers' page with a few definitions, nor choose which of two it runs.
         assertThat(toolNames()).contains("hostile.echo").doesNotContain("hostile.vast", "hostile.twin");
+        assertThat(toolNames()).as("listed twice alike, a tool is one").contains("hostile.same");
         var owner = dev.airlock.gateway.support.OwnerDatabase.jdbc(context);
         String count = "SELECT count(*) FROM airlock.mcp_tool_definitions WHERE tenant = 'mcpt' AND server = 'hostile'"
                 + " AND tool = ?";
