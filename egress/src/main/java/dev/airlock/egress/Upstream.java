@@ -537,7 +537,7 @@ public final class Upstream implements AutoCloseable {
             String encoded = asciiLocation(value);
             if (encoded == null) {
                 throw new RedirectRefused(
-                        status, "the upstream redirected to a location with white space or control characters");
+                        status, "the upstream redirected to a location with a space or a control character");
             }
             try {
                 next = from.resolve(new URI(encoded));
@@ -563,17 +563,18 @@ public final class Upstream implements AutoCloseable {
         }
 
         /**
-         * The {@code Location} as the request line will carry it: each character past ASCII percent-encoded (one
-         * read as a byte, up to U+00FF, as that byte; another as its UTF-8 bytes), as browsers send them, so that what
-         * is sent is what is recorded (java.net.URI would keep them, and the client write each as one byte, or '?').
-         * Null when it holds white space or a control character, which no URL does.
+         * The {@code Location} as the request line will carry it: each character past ASCII percent-encoded, as
+         * browsers send them, so that what is sent is what is recorded (java.net.URI would keep them, and the client
+         * write each as one byte, or '?'). The client reads a header's bytes one character each, so one up to U+00FF
+         * is a byte (of a UTF-8 character, say) and is encoded as that byte; another as its UTF-8 bytes. Null when it
+         * holds an ASCII space or control character, which no URL does.
          */
         private static @Nullable String asciiLocation(String value) {
             StringBuilder out = new StringBuilder(value.length());
             for (int i = 0; i < value.length(); ) {
                 int c = value.codePointAt(i);
                 i += Character.charCount(c);
-                if (c <= 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0) {
+                if (c <= 0x20 || c == 0x7f) {
                     return null;
                 }
                 if (c < 0x80) {
@@ -653,7 +654,16 @@ public final class Upstream implements AutoCloseable {
                 || path.contains("\\")) {
             return false;
         }
-        for (String segment : rawPath.split("/", -1)) {
+        // As a lenient server may read it: its escapes decoded (strictly: an overlong '.' is no UTF-8) and folded
+        // (NFKC: a full-width '.' is a '.'); a dot segment, a backslash or a slash more than it has as sent is out.
+        String folded = folded(rawPath);
+        if (folded == null
+                || folded.contains("\\")
+                || count(folded, '/') != count(rawPath, '/')
+                || folded.codePoints().anyMatch(SLASH_LOOKALIKES::contains)) {
+            return false;
+        }
+        for (String segment : (rawPath + "/" + folded).split("/", -1)) {
             int parameters = segment.indexOf(';');
             String name = parameters < 0 ? segment : segment.substring(0, parameters);
             if (name.equals(".") || name.equals("..")) {
@@ -663,6 +673,49 @@ public final class Upstream implements AutoCloseable {
         String url = next.toString();
         String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         return url.equals(root) || url.startsWith(root + "/") || url.startsWith(root + "?");
+    }
+
+    /** Slashes NFKC leaves as they are, which some servers' best-fit mappings read as '/' or '\\'. */
+    private static final java.util.Set<Integer> SLASH_LOOKALIKES =
+            java.util.Set.of(0x2044, 0x2215, 0x2216, 0x2571, 0x2572, 0x29F5, 0x29F8, 0x29F9, 0x3033);
+
+    private static long count(String text, char c) {
+        return text.chars().filter(x -> x == c).count();
+    }
+
+    /** The raw path's escapes decoded as strict UTF-8 and the result NFKC-folded; null when they are no UTF-8. */
+    static @Nullable String folded(String rawPath) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(rawPath.length());
+        for (int i = 0; i < rawPath.length(); ) {
+            int c = rawPath.codePointAt(i);
+            if (c == '%') {
+                if (i + 2 >= rawPath.length()) {
+                    return null;
+                }
+                int high = Character.digit(rawPath.charAt(i + 1), 16);
+                int low = Character.digit(rawPath.charAt(i + 2), 16);
+                if (high < 0 || low < 0) {
+                    return null;
+                }
+                bytes.write(high * 16 + low);
+                i += 3;
+            } else {
+                byte[] own = new String(Character.toChars(c)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                bytes.write(own, 0, own.length);
+                i += Character.charCount(c);
+            }
+        }
+        try {
+            String decoded = java.nio.charset.StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()))
+                    .toString();
+            return java.text.Normalizer.normalize(decoded, java.text.Normalizer.Form.NFKC);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
     }
 
     private static String origin(URI uri) {

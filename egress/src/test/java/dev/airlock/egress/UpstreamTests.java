@@ -67,6 +67,8 @@ class UpstreamTests {
         server.createContext("/loop", ex -> redirect(ex, "/loop"));
         server.createContext("/to-unicode", ex -> redirect(ex, "/caf\u00e9"));
         server.createContext("/to-spaced", ex -> redirect(ex, "/ok two"));
+        // "/caf€" as UTF-8: E2 82 AC, one character each as the JDK's server writes and the client reads them
+        server.createContext("/to-euro", ex -> redirect(ex, "/caf\u00e2\u0082\u00ac"));
         server.createContext("/caf", ex -> {
             received.add(ex.getRequestURI().getRawPath());
             answer(ex, 200, "text/plain", "found");
@@ -269,11 +271,20 @@ class UpstreamTests {
     }
 
     @Test
+    void aRedirectToAUtf8LocationIsSentAsItsUtf8BytesPercentEncoded() {
+        EgressResult result =
+                local("redirects").call(get(url("/to-euro")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
+        assertThat(result.finalUrl().getRawPath()).isEqualTo("/caf%E2%82%AC");
+        assertThat(received).contains("/caf%E2%82%AC");
+    }
+
+    @Test
     void aRedirectToALocationWithWhiteSpaceIsRefused() {
         EgressResult result =
                 local("redirects").call(get(url("/to-spaced")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
         assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
-        assertThat(result.reason()).contains("white space or control characters");
+        assertThat(result.reason()).contains("a space or a control character");
         assertThat(hits).as("requests the upstream received").hasValue(1);
     }
 
@@ -409,7 +420,17 @@ class UpstreamTests {
         "https://h/v1/%2e%2e/billing, false",
         "https://h/v1/..%3bx/billing, false",
         "https://h/v1/%2fbilling, false",
-        "https://h/v1/%5c..%5cbilling, false"
+        "https://h/v1/%5c..%5cbilling, false",
+        "https://h/v1/%C0%AE%C0%AE/billing, false",
+        "https://h/v1/%E0%80%AE/billing, false",
+        "https://h/v1/%EF%BC%8E%EF%BC%8E/billing, false",
+        "https://h/v1/a%EF%BC%8Fb, false",
+        "https://h/v1/a%EF%BC%BCb, false",
+        "https://h/v1/a%E2%88%95b, false",
+        "https://h/v1/a%E2%81%84b, false",
+        "https://h/v1/%FF, false",
+        "https://h/v1/caf%C3%A9, true",
+        "https://h/v1/%E2%82%AC/x, true"
     })
     void aRedirectIsWithinTheBaseUrlOnlyAsItIsSent(String next, boolean within) {
         assertThat(Upstream.within(URI.create(next), "https://h/v1")).isEqualTo(within);

@@ -127,7 +127,7 @@ final class ServerHandle {
         return down;
     }
 
-    /** The tools of its listing held back: excluded by no rule but waiting for (or refused) approval, or unusable. */
+    /** The tools of its listing held back: excluded by no rule but waiting for (or refused) approval. */
     List<String> held() {
         return held;
     }
@@ -253,8 +253,12 @@ final class ServerHandle {
                     try {
                         connect();
                         backoff = FIRST_BACKOFF;
-                    } catch (McpFailure | InvalidConfigurationException e) {
-                        down = shown(e.getMessage());
+                    } catch (McpFailure | RuntimeException e) {
+                        down = shown(
+                                e instanceof McpFailure || e instanceof InvalidConfigurationException
+                                        ? e.getMessage()
+                                        : "it could not be connected: "
+                                                + e.getClass().getSimpleName());
                         log.warn(
                                 "MCP server {} could not be connected again: {}; next try in {} s",
                                 server.label(),
