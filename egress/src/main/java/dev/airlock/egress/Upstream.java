@@ -574,7 +574,8 @@ public final class Upstream implements AutoCloseable {
             for (int i = 0; i < value.length(); ) {
                 int c = value.codePointAt(i);
                 i += Character.charCount(c);
-                if (c <= 0x20 || c == 0x7f) {
+                if (c <= 0x20 || c == 0x7f || Character.isSurrogate((char) c) && c <= 0xffff) {
+                    // An unpaired surrogate would be sent as '?': what is sent would not be what is recorded.
                     return null;
                 }
                 if (c < 0x80) {
@@ -656,11 +657,19 @@ public final class Upstream implements AutoCloseable {
         }
         // As a lenient server may read it: its escapes decoded (strictly: an overlong '.' is no UTF-8) and folded
         // (NFKC: a full-width '.' is a '.'); a dot segment, a backslash or a slash more than it has as sent is out.
+        // A '%' left after decoding (a double-encoded "%252e" is a '.' to a server that decodes twice), a '?' or
+        // '#' (another parse would end the path there) or a control character (one cut at a NUL) is out too.
         String folded = folded(rawPath);
         if (folded == null
                 || folded.contains("\\")
                 || count(folded, '/') != count(rawPath, '/')
-                || folded.codePoints().anyMatch(SLASH_LOOKALIKES::contains)) {
+                || folded.codePoints()
+                        .anyMatch(c -> SLASH_LOOKALIKES.contains(c)
+                                || c == '%'
+                                || c == '?'
+                                || c == '#'
+                                || c < 0x20
+                                || c == 0x7f)) {
             return false;
         }
         for (String segment : (rawPath + "/" + folded).split("/", -1)) {
@@ -679,6 +688,13 @@ public final class Upstream implements AutoCloseable {
     private static final java.util.Set<Integer> SLASH_LOOKALIKES =
             java.util.Set.of(0x2044, 0x2215, 0x2216, 0x2571, 0x2572, 0x29F5, 0x29F8, 0x29F9, 0x3033);
 
+    /** An ASCII hex digit's value, or -1 (Character.digit would take other scripts' digits too). */
+    private static int hexDigit(char c) {
+        return c >= '0' && c <= '9'
+                ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+
     private static long count(String text, char c) {
         return text.chars().filter(x -> x == c).count();
     }
@@ -692,8 +708,8 @@ public final class Upstream implements AutoCloseable {
                 if (i + 2 >= rawPath.length()) {
                     return null;
                 }
-                int high = Character.digit(rawPath.charAt(i + 1), 16);
-                int low = Character.digit(rawPath.charAt(i + 2), 16);
+                int high = hexDigit(rawPath.charAt(i + 1));
+                int low = hexDigit(rawPath.charAt(i + 2));
                 if (high < 0 || low < 0) {
                     return null;
                 }

@@ -429,6 +429,13 @@ class UpstreamTests {
         "https://h/v1/a%E2%88%95b, false",
         "https://h/v1/a%E2%81%84b, false",
         "https://h/v1/%FF, false",
+        "https://h/v1/caf%E9, false",
+        "https://h/v1/%252e%252e/billing, false",
+        "https://h/v1/%EF%BC%852e%EF%BC%852e/billing, false",
+        "https://h/v1/..%EF%BC%9F/billing, false",
+        "https://h/v1/..%EF%BC%83x/billing, false",
+        "https://h/v1/..%00/billing, false",
+        "https://h/v1/%F0%9F%98%80, true",
         "https://h/v1/caf%C3%A9, true",
         "https://h/v1/%E2%82%AC/x, true"
     })
