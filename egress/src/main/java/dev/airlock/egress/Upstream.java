@@ -643,7 +643,10 @@ public final class Upstream implements AutoCloseable {
      * segment in its path (not even one with path parameters, {@code ..;x}, which servers that drop
      * parameters read as {@code ..}), and no encoded dot, slash, backslash or semicolon that a server
      * could decode into a way out. The path is not normalized first: what is checked is what is sent, and
-     * a server or gateway routing on the raw path would read {@code /billing/../v1} as billing's.
+     * a server or gateway routing on the raw path would read {@code /billing/../v1} as billing's. It is
+     * judged a second time as a lenient server may read it ({@link #folded}): escapes that are no UTF-8,
+     * a full-width or look-alike dot, slash or backslash, and a '%', '?', '#' or control character left
+     * after decoding are each a way out.
      */
     static boolean within(URI next, String base) {
         String rawPath = String.valueOf(next.getRawPath());
@@ -700,7 +703,7 @@ public final class Upstream implements AutoCloseable {
     }
 
     /** The raw path's escapes decoded as strict UTF-8 and the result NFKC-folded; null when they are no UTF-8. */
-    static @Nullable String folded(String rawPath) {
+    private static @Nullable String folded(String rawPath) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(rawPath.length());
         for (int i = 0; i < rawPath.length(); ) {
             int c = rawPath.codePointAt(i);

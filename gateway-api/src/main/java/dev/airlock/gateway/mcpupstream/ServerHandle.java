@@ -225,7 +225,10 @@ final class ServerHandle {
     /** An exception nothing foresaw while connecting, as the failure the server is down for (and retried after). */
     private McpFailure unforeseen(RuntimeException e) {
         log.error("MCP server {}: connecting to it failed unexpectedly", server.label(), e);
-        return new McpFailure(Termination.UPSTREAM_ERROR, "connecting failed unexpectedly: " + e);
+        // The class only: the exception's own text (a statement's, say) is for the log, not for health details.
+        return new McpFailure(
+                Termination.UPSTREAM_ERROR,
+                "connecting failed unexpectedly (" + e.getClass().getSimpleName() + ")");
     }
 
     private void notified(String method) {
