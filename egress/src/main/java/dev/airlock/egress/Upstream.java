@@ -325,12 +325,7 @@ public final class Upstream implements AutoCloseable {
                     // Its thread goes on until its request is cut: it must not send a redirect's next request.
                     abandoned.set(true);
                     abort();
-                    if (cancelled) {
-                        // Cut by its caller before its time ran out: not the upstream's failure.
-                        breaker.releasePermission();
-                    } else {
-                        breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
-                    }
+                    countFailure(begun, e, cancelled);
                     attempt = new Attempt(
                             EgressTermination.TIMED_OUT,
                             null,
@@ -376,6 +371,18 @@ public final class Upstream implements AutoCloseable {
                     "the call did not end within the tool's time limit");
         }
 
+        /**
+         * Counts a failed attempt against the breaker, unless its caller cut it ({@code cut}): a cancel is not the
+         * upstream's failure, and an agent that starts and cancels calls must not open the breaker for everyone else.
+         */
+        private void countFailure(long begun, Throwable e, boolean cut) {
+            if (cut) {
+                breaker.releasePermission();
+            } else {
+                breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
+            }
+        }
+
         private Attempt failed(Throwable e, long begun) {
             if (e instanceof RefusedAddressException refused) {
                 breaker.releasePermission();
@@ -386,13 +393,11 @@ public final class Upstream implements AutoCloseable {
                 return new Attempt(
                         EgressTermination.REFUSED, redirect.status, Map.of(), redirect.getMessage(), lastUrl, false);
             }
-            if (cancelled) {
-                // Cut by its caller, not failed by the upstream: an agent that starts and cancels calls must not
-                // open the breaker for everyone else.
-                breaker.releasePermission();
+            boolean cut = cancelled;
+            countFailure(begun, e, cut);
+            if (cut) {
                 return new Attempt(EgressTermination.CANCELLED, null, Map.of(), null, lastUrl, false);
             }
-            breaker.onError(System.nanoTime() - begun, TimeUnit.NANOSECONDS, e);
             if (expired) {
                 return new Attempt(EgressTermination.TIMED_OUT, null, Map.of(), null, lastUrl, false);
             }

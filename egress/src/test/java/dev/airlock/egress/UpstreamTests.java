@@ -160,6 +160,11 @@ class UpstreamTests {
         return egress.upstream(name, policy(true, Duration.ofSeconds(2), 1000, 3, 4));
     }
 
+    /** A GET of {@code path} through the upstream {@code name} with the default test policy, its body read by {@code body}. */
+    private EgressResult getThrough(String name, String path, ResponseReader body) {
+        return local(name).call(get(url(path)), body, CallControl.NONE, Duration.ofSeconds(5));
+    }
+
     private URI url(String path) {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
     }
@@ -191,7 +196,7 @@ class UpstreamTests {
     @Test
     void readsTheAnswerAndItsFacts() {
         Body body = new Body();
-        EgressResult result = local("ok").call(get(url("/ok")), body, CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("ok", "/ok", body);
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
         assertThat(result.status()).isEqualTo(200);
         assertThat(result.headers()).containsEntry("content-type", "text/plain").containsEntry("content-length", "5");
@@ -241,21 +246,18 @@ class UpstreamTests {
     @Test
     void followsARedirectWithinTheOriginAndRefusesOneToAnother() {
         Body body = new Body();
-        EgressResult same =
-                local("redirects").call(get(url("/to-same")), body, CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult same = getThrough("redirects", "/to-same", body);
         assertThat(same.termination()).isEqualTo(EgressTermination.RESPONDED);
         assertThat(same.finalUrl().getPath()).isEqualTo("/ok");
         assertThat(body.text()).isEqualTo("hello");
 
         network.name("other.example", "127.0.0.1");
-        EgressResult other =
-                local("redirects").call(get(url("/to-other")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult other = getThrough("redirects", "/to-other", new Body());
         assertThat(other.termination()).isEqualTo(EgressTermination.REFUSED);
         assertThat(other.reason()).contains("another origin").contains("other.example");
         assertThat(other.status()).isEqualTo(302);
 
-        EgressResult loop =
-                local("redirects").call(get(url("/loop")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult loop = getThrough("redirects", "/loop", new Body());
         assertThat(loop.termination()).isEqualTo(EgressTermination.REFUSED);
         assertThat(loop.reason()).contains("more than 5 redirects");
     }
@@ -263,8 +265,7 @@ class UpstreamTests {
     @Test
     void aRedirectToALocationPastAsciiIsSentPercentEncodedAsRecorded() {
         // Written as one byte each (or as '?'), what would be sent is not the URL the audit records.
-        EgressResult result =
-                local("redirects").call(get(url("/to-unicode")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("redirects", "/to-unicode", new Body());
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
         assertThat(result.finalUrl().getRawPath()).isEqualTo("/caf%E9");
         assertThat(received).as("the request line the upstream received").contains("/caf%E9");
@@ -272,8 +273,7 @@ class UpstreamTests {
 
     @Test
     void aRedirectToAUtf8LocationIsSentAsItsUtf8BytesPercentEncoded() {
-        EgressResult result =
-                local("redirects").call(get(url("/to-euro")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("redirects", "/to-euro", new Body());
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
         assertThat(result.finalUrl().getRawPath()).isEqualTo("/caf%E2%82%AC");
         assertThat(received).contains("/caf%E2%82%AC");
@@ -281,8 +281,7 @@ class UpstreamTests {
 
     @Test
     void aRedirectToALocationWithWhiteSpaceIsRefused() {
-        EgressResult result =
-                local("redirects").call(get(url("/to-spaced")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("redirects", "/to-spaced", new Body());
         assertThat(result.termination()).isEqualTo(EgressTermination.REFUSED);
         assertThat(result.reason()).contains("a space or a control character");
         assertThat(hits).as("requests the upstream received").hasValue(1);
@@ -316,8 +315,7 @@ class UpstreamTests {
     @Test
     void aGetIsStillFollowedThroughA303() {
         Body body = new Body();
-        EgressResult result =
-                local("moved").call(get(url("/moved/303")), body, CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("moved", "/moved/303", body);
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
         assertThat(result.finalUrl().getPath()).isEqualTo("/ok");
         assertThat(body.text()).isEqualTo("hello");
@@ -326,8 +324,7 @@ class UpstreamTests {
     @Test
     void aRetrysAnswerWithoutABodyIsNotGivenTheBodyOfTheAttemptBefore() {
         Body body = new Body();
-        EgressResult result =
-                local("cut").call(get(url("/cut-then-empty")), body, CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("cut", "/cut-then-empty", body);
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONDED);
         assertThat(result.status()).isEqualTo(204);
         assertThat(result.attempts()).isEqualTo(2);
@@ -384,13 +381,11 @@ class UpstreamTests {
     @Test
     void cutsABodyAtTheLimitAndKeepsNothingPastIt() {
         Body body = new Body();
-        EgressResult result = local("limit").call(get(url("/big")), body, CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("limit", "/big", body);
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONSE_LIMIT);
         assertThat(body.bytes.size()).isEqualTo(1000);
         Body exact = new Body();
-        assertThat(local("limit")
-                        .call(get(url("/exact")), exact, CallControl.NONE, Duration.ofSeconds(5))
-                        .termination())
+        assertThat(getThrough("limit", "/exact", exact).termination())
                 .as("a body of exactly the limit is whole")
                 .isEqualTo(EgressTermination.RESPONDED);
     }
@@ -398,8 +393,7 @@ class UpstreamTests {
     @Test
     void cutsANeverEndingBody() {
         Body body = new Body();
-        EgressResult result =
-                local("endless").call(get(url("/endless")), body, CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult result = getThrough("endless", "/endless", body);
         assertThat(result.termination()).isEqualTo(EgressTermination.RESPONSE_LIMIT);
         assertThat(body.bytes.size()).isEqualTo(1000);
     }
@@ -541,8 +535,7 @@ class UpstreamTests {
 
     @Test
     void retriesOnlyIdempotentRequests() {
-        EgressResult get =
-                local("retries").call(get(url("/unavailable")), new Body(), CallControl.NONE, Duration.ofSeconds(5));
+        EgressResult get = getThrough("retries", "/unavailable", new Body());
         assertThat(get.status()).isEqualTo(503);
         assertThat(get.attempts()).isEqualTo(3);
         assertThat(hits).hasValue(3);

@@ -186,6 +186,22 @@ class ApprovalChannelsIntegrationTests {
         return scopes.consoleJobs().call(() -> deliveries.of(UUID.fromString(runId)));
     }
 
+    /** The run's one delivery through {@code channel}, once it is recorded FAILED after {@code attempts} attempts. */
+    private NotificationDeliveries.Delivery awaitFailedDelivery(String runId, String channel, int attempts) {
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(deliveries(runId))
+                        .filteredOn(d -> d.channel().equals(channel))
+                        .singleElement()
+                        .satisfies(d -> {
+                            assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.FAILED);
+                            assertThat(d.attempts()).isEqualTo(attempts);
+                        }));
+        return deliveries(runId).stream()
+                .filter(d -> d.channel().equals(channel))
+                .findFirst()
+                .orElseThrow();
+    }
+
     @Test
     void aRequestReachesItsGroupsChannelsInertIsRemindedEscalatedAndFollowedUp() throws Exception {
         AgentApi api = new AgentApi(mvc);
@@ -239,24 +255,9 @@ class ApprovalChannelsIntegrationTests {
         assertThat(received("/teams", runId)).isEmpty();
 
         // The dead channel: bounded attempts, recorded; the others recorded as sent.
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(deliveries(runId))
-                        .filteredOn(d -> d.channel().equals("dead"))
-                        .singleElement()
-                        .satisfies(d -> {
-                            assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.FAILED);
-                            assertThat(d.attempts()).isEqualTo(5);
-                        }));
+        awaitFailedDelivery(runId, "dead", 5);
         // A redirect the client does not follow: refused once, not sent again.
-        await().atMost(Duration.ofSeconds(30))
-                .untilAsserted(() -> assertThat(deliveries(runId))
-                        .filteredOn(d -> d.channel().equals("moved"))
-                        .singleElement()
-                        .satisfies(d -> {
-                            assertThat(d.status()).isEqualTo(NotificationDeliveries.Status.FAILED);
-                            assertThat(d.attempts()).isEqualTo(1);
-                            assertThat(d.lastError()).contains("REFUSED (HTTP 303)");
-                        }));
+        assertThat(awaitFailedDelivery(runId, "moved", 1).lastError()).contains("REFUSED (HTTP 303)");
         assertThat(received("/moved", runId)).as("the POST arrived once").hasSize(1);
         // The tenant's webhook, likewise: one POST of the request, never sent again.
         await().during(Duration.ofSeconds(4))
