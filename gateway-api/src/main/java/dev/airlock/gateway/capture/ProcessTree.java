@@ -1,6 +1,7 @@
 package dev.airlock.gateway.capture;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -85,7 +87,9 @@ final class ProcessTree {
                     ProcessHandle.of(Long.parseLong(name)).ifPresent(handle -> signal(handle, killed));
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
+            // A directory entry that could not be read ends the sweep with what it found (the PID namespace and
+            // the tree's kill are the other layers).
             return killed;
         }
         return killed;
@@ -192,12 +196,16 @@ final class ProcessTree {
 
     private record Ranked(ProcessHandle handle, int depth) {}
 
-    private static int depth(ProcessHandle handle) {
+    /**
+     * How many ancestors {@code handle} has now (at most 1,000). Each parent is asked for once: a process may end
+     * between two questions, so one that was present may be gone at the next.
+     */
+    static int depth(ProcessHandle handle) {
         int depth = 0;
-        for (ProcessHandle p = handle;
-                p.parent().isPresent() && depth < 1000;
-                p = p.parent().get()) {
+        Optional<ProcessHandle> parent = handle.parent();
+        while (parent.isPresent() && depth < 1000) {
             depth++;
+            parent = parent.get().parent();
         }
         return depth;
     }

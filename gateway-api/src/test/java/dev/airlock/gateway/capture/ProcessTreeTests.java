@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.airlock.gateway.support.HostProcesses;
 import dev.airlock.gateway.support.HostProcesses.HostProcess;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,5 +100,31 @@ class ProcessTreeTests {
             plain.destroyForcibly();
             ProcessHandle.of(init).ifPresent(ProcessHandle::destroyForcibly);
         }
+    }
+
+    @Test
+    void aParentThatEndsWhileTheTreeIsRankedEndsTheCountWithoutAnError() {
+        // Ranking a tree for its kill asks each process for its parent; a parent may end between two questions. Asked
+        // twice, "present" then "gone" threw NoSuchElementException out of stopping an MCP server.
+        ProcessHandle root = handle(List.of(Optional.empty()));
+        ProcessHandle ending = handle(List.of(Optional.of(root), Optional.empty()));
+        ProcessHandle child = handle(List.of(Optional.of(ending)));
+
+        assertThat(ProcessTree.depth(child)).isEqualTo(2);
+        assertThat(ProcessTree.depth(child))
+                .as("asked again, once the middle one has ended")
+                .isEqualTo(1);
+    }
+
+    /** A process handle whose parent is each of {@code parents} in turn (the last one from then on). */
+    private static ProcessHandle handle(List<Optional<ProcessHandle>> parents) {
+        AtomicInteger asked = new AtomicInteger();
+        return (ProcessHandle) Proxy.newProxyInstance(
+                ProcessHandle.class.getClassLoader(), new Class<?>[] {ProcessHandle.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("parent")) {
+                        return parents.get(Math.min(asked.getAndIncrement(), parents.size() - 1));
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
     }
 }
