@@ -174,34 +174,53 @@ public final class WorkArea implements AutoCloseable {
         int removed = 0;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, PREFIX + "*")) {
             for (Path entry : entries) {
-                if (LIVE.contains(entry)
-                        || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
-                        || (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS) != currentUid()
-                        || !unlocked(entry.resolve("lock"))) {
-                    continue;
+                try {
+                    if (LIVE.contains(entry)
+                            || !Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                            || (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+                                    != currentUid()
+                            || !unlocked(entry.resolve("lock"))) {
+                        continue;
+                    }
+                    killWaitingSandboxes(entry);
+                    deleteTree(entry);
+                    removed++;
+                } catch (IOException e) {
+                    skipped(entry, e);
                 }
-                killWaitingSandboxes(entry);
-                deleteTree(entry);
-                removed++;
             }
         }
         // A replica killed in the instant between making its directory and naming it leaves a staging directory.
         java.time.Instant old = java.time.Instant.now().minus(java.time.Duration.ofMinutes(10));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, STAGING + "*")) {
             for (Path entry : entries) {
-                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
-                        && (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS) == currentUid()
-                        && Files.getLastModifiedTime(entry, LinkOption.NOFOLLOW_LINKS)
-                                .toInstant()
-                                .isBefore(old)) {
-                    deleteTree(entry);
-                    removed++;
+                try {
+                    if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                            && (Integer) Files.getAttribute(entry, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+                                    == currentUid()
+                            && Files.getLastModifiedTime(entry, LinkOption.NOFOLLOW_LINKS)
+                                    .toInstant()
+                                    .isBefore(old)) {
+                        deleteTree(entry);
+                        removed++;
+                    }
+                } catch (IOException e) {
+                    skipped(entry, e);
                 }
             }
         }
         if (removed > 0) {
             log.info("Removed {} working area(s) that replicas killed earlier left in {}", removed, root);
         }
+    }
+
+    /**
+     * A directory of the root that changed while it was looked at (a replica closing removes its own, a replica
+     * starting names its staging directory, another start removes a dead one at the same moment): left for the next
+     * start, never a reason for this one to fail.
+     */
+    private static void skipped(Path entry, IOException e) {
+        log.debug("Left {} as it was while replicas started or stopped beside this one: {}", entry, e.toString());
     }
 
     /** Kills the sandboxes a killed replica left waiting to be let go ({@link #holding}), and waits for them to be gone. */

@@ -160,4 +160,32 @@ class WorkAreaTests {
         assertThatThrownBy(() -> WorkArea.open(open)).hasMessageContaining("mode 0711 or 0700");
         assertThat(List.of(target, open)).allMatch(Files::exists);
     }
+
+    @Test
+    void replicasStartingAndStoppingAtOnceOnOneRootNeverFailEachOthersStart() throws Exception {
+        // Each start looks at every other replica's directory (and staging directory) while those are named,
+        // removed or renamed: one that changes while it is looked at is left for the next start.
+        int replicas = 4;
+        int rounds = 150;
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(replicas);
+        try {
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < replicas; i++) {
+                done.add(threads.submit(() -> {
+                    for (int round = 0; round < rounds; round++) {
+                        WorkArea.open(root).close();
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> each : done) {
+                each.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        try (var left = Files.list(root)) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(name -> name.startsWith("replica-"));
+        }
+    }
 }
