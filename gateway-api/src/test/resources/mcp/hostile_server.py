@@ -17,6 +17,10 @@ state = {"pulled": False, "cancelled": [], "called": [], "slow_list": 0, "list_e
 STOP_FILE = os.environ.get("STOP_FILE")
 if STOP_FILE and os.path.exists(STOP_FILE):
     sys.exit(1)
+if STOP_FILE:
+    # Which run id it started as (its working directory on the host is named after it), one line per start.
+    with open(STOP_FILE + ".started", "a") as started:
+        started.write(os.environ.get("AIRLOCK_RUN_ID", "") + "\n")
 
 
 def tools():

@@ -68,6 +68,8 @@ final class ServerHandle {
     private volatile boolean running;
     private volatile long lastListing = System.nanoTime();
     private volatile @Nullable Thread watcher;
+    /** Held while {@link #session} is set or taken: a session opened while the server is stopped is closed, not kept. */
+    private final Object sessionLock = new Object();
     /** Held while the listing is read and applied: one listing at a time, and a call waits at most its own timeout for it. */
     private final java.util.concurrent.locks.ReentrantLock listingLock = new java.util.concurrent.locks.ReentrantLock();
     /**
@@ -164,14 +166,17 @@ final class ServerHandle {
 
     /** Stops the background work and the server. */
     void stop() {
-        running = false;
+        McpSession current;
+        synchronized (sessionLock) {
+            running = false;
+            current = session;
+            session = null;
+        }
         wake.release();
         Thread thread = watcher;
         if (thread != null) {
             thread.interrupt();
         }
-        McpSession current = session;
-        session = null;
         if (current != null) {
             current.close();
         }
@@ -197,7 +202,14 @@ final class ServerHandle {
             channel.close();
             throw unforeseen(e);
         }
-        session = opened;
+        synchronized (sessionLock) {
+            if (!running) {
+                // Stopped while this connected: what it opened is closed, never left running behind a stopped server.
+                opened.close();
+                throw new McpFailure(Termination.SERVER_DOWN, "the server was stopped");
+            }
+            session = opened;
+        }
         try {
             refresh(opened);
         } catch (McpFailure e) {
@@ -253,6 +265,16 @@ final class ServerHandle {
                 McpSession current = session;
                 if (current == null || !current.isOpen()) {
                     markDown(current == null ? down : current.closedReason());
+                    if (current != null) {
+                        // The session that ended is closed (its process reaped, its working directory removed)
+                        // before another is opened.
+                        synchronized (sessionLock) {
+                            if (session == current) {
+                                session = null;
+                            }
+                        }
+                        current.close();
+                    }
                     try {
                         connect();
                         backoff = FIRST_BACKOFF;

@@ -735,12 +735,19 @@ class McpUpstreamIntegrationTests {
     @Test
     void aServerThatStaysDownShowsInHealthAndItsToolsAreUnavailableUntilItIsBack() throws Exception {
         assertThat(toolNames()).contains("mortal.echo");
+        String runningAs = Files.readAllLines(STOP.resolve("stop.started")).getLast();
+        assertThat(workingDirectories(runningAs))
+                .as("the server's working directory")
+                .hasSize(1);
         run("mortal.stop", "{}");
         McpServersHealth health = context.getBean(McpServersHealth.class);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             assertThat(servers.health().get("mcpt/mortal")).isNotNull();
             assertThat(health.health().getStatus().getCode()).isEqualTo("DOWN");
             assertThat(toolNames()).doesNotContain("mortal.echo");
+            assertThat(workingDirectories(runningAs))
+                    .as("the ended server's session closed: its working directory removed while it stays down")
+                    .isEmpty();
         });
         assertThat(api.run(KEY, "mortal.echo", "{\"text\":\"x\"}").status()).isEqualTo(400);
         Files.delete(STOP.resolve("stop"));
@@ -748,6 +755,15 @@ class McpUpstreamIntegrationTests {
             assertThat(toolNames()).contains("mortal.echo");
             assertThat(servers.health().get("mcpt/mortal")).isNull();
         });
+    }
+
+    /** The working directories named after {@code runId} in any replica's area of the default work root. */
+    private static List<Path> workingDirectories(String runId) throws java.io.IOException {
+        try (var replicas = Files.list(dev.airlock.gateway.capture.WorkArea.defaultRoot())) {
+            return replicas.map(replica -> replica.resolve("run-" + runId))
+                    .filter(Files::isDirectory)
+                    .toList();
+        }
     }
 
     @Test
