@@ -40,6 +40,11 @@ class RecordingLimitIntegrationTests {
     @Autowired
     dev.airlock.gateway.support.OwnerDatabase owner;
 
+    /** An agent of a tenant of its own: no other test, and no background work, appends to its audit log. */
+    private static final String LATECOMER = "latecomer-bot-key";
+
+    private static final String AUDIT_LOCK = "airlock-audit:latecomer";
+
     @Test
     void theLimitIsWellInsideTheTimeARangeMustHaveEndedBeforeItsExport() {
         assertThat(RunService.RECORDING_LIMIT.multipliedBy(2)).isLessThanOrEqualTo(EvidenceFormat.SETTLE);
@@ -53,11 +58,12 @@ class RecordingLimitIntegrationTests {
         try {
             new TransactionTemplate(transactions).executeWithoutResult(status -> {
                 // The tenant's audit lock, as a retention purge holds it for its whole transaction.
-                jdbc.sql("SELECT pg_advisory_xact_lock(hashtext('airlock-audit:acme'))")
+                jdbc.sql("SELECT pg_advisory_xact_lock(hashtext(?))")
+                        .param(AUDIT_LOCK)
                         .query(Object.class)
                         .optional();
                 CompletableFuture<AgentApi.Response> waiting = CompletableFuture.supplyAsync(
-                        () -> api.run(AgentApi.ACME, "echo", "{\"message\":\"" + message + "\"}"));
+                        () -> api.run(LATECOMER, "echo", "{\"message\":\"" + message + "\"}"));
                 awaitWaitingOnTheLock();
                 clock.advance(RunService.RECORDING_LIMIT.plusSeconds(1));
                 request.set(waiting);
@@ -74,15 +80,18 @@ class RecordingLimitIntegrationTests {
                         "%" + message + "%"))
                 .as("nothing of the late run was kept")
                 .isZero();
-        assertThat(api.run(AgentApi.ACME, "echo", "{\"message\":\"on time\"}").status())
+        assertThat(api.run(LATECOMER, "echo", "{\"message\":\"on time\"}").status())
                 .isIn(200, 201);
     }
 
-    /** Until a session waits on an advisory lock (the request's audit append). */
+    /** Until a session waits on the tenant's audit lock (the request's audit append). */
     private void awaitWaitingOnTheLock() {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline) {
-            Integer waiting = jdbc.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            // A bigint advisory key is shown as its high (classid) and low (objid) 32 bits.
+            Integer waiting = jdbc.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                            + " AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = hashtext(?)::bigint")
+                    .param(AUDIT_LOCK)
                     .query(Integer.class)
                     .single();
             if (waiting > 0) {

@@ -433,7 +433,7 @@ class HttpToolIntegrationTests {
                 .extracting(io.micrometer.core.instrument.Gauge::value)
                 .isEqualTo(1.0);
         org.awaitility.Awaitility.await("the breaker lets a call through again")
-                .atMost(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> run("dead", "{}").path("http").path("termination").asString(), "CONNECT_FAILED"::equals);
     }
