@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Kills every process of a run: the descendants of its process, deepest first, then the process,
@@ -23,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * first), so callers wait for what was killed with {@link #awaitGone}.
  */
 final class ProcessTree {
+
+    private static final Logger log = LoggerFactory.getLogger(ProcessTree.class);
 
     private static final Path PROC = Path.of("/proc");
     private static final java.util.concurrent.atomic.AtomicLong SWEEPS = new java.util.concurrent.atomic.AtomicLong();
@@ -90,6 +94,7 @@ final class ProcessTree {
         } catch (IOException | UncheckedIOException e) {
             // A directory entry that could not be read ends the sweep with what it found (the PID namespace and
             // the tree's kill are the other layers).
+            log.warn("The sweep for {} could not read all of /proc: {}", marker, e.toString());
             return killed;
         }
         return killed;

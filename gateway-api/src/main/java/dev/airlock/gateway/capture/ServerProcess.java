@@ -26,6 +26,7 @@ public final class ServerProcess implements AutoCloseable {
     private final InputStream stderr;
     private final @Nullable Path scratch;
     private final Runnable closeStreams;
+    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
 
     ServerProcess(
             ProcessSpec spec,
@@ -64,8 +65,14 @@ public final class ServerProcess implements AutoCloseable {
         return child.isAlive();
     }
 
-    /** Kills it and everything it started, then removes its fresh working directory. */
+    /**
+     * Kills it and everything it started, then removes its fresh working directory; once (whoever asks again, a
+     * channel that saw it end and then the session closing it, returns at once).
+     */
     public void stop() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
         String marker = ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
         try {
             stdin.close();
@@ -74,7 +81,11 @@ public final class ServerProcess implements AutoCloseable {
         }
         boolean gone = false;
         try {
-            gone = ProcessTree.awaitGone(ProcessTree.kill(child.pid(), marker), KILL_WAIT);
+            // Once it has ended it may have been reaped, and its pid be another process's: only the marker then finds
+            // what is left of it.
+            gone = ProcessTree.awaitGone(
+                    child.isAlive() ? ProcessTree.kill(child.pid(), marker) : ProcessTree.killMarked(marker),
+                    KILL_WAIT);
             child.waitFor(KILL_WAIT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -119,8 +119,18 @@ public final class WorkArea implements AutoCloseable {
                 channel.close();
                 throw new InvalidConfigurationException(KEY, "cannot lock this replica's directory " + staging);
             }
-            Path directory = Files.move(staging, absolute.resolve(PREFIX + id), StandardCopyOption.ATOMIC_MOVE);
-            LIVE.add(directory);
+            // Known live before it takes its name: another start in this JVM that opened and closed its lock file to
+            // test it would drop this JVM's lock (POSIX locks are the process's, released by any of its closes).
+            Path named = absolute.resolve(PREFIX + id);
+            LIVE.add(named);
+            Path directory;
+            try {
+                directory = Files.move(staging, named, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                LIVE.remove(named);
+                channel.close();
+                throw e;
+            }
             return new WorkArea(directory, channel, lock);
         } catch (IOException e) {
             throw new InvalidConfigurationException(KEY, "cannot prepare " + absolute + ": " + e.getMessage());
@@ -220,7 +230,12 @@ public final class WorkArea implements AutoCloseable {
      * start, never a reason for this one to fail.
      */
     private static void skipped(Path entry, IOException e) {
-        log.debug("Left {} as it was while replicas started or stopped beside this one: {}", entry, e.toString());
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            log.debug("Left {} as it was while replicas started or stopped beside this one: {}", entry, e.toString());
+        } else {
+            // Not a race: kept (its notes of waiting sandboxes with it) for the next start to try again.
+            log.warn("Could not look at or remove {}; left for the next start: {}", entry, e.toString());
+        }
     }
 
     /** Kills the sandboxes a killed replica left waiting to be let go ({@link #holding}), and waits for them to be gone. */

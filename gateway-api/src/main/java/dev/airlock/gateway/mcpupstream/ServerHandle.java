@@ -202,25 +202,27 @@ final class ServerHandle {
             channel.close();
             throw unforeseen(e);
         }
+        boolean kept;
         synchronized (sessionLock) {
-            if (!running) {
-                // Stopped while this connected: what it opened is closed, never left running behind a stopped server.
-                opened.close();
-                throw new McpFailure(Termination.SERVER_DOWN, "the server was stopped");
+            kept = running;
+            if (kept) {
+                session = opened;
             }
-            session = opened;
+        }
+        if (!kept) {
+            // Stopped while this connected: what it opened is closed, never left running behind a stopped server.
+            closeTaken(opened);
+            throw new McpFailure(Termination.SERVER_DOWN, "the server was stopped");
         }
         try {
             refresh(opened);
         } catch (McpFailure e) {
-            session = null;
-            opened.close();
+            closeIfCurrent(opened);
             throw e;
         } catch (RuntimeException e) {
             // Whatever else went wrong (the listing, a definition that could not be recorded), the session is not
             // left open behind a server marked down: it is closed, and tried again with backoff.
-            session = null;
-            opened.close();
+            closeIfCurrent(opened);
             throw e instanceof InvalidConfigurationException
                     ? new McpFailure(Termination.UPSTREAM_ERROR, String.valueOf(e.getMessage()))
                     : unforeseen(e);
@@ -232,6 +234,38 @@ final class ServerHandle {
                 shown(String.valueOf(opened.serverVersion())),
                 offered.size(),
                 held.size());
+    }
+
+    /**
+     * Closes {@code ended} if it is still the server's session, taking it out first: whoever takes a session out
+     * (this, or {@link #stop()}) is the one that closes it, once.
+     */
+    private void closeIfCurrent(McpSession ended) {
+        boolean taken;
+        synchronized (sessionLock) {
+            taken = session == ended;
+            if (taken) {
+                session = null;
+            }
+        }
+        if (taken) {
+            closeTaken(ended);
+        }
+    }
+
+    /**
+     * Closes a session this thread took out, outside {@link #sessionLock} (stopping its process may take seconds) and
+     * uninterrupted (a stop interrupts the watcher; an interrupted close would leave the process's directory behind).
+     */
+    private static void closeTaken(McpSession taken) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            taken.close();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** An exception nothing foresaw while connecting, as the failure the server is down for (and retried after). */
@@ -268,12 +302,7 @@ final class ServerHandle {
                     if (current != null) {
                         // The session that ended is closed (its process reaped, its working directory removed)
                         // before another is opened.
-                        synchronized (sessionLock) {
-                            if (session == current) {
-                                session = null;
-                            }
-                        }
-                        current.close();
+                        closeIfCurrent(current);
                     }
                     try {
                         connect();
@@ -497,7 +526,10 @@ final class ServerHandle {
         listing = Map.copyOf(listed);
         offered = Map.copyOf(offering);
         held = List.copyOf(holding);
-        catalog.offer(server.tenant(), server.name(), offering.values());
+        if (running) {
+            // A listing read while the server was being stopped offers nothing: stop() has withdrawn its tools.
+            catalog.offer(server.tenant(), server.name(), offering.values());
+        }
     }
 
     /** A call that waited its whole {@code timeout} for the listing another call was reading. */
