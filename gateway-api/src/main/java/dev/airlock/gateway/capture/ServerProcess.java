@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,8 @@ public final class ServerProcess implements AutoCloseable {
     private final InputStream stderr;
     private final @Nullable Path scratch;
     private final Runnable closeStreams;
-    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Guarded by this: a stop has seen every process gone. */
+    private boolean finished;
 
     ServerProcess(
             ProcessSpec spec,
@@ -66,41 +68,74 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     /**
-     * Kills it and everything it started, then removes its fresh working directory; once (whoever asks again, a
-     * channel that saw it end and then the session closing it, returns at once).
+     * Kills it and everything it started, then removes its fresh working directory. Whoever asks while another stop
+     * is under way waits for it; once a stop has seen every process gone, asking again does nothing. An interrupt
+     * does not cut it short (a stop cut short would leave the working directory and the cgroup behind); the thread's
+     * interrupt is kept for its caller.
      */
     public void stop() {
-        if (!stopped.compareAndSet(false, true)) {
-            return;
+        java.util.concurrent.atomic.AtomicBoolean interrupted =
+                new java.util.concurrent.atomic.AtomicBoolean(Thread.interrupted());
+        try {
+            synchronized (this) {
+                if (!finished) {
+                    finished = stopNow(interrupted);
+                }
+            }
+        } finally {
+            if (interrupted.get()) {
+                Thread.currentThread().interrupt();
+            }
         }
+    }
+
+    /** One stop: true once every process is gone (and the working directory removed). */
+    private boolean stopNow(java.util.concurrent.atomic.AtomicBoolean interrupted) {
         String marker = ProcessSpec.RUN_ID_VARIABLE + "=" + spec.runId();
         try {
             stdin.close();
         } catch (IOException ignored) {
             // It is being killed anyway.
         }
-        boolean gone = false;
-        try {
-            // Once it has ended it may have been reaped, and its pid be another process's: only the marker then finds
-            // what is left of it.
-            gone = ProcessTree.awaitGone(
-                    child.isAlive() ? ProcessTree.kill(child.pid(), marker) : ProcessTree.killMarked(marker),
-                    KILL_WAIT);
-            child.waitFor(KILL_WAIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // Once it has ended it may have been reaped, and its pid be another process's: only the marker then finds
+        // what is left of it.
+        List<ProcessTree.Member> killed =
+                child.isAlive() ? ProcessTree.kill(child.pid(), marker) : ProcessTree.killMarked(marker);
+        boolean gone = uninterrupted(() -> ProcessTree.awaitGone(killed, KILL_WAIT), interrupted);
+        uninterrupted(() -> child.waitFor(KILL_WAIT.toMillis()), interrupted);
         closeStreams.run();
         if (scratch != null) {
             if (gone) {
                 Sandbox.removeWorkingDirectory(scratch);
             } else {
                 log.warn(
-                        "Server {}: a process may still be alive; {} stays until the next start",
+                        "Server {}: a process may still be alive; {} stays until it is stopped again or the next start",
                         spec.source(),
                         scratch);
             }
         }
+        return gone;
+    }
+
+    /**
+     * A wait that an interrupt arriving meanwhile does not end: it is begun again, at most three times, and the
+     * interrupt noted in {@code interrupted} for {@link #stop} to restore.
+     */
+    private static boolean uninterrupted(Wait wait, java.util.concurrent.atomic.AtomicBoolean interrupted) {
+        for (int tries = 0; tries < 3; tries++) {
+            try {
+                return wait.await();
+            } catch (InterruptedException e) {
+                // Asked to stop while stopping: the stop goes on.
+                interrupted.set(true);
+            }
+        }
+        return false;
+    }
+
+    @FunctionalInterface
+    private interface Wait {
+        boolean await() throws InterruptedException;
     }
 
     @Override

@@ -36,6 +36,8 @@ final class ServerHandle {
     private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
     /** The least time between two listings a server's notifications ask for. */
     private static final Duration MIN_RELISTING = Duration.ofSeconds(2);
+    /** How long a stop waits for the watcher to end (it may be closing a session that ended: two 5 s waits at most). */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(15);
 
     /** How many tools the last listing held without recording them; logged when it changes. */
     private int lastUnrecorded;
@@ -178,12 +180,24 @@ final class ServerHandle {
             thread.interrupt();
         }
         if (current != null) {
-            current.close();
+            closeTaken(current);
+        }
+        if (thread != null) {
+            // A session the watcher took out is closed by it: waited for (bounded), so that the server is stopped
+            // when this returns.
+            try {
+                thread.join(STOP_WAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         catalog.offer(server.tenant(), server.name(), List.of());
     }
 
     private synchronized void connect() throws McpFailure {
+        if (!running) {
+            throw new McpFailure(Termination.SERVER_DOWN, "the server was stopped");
+        }
         McpChannel channel;
         try {
             channel = connector.connect(this::notified);
@@ -303,6 +317,9 @@ final class ServerHandle {
                         // The session that ended is closed (its process reaped, its working directory removed)
                         // before another is opened.
                         closeIfCurrent(current);
+                    }
+                    if (!running) {
+                        return;
                     }
                     try {
                         connect();

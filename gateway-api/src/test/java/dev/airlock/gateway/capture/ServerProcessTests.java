@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.sanitizer.SecretRedactor;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,11 +14,12 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Stopping a long-lived server's process once it has ended: its pid may have been reaped and given to another
  * process, which must not be killed in its place; and a second stop (a channel that saw the end, then the session
- * closing it) does nothing more.
+ * closing it) does nothing more; nor does an interrupt cut a stop short.
  */
 class ServerProcessTests {
 
@@ -85,5 +88,40 @@ class ServerProcessTests {
                 1024,
                 SecretRedactor.of(Map.of()),
                 SandboxPolicy.DEFAULTS);
+    }
+
+    @Test
+    void aStopAskedOnAnInterruptedThreadStillWaitsForTheProcessAndRemovesItsDirectory(@TempDir Path work)
+            throws Exception {
+        // A server is stopped by a watcher that the gateway's own stop interrupts: the stop is not cut short.
+        // A server holding 1 GiB it has written to: the kernel takes a few hundred milliseconds to tear that down
+        // after the kill, so the stop has to wait for it (and an interrupted wait would end at once).
+        Process running = new ProcessBuilder(
+                        "python3",
+                        "-c",
+                        "import time\nheld = b'\\x01' * (1 << 30)\nprint('started', flush=True)\ntime.sleep(60)")
+                .start();
+        assertThat(new String(running.getInputStream().readNBytes(8), java.nio.charset.StandardCharsets.US_ASCII))
+                .isEqualTo("started\n");
+        Path scratch = Files.createDirectories(work.resolve("run-" + UUID.randomUUID()));
+        Files.writeString(scratch.resolve("left.txt"), "what the server wrote");
+        ServerProcess server = new ServerProcess(
+                spec(UUID.randomUUID()),
+                Child.of(running),
+                running.getOutputStream(),
+                running.getInputStream(),
+                running.getErrorStream(),
+                scratch,
+                () -> {});
+        try {
+            Thread.currentThread().interrupt();
+            server.stop();
+            assertThat(Thread.interrupted()).as("the caller's interrupt kept").isTrue();
+            assertThat(running.isAlive()).isFalse();
+            assertThat(scratch).doesNotExist();
+        } finally {
+            Thread.interrupted();
+            running.destroyForcibly();
+        }
     }
 }
