@@ -180,7 +180,7 @@ final class ServerHandle {
             thread.interrupt();
         }
         if (current != null) {
-            closeTaken(current);
+            current.close();
         }
         if (thread != null) {
             // A session the watcher took out is closed by it: waited for (bounded), so that the server is stopped
@@ -225,7 +225,7 @@ final class ServerHandle {
         }
         if (!kept) {
             // Stopped while this connected: what it opened is closed, never left running behind a stopped server.
-            closeTaken(opened);
+            opened.close();
             throw new McpFailure(Termination.SERVER_DOWN, "the server was stopped");
         }
         try {
@@ -252,7 +252,8 @@ final class ServerHandle {
 
     /**
      * Closes {@code ended} if it is still the server's session, taking it out first: whoever takes a session out
-     * (this, or {@link #stop()}) is the one that closes it, once.
+     * (this, or {@link #stop()}) is the one that closes it, once, outside {@link #sessionLock} (stopping its process
+     * may take seconds; an interrupt does not cut it short, see {@link dev.airlock.gateway.capture.ServerProcess#stop()}).
      */
     private void closeIfCurrent(McpSession ended) {
         boolean taken;
@@ -263,22 +264,7 @@ final class ServerHandle {
             }
         }
         if (taken) {
-            closeTaken(ended);
-        }
-    }
-
-    /**
-     * Closes a session this thread took out, outside {@link #sessionLock} (stopping its process may take seconds) and
-     * uninterrupted (a stop interrupts the watcher; an interrupted close would leave the process's directory behind).
-     */
-    private static void closeTaken(McpSession taken) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            taken.close();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            ended.close();
         }
     }
 
