@@ -149,6 +149,15 @@ public class RunExecutor implements SmartLifecycle {
         start(Execution.decidedHere(run), permit, claimStartedNanos);
     }
 
+    /**
+     * Whether the run executes on this replica under a lease that no peer can have found run out yet
+     * ({@link LeaseFence}): until it ends here, nobody else writes its end, and its end here completes its
+     * watchers ({@link RunCompletions}).
+     */
+    boolean executesUnderLease(UUID runId) {
+        return running.containsKey(runId) && !fence.lapsed(runId, System.nanoTime());
+    }
+
     /** Cancels a run executing on this replica; false if it is not here. */
     boolean cancelHere(UUID runId) {
         Cancellation cancellation = running.get(runId);

@@ -85,6 +85,18 @@ class RunMetrics {
                 .increment();
     }
 
+    /**
+     * A waiting request read its run's state from the database: the run was not executing on this replica under a
+     * lease no peer can have found run out, so its end could be written elsewhere.
+     */
+    void waitStateRead(String tenant) {
+        Counter.builder("airlock.waits.state.reads")
+                .description("Reads of a waited run's state by a request waiting for it, in case it ended elsewhere")
+                .tag("tenant", tenant)
+                .register(meters)
+                .increment();
+    }
+
     /** A lease ran out and its run was interrupted. */
     void leaseExpired() {
         leaseExpiries.increment();

@@ -340,8 +340,8 @@ public class RunService {
             var place = placeToWait(agent);
             if (place.isPresent()) {
                 try (var held = place.get()) {
-                    // Re-reads its state every POLL_MILLIS meanwhile: an end recorded otherwise (its lease lost) is
-                    // seen.
+                    // Re-reads its state every POLL_MILLIS once its lease may have run out: an end recorded
+                    // otherwise is seen.
                     Envelope ended = waitWatching(agent, runId, wait, ending);
                     if (ended != null) {
                         return ended;
@@ -495,11 +495,14 @@ public class RunService {
         return wait != null && !wait.isZero() && !run.state().isTerminal();
     }
 
-    /** Waits for a run found not yet ended: watches for its end, then reads its state, so an end in between is not missed. */
+    /**
+     * Waits for a run found not yet ended: watches for its end, then reads its state (unless it executes here under
+     * its lease, when its end here completes the watch), so an end in between is not missed.
+     */
     private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
         CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
         try {
-            if (!ended(agent, runId)) {
+            if (executor.executesUnderLease(runId) || !ended(agent, runId)) {
                 waitWatching(agent, runId, wait, done);
             }
             return find(agent, runId);
@@ -510,6 +513,7 @@ public class RunService {
 
     /** Whether the run has ended (or is gone), read from the database: it may run on another replica. */
     private boolean ended(AgentIdentity agent, UUID runId) {
+        metrics.waitStateRead(agent.tenant());
         return runs.findStateByIdAndTenant(runId, agent.tenant())
                 .map(RunState::isTerminal)
                 .orElse(true);
@@ -517,7 +521,9 @@ public class RunService {
 
     /**
      * Waits until {@code done} (this replica finished the run) or the time is up, reading the run's
-     * state every {@link #POLL_MILLIS} in between (another replica may be executing it).
+     * state every {@link #POLL_MILLIS} in between (another replica may be executing it, or end it once its
+     * lease here ran out), except while it executes here under its lease: then only its end here can end it,
+     * and that completes {@code done}.
      *
      * @return the run's envelope as this replica wrote its result, or null when the caller must read the run
      */
@@ -533,7 +539,7 @@ public class RunService {
                 return done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS)
                         .orElse(null);
             } catch (TimeoutException e) {
-                if (ended(agent, runId)) {
+                if (!executor.executesUnderLease(runId) && ended(agent, runId)) {
                     return null;
                 }
             } catch (ExecutionException e) {

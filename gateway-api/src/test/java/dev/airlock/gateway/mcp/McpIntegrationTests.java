@@ -70,6 +70,9 @@ class McpIntegrationTests {
     AccessTokens accessTokens;
 
     @Autowired
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    @Autowired
     JdbcConnectionDetails database;
 
     @Autowired
@@ -599,6 +602,28 @@ class McpIntegrationTests {
                     .toList();
             assertThat(values).isSorted().doesNotHaveDuplicates();
         }
+    }
+
+    @Test
+    void aCallReportingProgressOnARunExecutingHereDoesNotReadTheRunsState() {
+        double before = stateReads("waits");
+        try (McpSyncClient client = McpClients.client(base(), "waits-bot-key", null, progress -> {})) {
+            client.initialize();
+            McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder("nap")
+                    .arguments(Map.of())
+                    .progressToken("p-nap")
+                    .build());
+            assertThat(structured(result).path("state").asString()).isEqualTo("COMPLETED");
+        }
+        assertThat(stateReads("waits"))
+                .as("each step of the wait reads the run, never its state on top: only its end here can end it")
+                .isEqualTo(before);
+    }
+
+    private double stateReads(String tenant) {
+        var counter =
+                meters.find("airlock.waits.state.reads").tag("tenant", tenant).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private static void awaitProgress(List<McpSchema.ProgressNotification> progress, String message) {

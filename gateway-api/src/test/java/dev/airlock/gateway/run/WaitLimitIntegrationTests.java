@@ -69,9 +69,46 @@ class WaitLimitIntegrationTests {
         api.post(KEY, "/api/v1/runs/" + second + "/cancel", "");
     }
 
+    @Test
+    void aRequestWaitingForARunExecutingHereIsWokenByItsEndWithoutReadingItsState() {
+        double before = stateReads();
+        AgentApi.Response waited = api.post(KEY, "/api/v1/runs?wait=PT30S", "{\"tool\":\"nap\",\"arguments\":{}}");
+        assertThat(waited.text("state")).isEqualTo("COMPLETED");
+
+        AgentApi.Response started = api.post(KEY, "/api/v1/runs", "{\"tool\":\"nap\",\"arguments\":{}}");
+        // RUNNING unless this machine stalled for the nap's length (then the wait below has nothing to wait for).
+        assertThat(started.text("state")).isIn("RUNNING", "COMPLETED");
+        AgentApi.Response read = api.get(KEY, "/api/v1/runs/" + started.text("runId") + "?wait=PT30S");
+        assertThat(read.text("state")).isEqualTo("COMPLETED");
+
+        assertThat(stateReads())
+                .as("a run executing here under its lease can only end here, which wakes its waiters: no poll")
+                .isEqualTo(before);
+    }
+
+    @Test
+    void aRequestWaitingForARunNotExecutingHereReadsItsState() {
+        String parked = api.park(KEY, "gated", "{}");
+        double before = stateReads();
+
+        AgentApi.Response read = api.get(KEY, "/api/v1/runs/" + parked + "?wait=PT1S");
+
+        assertThat(read.text("state")).isEqualTo("PENDING_APPROVAL");
+        assertThat(stateReads())
+                .as("a run another replica may start and end is read while the request waits")
+                .isGreaterThan(before);
+        api.post(KEY, "/api/v1/runs/" + parked + "/cancel", "");
+    }
+
     private double refused() {
         var counter =
                 meters.find("airlock.waits.refused").tag("tenant", "waits").counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    private double stateReads() {
+        var counter =
+                meters.find("airlock.waits.state.reads").tag("tenant", "waits").counter();
         return counter == null ? 0 : counter.count();
     }
 }
