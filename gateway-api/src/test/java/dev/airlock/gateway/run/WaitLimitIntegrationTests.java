@@ -17,6 +17,8 @@ import org.springframework.test.web.servlet.assertj.MockMvcTester;
  * The bound on waiting requests ({@code limits.concurrent-waits}): tenant {@code waits} may have
  * one request waiting for a run to end; another is answered at once with the run as it stands,
  * counted in {@code airlock.waits.refused}, and the place is free again once the first returns.
+ * A request waiting for a run executing on its replica is woken by the run's end without reading
+ * the run's state ({@code airlock.waits.state.reads}); one waiting for a parked run reads it.
  */
 @AirlockIntegrationTest
 class WaitLimitIntegrationTests {
