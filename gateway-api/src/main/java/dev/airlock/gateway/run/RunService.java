@@ -495,14 +495,11 @@ public class RunService {
         return wait != null && !wait.isZero() && !run.state().isTerminal();
     }
 
-    /**
-     * Waits for a run found not yet ended: watches for its end, then reads its state (unless it executes here under
-     * its lease, when its end here completes the watch), so an end in between is not missed.
-     */
+    /** Waits for a run found not yet ended: watches for its end, then asks whether it ended, so an end in between is not missed. */
     private RunRecord waitForEnd(AgentIdentity agent, UUID runId, Duration wait) {
         CompletableFuture<Optional<Envelope>> done = completions.watch(runId);
         try {
-            if (executor.executesUnderLease(runId) || !ended(agent, runId)) {
+            if (!ended(agent, runId)) {
                 waitWatching(agent, runId, wait, done);
             }
             return find(agent, runId);
@@ -511,8 +508,15 @@ public class RunService {
         }
     }
 
-    /** Whether the run has ended (or is gone), read from the database: it may run on another replica. */
+    /**
+     * Whether the run has ended (or is gone). Not while it executes here under its lease: only its end here can end
+     * it, and that completes its watchers ({@link RunExecutor#executesUnderLease}). Otherwise read from the database:
+     * it may run on another replica, or be ended by one once its lease here ran out.
+     */
     private boolean ended(AgentIdentity agent, UUID runId) {
+        if (executor.executesUnderLease(runId)) {
+            return false;
+        }
         metrics.waitStateRead(agent.tenant());
         return runs.findStateByIdAndTenant(runId, agent.tenant())
                 .map(RunState::isTerminal)
@@ -522,8 +526,7 @@ public class RunService {
     /**
      * Waits until {@code done} (this replica finished the run) or the time is up, reading the run's
      * state every {@link #POLL_MILLIS} in between (another replica may be executing it, or end it once its
-     * lease here ran out), except while it executes here under its lease: then only its end here can end it,
-     * and that completes {@code done}.
+     * lease here ran out; see {@link #ended}).
      *
      * @return the run's envelope as this replica wrote its result, or null when the caller must read the run
      */
@@ -539,7 +542,7 @@ public class RunService {
                 return done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS)
                         .orElse(null);
             } catch (TimeoutException e) {
-                if (!executor.executesUnderLease(runId) && ended(agent, runId)) {
+                if (ended(agent, runId)) {
                     return null;
                 }
             } catch (ExecutionException e) {

@@ -9,6 +9,7 @@ import dev.airlock.gateway.AirlockApplication;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.McpClients;
 import dev.airlock.gateway.support.MovableClock;
+import dev.airlock.gateway.support.TenantCounters;
 import dev.airlock.gateway.support.TestDatabaseConfiguration;
 import dev.airlock.gateway.support.TestSecrets;
 import dev.airlock.sanitizer.Fence;
@@ -606,7 +607,7 @@ class McpIntegrationTests {
 
     @Test
     void aCallReportingProgressOnARunExecutingHereDoesNotReadTheRunsState() {
-        double before = stateReads("waits");
+        double before = TenantCounters.count(meters, "airlock.waits.state.reads", "waits");
         try (McpSyncClient client = McpClients.client(base(), "waits-bot-key", null, progress -> {})) {
             client.initialize();
             McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder("nap")
@@ -615,15 +616,9 @@ class McpIntegrationTests {
                     .build());
             assertThat(structured(result).path("state").asString()).isEqualTo("COMPLETED");
         }
-        assertThat(stateReads("waits"))
+        assertThat(TenantCounters.count(meters, "airlock.waits.state.reads", "waits"))
                 .as("each step of the wait reads the run, never its state on top: only its end here can end it")
                 .isEqualTo(before);
-    }
-
-    private double stateReads(String tenant) {
-        var counter =
-                meters.find("airlock.waits.state.reads").tag("tenant", tenant).counter();
-        return counter == null ? 0 : counter.count();
     }
 
     private static void awaitProgress(List<McpSchema.ProgressNotification> progress, String message) {

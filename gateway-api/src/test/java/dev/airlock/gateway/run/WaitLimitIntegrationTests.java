@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.airlock.gateway.limits.TenantLimits;
 import dev.airlock.gateway.support.AgentApi;
 import dev.airlock.gateway.support.AirlockIntegrationTest;
+import dev.airlock.gateway.support.TenantCounters;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -103,14 +104,10 @@ class WaitLimitIntegrationTests {
     }
 
     private double refused() {
-        var counter =
-                meters.find("airlock.waits.refused").tag("tenant", "waits").counter();
-        return counter == null ? 0 : counter.count();
+        return TenantCounters.count(meters, "airlock.waits.refused", "waits");
     }
 
     private double stateReads() {
-        var counter =
-                meters.find("airlock.waits.state.reads").tag("tenant", "waits").counter();
-        return counter == null ? 0 : counter.count();
+        return TenantCounters.count(meters, "airlock.waits.state.reads", "waits");
     }
 }
