@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
 /**
  * Claims approved runs for this replica and hands them to the {@link RunExecutor}; passes on
  * cancel requests made on other replicas. {@link #startApproved} is the one path by which an
- * approved run starts, whether the approval was announced ({@link ApprovedRunListener}) or is
+ * approved run starts, whether the approval was announced ({@link RunNotificationListener}) or is
  * found by the poll (approved while no listener heard, or waiting for a free slot).
  */
 @Component

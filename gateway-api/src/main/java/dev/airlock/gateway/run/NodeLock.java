@@ -150,7 +150,7 @@ class NodeLock implements DisposableBean {
                     }
                 }
             } catch (SQLException | RuntimeException e) {
-                evict(connection);
+                PooledConnections.evict(dataSource, connection);
                 throw e;
             }
             connection.close();
@@ -183,19 +183,7 @@ class NodeLock implements DisposableBean {
         } catch (SQLException e) {
             log.debug("Node id lock's connection failed: {}", e.getMessage());
         }
-        evict(connection);
-    }
-
-    private void evict(Connection connection) {
-        try {
-            if (dataSource.isWrapperFor(com.zaxxer.hikari.HikariDataSource.class)) {
-                dataSource.unwrap(com.zaxxer.hikari.HikariDataSource.class).evictConnection(connection);
-            } else {
-                connection.abort(Runnable::run);
-            }
-        } catch (SQLException | RuntimeException e) {
-            log.debug("Node id lock's connection could not be evicted: {}", e.getMessage());
-        }
+        PooledConnections.evict(dataSource, connection);
     }
 
     private static void sleep() {

@@ -235,9 +235,14 @@ public class RunExecutor implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.error("Run {} could not be executed", runId, e);
         } finally {
+            // Waiters get the envelope as written, before the run stops counting as executing here: a waiter
+            // told to look again by the database's announcement of this end, meanwhile, sees it still executing
+            // here and goes on waiting for this envelope instead of reading the run back.
+            completions.completed(runId, ended);
             running.remove(runId);
             fence.released(runId);
-            completions.completed(runId, ended);
+            // One that started watching in between (it found the run executing here) reads it.
+            completions.completed(runId);
         }
     }
 

@@ -60,7 +60,6 @@ public class RunService {
     static final Duration RECORDING_LIMIT = Duration.ofSeconds(30);
 
     private static final Logger log = LoggerFactory.getLogger(RunService.class);
-    private static final long POLL_MILLIS = 200;
 
     private final ToolCatalog tools;
     private final ToolSnapshots snapshots;
@@ -340,7 +339,7 @@ public class RunService {
             var place = placeToWait(agent);
             if (place.isPresent()) {
                 try (var held = place.get()) {
-                    // Re-reads its state every POLL_MILLIS once its lease may have run out: an end recorded
+                    // Reads its state (as waitWatching says) once its lease may have run out: an end recorded
                     // otherwise is seen.
                     Envelope ended = waitWatching(agent, runId, wait, ending);
                     if (ended != null) {
@@ -524,32 +523,48 @@ public class RunService {
     }
 
     /**
-     * Waits until {@code done} (this replica finished the run) or the time is up, reading the run's
-     * state every {@link #POLL_MILLIS} in between (another replica may be executing it, or end it once its
-     * lease here ran out; see {@link #ended}).
+     * Waits until {@code watched} completes (this replica finished the run) or the time is up. In
+     * between (another replica may be executing the run, or end it once its lease here ran out; see
+     * {@link #ended}) it reads the run's state when the database announces the run's end
+     * ({@link RunCompletions#lookAgain}), and otherwise every {@link RunCompletions#recheckMillis}: 200 ms while
+     * this replica hears no announcements, {@code airlock.executor.wait-recheck-interval} while it does.
      *
      * @return the run's envelope as this replica wrote its result, or null when the caller must read the run
      */
     private @Nullable Envelope waitWatching(
-            AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<Optional<Envelope>> done) {
+            AgentIdentity agent, UUID runId, Duration wait, CompletableFuture<Optional<Envelope>> watched) {
         long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return null;
-            }
-            try {
-                return done.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL_MILLIS), TimeUnit.MILLISECONDS)
-                        .orElse(null);
-            } catch (TimeoutException e) {
-                if (ended(agent, runId)) {
+        CompletableFuture<Optional<Envelope>> done = watched;
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
                     return null;
                 }
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
+                try {
+                    long step = Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, completions.recheckMillis());
+                    return done.get(step, TimeUnit.MILLISECONDS).orElse(null);
+                } catch (TimeoutException e) {
+                    if (ended(agent, runId)) {
+                        return null;
+                    }
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof RunCompletions.LookAgain)) {
+                        throw new IllegalStateException(e);
+                    }
+                    // Watched again before it is read: an end after the read wakes this request again.
+                    done = completions.watch(runId);
+                    if (ended(agent, runId)) {
+                        return null;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+        } finally {
+            if (done != watched) {
+                completions.unwatch(runId, done);
             }
         }
     }

@@ -425,6 +425,9 @@ public record AgentSettings(
      * @param spoolLeaseLimit    how long a replica keeps the lease of a run whose result waits in its spool; after that
      *                           the run's lease runs out (it ends INTERRUPTED) while the result is still written when
      *                           the database takes it
+     * @param waitRecheckInterval while this replica hears the database's announcements of runs' ends, how often a
+     *                           request waiting for a run's end reads the run's state all the same (without them, it
+     *                           reads it every 200 ms)
      */
     public record Executor(
             @DefaultValue("PT0.5S") @DurationMin(millis = 1, message = MUST_BE_POSITIVE)
@@ -451,7 +454,10 @@ public record AgentSettings(
             Duration nodeLockWait,
 
             @DefaultValue("PT10M") @DurationMin(seconds = 1, message = "must be at least PT1S")
-            Duration spoolLeaseLimit) {}
+            Duration spoolLeaseLimit,
+
+            @DefaultValue("PT5S") @DurationMin(millis = 200, message = "must be at least PT0.2S")
+            Duration waitRecheckInterval) {}
 
     /**
      * The Model Context Protocol endpoint ({@code /mcp}), through which agents call the same tools,

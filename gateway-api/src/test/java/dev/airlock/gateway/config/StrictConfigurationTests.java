@@ -65,6 +65,7 @@ class StrictConfigurationTests {
                 "airlock.login.max-failures=3",
                 "airlock.executor.poll-interval=PT1S",
                 "airlock.executor.spool-lease-limit=PT30M",
+                "airlock.executor.wait-recheck-interval=PT30S",
                 "airlock.approvals.max-text-length=500",
                 "airlock.audit.verify=*",
                 "airlock.database.unsafe-no-fsync=true",
@@ -152,6 +153,7 @@ class StrictConfigurationTests {
                 "airlock.console.base-url=https://user:pw@airlock.example.com",
                 "airlock.console.base-url=ftp://airlock.example.com",
                 "airlock.console.base-url=https://airlock example.com",
+                "airlock.executor.wait-recheck-interval=PT0.1S",
                 "airlock.migrate-only=true"
             })
     void aSettingThatCannotBeHonouredStopsTheStartNamingIt(String setting) {

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 
 /**
@@ -19,7 +20,9 @@ import org.springframework.test.web.servlet.assertj.MockMvcTester;
  * one request waiting for a run to end; another is answered at once with the run as it stands,
  * counted in {@code airlock.waits.refused}, and the place is free again once the first returns.
  * A request waiting for a run executing on its replica is woken by the run's end without reading
- * the run's state ({@code airlock.waits.state.reads}); one waiting for a parked run reads it.
+ * the run's state ({@code airlock.waits.state.reads}); one waiting for a run ended elsewhere is woken
+ * by the database's announcement of the end ({@code LISTEN airlock_run_ended}) and reads it once, and
+ * reads it every 200 ms while the replica's listening connection is lost.
  */
 @AirlockIntegrationTest
 class WaitLimitIntegrationTests {
@@ -35,11 +38,22 @@ class WaitLimitIntegrationTests {
     @Autowired
     TenantLimits limits;
 
+    @Autowired
+    RunCompletions completions;
+
+    @Autowired
+    JdbcClient jdbc;
+
     AgentApi api;
+
+    @Autowired
+    RunExecutor executor;
 
     @BeforeEach
     void setUp() {
         api = new AgentApi(mvc);
+        // Heard once this replica's connection listens and has heard itself (a fresh context may not be there yet).
+        awaitUntil(completions::hearsEnds, "this replica hears runs' ends");
     }
 
     @Test
@@ -90,17 +104,108 @@ class WaitLimitIntegrationTests {
     }
 
     @Test
-    void aRequestWaitingForARunNotExecutingHereReadsItsState() {
+    void aRequestWaitingForARunNotExecutingHereIsWokenByTheAnnouncementOfItsEnd() throws Exception {
         String parked = api.park(KEY, "gated", "{}");
+        CompletableFuture<AgentApi.Response> waiting = waitFor(parked);
         double before = stateReads();
 
-        AgentApi.Response read = api.get(KEY, "/api/v1/runs/" + parked + "?wait=PT1S");
+        // Ended by a transaction of its own (as another replica, a decision or an expiry would end it): the
+        // database announces the end, and the request reads the run's state once. The tests' recheck interval
+        // (application-test.yaml) outlasts the wait, so nothing else could have woken it.
+        assertThat(api.post(KEY, "/api/v1/runs/" + parked + "/cancel", "").status())
+                .isEqualTo(200);
 
-        assertThat(read.text("state")).isEqualTo("PENDING_APPROVAL");
-        assertThat(stateReads())
-                .as("a run another replica may start and end is read while the request waits")
-                .isGreaterThan(before);
+        assertThat(waiting.get(30, TimeUnit.SECONDS).text("state")).isEqualTo("CANCELLED");
+        assertThat(stateReads()).as("one read, after the announcement").isEqualTo(before + 1);
+    }
+
+    @Test
+    void anAnnouncementIsACueToReadTheRunNeverItsEnd() throws Exception {
+        String parked = api.park(KEY, "gated", "{}");
+        CompletableFuture<AgentApi.Response> waiting = waitFor(parked);
+        double before = stateReads();
+
+        // Any role of the database may notify on any channel: what the request answers is what it reads.
+        jdbc.sql("SELECT pg_notify('airlock_run_ended', 'not a run id')")
+                .query(Object.class)
+                .optional();
+        jdbc.sql("SELECT pg_notify('airlock_run_ended', ?)")
+                .param(parked)
+                .query(Object.class)
+                .optional();
+        awaitUntil(() -> stateReads() >= before + 1, "the announced run is read");
+
+        assertThat(waiting)
+                .as("the run has not ended: the request goes on waiting")
+                .isNotDone();
+        assertThat(completions.watching(java.util.UUID.fromString(parked))).isEqualTo(1);
+        assertThat(stateReads()).isEqualTo(before + 1);
         api.post(KEY, "/api/v1/runs/" + parked + "/cancel", "");
+        assertThat(waiting.get(30, TimeUnit.SECONDS).text("state")).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aLostListeningConnectionMakesWaitersReadUntilItIsBackAndAnnouncementsWakeThemAgain() throws Exception {
+        String parked = api.park(KEY, "gated", "{}");
+        CompletableFuture<AgentApi.Response> waiting = waitFor(parked);
+        Integer listening = listeningBackend();
+        assertThat(listening).as("one connection listens").isNotNull();
+        double before = stateReads();
+
+        jdbc.sql("SELECT pg_terminate_backend(?)")
+                .param(listening)
+                .query(Object.class)
+                .optional();
+
+        // Lost: the request reads the run (an end while nobody listens is announced to no one here), every
+        // 200 ms until a connection listens again, and once more then.
+        awaitUntil(() -> stateReads() >= before + 3, "the waiting request reads while nobody listens");
+        awaitUntil(
+                () -> {
+                    Integer now = listeningBackend();
+                    return now != null && !now.equals(listening) && completions.hearsEnds();
+                },
+                "a new connection listens");
+        assertThat(announced()).isEqualTo(1);
+
+        assertThat(api.post(KEY, "/api/v1/runs/" + parked + "/cancel", "").status())
+                .isEqualTo(200);
+        assertThat(waiting.get(30, TimeUnit.SECONDS).text("state"))
+                .as("woken by the announcement heard on the new connection")
+                .isEqualTo("CANCELLED");
+    }
+
+    /** A request waiting for {@code runId}, once it is watching it. */
+    private CompletableFuture<AgentApi.Response> waitFor(String runId) {
+        CompletableFuture<AgentApi.Response> waiting =
+                CompletableFuture.supplyAsync(() -> api.get(KEY, "/api/v1/runs/" + runId + "?wait=PT60S"));
+        awaitUntil(() -> completions.watching(java.util.UUID.fromString(runId)) == 1, "the request watches the run");
+        return waiting;
+    }
+
+    private @org.jspecify.annotations.Nullable Integer listeningBackend() {
+        return jdbc.sql("SELECT pid FROM pg_stat_activity WHERE application_name = ?")
+                .param(RunNotificationListener.APPLICATION_NAME + executor.node())
+                .query(Integer.class)
+                .optional()
+                .orElse(null);
+    }
+
+    private double announced() {
+        return meters.get("airlock.waits.announced").gauge().value();
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition, String what) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as(what).isLessThan(until);
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
     }
 
     private double refused() {

@@ -31,9 +31,13 @@ public class ApprovalSettlement {
                 .optional();
     }
 
-    /** Tells every agent-side replica listening that {@code tenant} has an approved run to start. */
+    /**
+     * Tells every agent-side replica listening that {@code tenant} has an approved run to start; not once the
+     * server's notification queue is half full (a full queue would fail the decision's commit), when replicas
+     * find the run at their next poll.
+     */
     public void announceApproved(String tenant) {
-        jdbc.sql("SELECT pg_notify(:channel, :payload)")
+        jdbc.sql("SELECT CASE WHEN pg_notification_queue_usage() < 0.5 THEN pg_notify(:channel, :payload) END")
                 .param("channel", RunClaims.APPROVED_CHANNEL)
                 .param("payload", tenant)
                 .query(Object.class)

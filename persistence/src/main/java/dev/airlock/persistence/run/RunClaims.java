@@ -25,6 +25,13 @@ public class RunClaims {
      */
     public static final String APPROVED_CHANNEL = "airlock_run_approved";
 
+    /**
+     * The {@code NOTIFY} channel on which every run's end is announced, by a trigger in the
+     * transaction that writes it (the payload is the run's id). A cue to read the run, never a fact:
+     * any role of the database may notify on any channel.
+     */
+    public static final String ENDED_CHANNEL = "airlock_run_ended";
+
     private final JdbcClient jdbc;
 
     RunClaims(JdbcClient jdbc) {
