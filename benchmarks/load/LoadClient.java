@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  * talks to the gateway on localhost; must run as the gateway's user (or root) to read /proc.
  *
  * Usage: java LoadClient.java BASE_URL AGENTS RUNS_PER_AGENT
+ * (the agents' keys: LOAD_KEYS=KEY[,KEY...] in the environment, agent a using key number a modulo
+ * their count; default load-agent-key)
  *
  * The scale rows of gateway-load.sh (SCALE=1) use three more modes:
  * <pre>
@@ -72,7 +74,7 @@ public class LoadClient {
         if (sandboxed != null) {
             measure("warm-up sandboxed spawn", agents, perAgent / 4 + 1, () -> spawn(sandboxed));
         }
-        measure("warm-up gateway", agents, perAgent / 4 + 1, () -> runTrue(http, base, KEY));
+        measure("warm-up gateway", agents, perAgent / 4 + 1, agent -> runTrue(http, base, keyOf(agent)));
 
         Result spawn = measure("bare spawn", agents, perAgent, () -> spawn(List.of("true")));
         long[] selfBefore = cpu("self");
@@ -82,7 +84,7 @@ public class LoadClient {
         String postmasterPid = System.getenv("POSTGRES_PID");
         long[] jvmBefore = gatewayPid == null ? null : cpu(gatewayPid);
         long pgBefore = postmasterPid == null ? 0 : postgresCpu(postmasterPid);
-        Result gateway = measure("gateway", agents, perAgent, () -> runTrue(http, base, KEY));
+        Result gateway = measure("gateway", agents, perAgent, agent -> runTrue(http, base, keyOf(agent)));
         long[] jvmAfter = gatewayPid == null ? null : cpu(gatewayPid);
         long pgAfter = postmasterPid == null ? 0 : postgresCpu(postmasterPid);
 
@@ -571,6 +573,13 @@ public class LoadClient {
     static final Pattern STATE = Pattern.compile("\"state\":\"([A-Z_]+)\"");
 
     static final String KEY = "load-agent-key";
+
+    /** The keys the main measurement's agents use (LOAD_KEYS, comma-separated; default {@link #KEY}). */
+    static final String[] LOAD_KEYS = System.getenv().getOrDefault("LOAD_KEYS", KEY).split(",");
+
+    static String keyOf(int agent) {
+        return LOAD_KEYS[agent % LOAD_KEYS.length];
+    }
 
     static void runTrue(HttpClient http, String base, String key) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/v1/runs?wait=PT30S"))

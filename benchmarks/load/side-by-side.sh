@@ -21,6 +21,8 @@
 #   ROUNDS (2), AGENTS (16), RUNS (300), WARMUP (100 runs per agent), PORT (18101 and the next)
 #   STARTS          start-up rounds after the load rounds (default 0; ROUNDS=0 STARTS=5 measures
 #                   start-up only)
+#   TENANTS         N: both gateways also get N tenants of tenants-yaml.sh, and the agents are spread
+#                   over them (agent a on tenant number a modulo N) instead of all on tenant `load`
 set -euo pipefail
 export LC_NUMERIC=C
 cd "$(dirname "$0")/../.."
@@ -31,6 +33,16 @@ B_JAR=${B_JAR:-$DEFAULT_JAR}
 A_OPTS=${A_OPTS:--Xms256m -Xmx256m}
 B_OPTS=${B_OPTS:--Xms256m -Xmx256m}
 ROUNDS=${ROUNDS:-2}
+TENANTS=${TENANTS:-0}
+CONFIG=file:benchmarks/load/load.yaml
+export LOAD_KEYS=load-agent-key
+if [ "$TENANTS" -gt 0 ]; then
+  TENANTS_YAML=$(mktemp --suffix=.yaml "${TMPDIR:-/tmp}/airlock-side-tenants.XXXXXX")
+  benchmarks/load/tenants-yaml.sh "$TENANTS" > "$TENANTS_YAML"
+  CONFIG=$CONFIG,file:$TENANTS_YAML
+  LOAD_KEYS=$(for i in $(seq 1 "$TENANTS"); do printf 't%03d-key,' "$i"; done)
+  LOAD_KEYS=${LOAD_KEYS%,}
+fi
 AGENTS=${AGENTS:-16}
 RUNS=${RUNS:-300}
 WARMUP=${WARMUP:-100}
@@ -43,6 +55,7 @@ declare -A PID DIR URL JAR OPTS ENVS READY
 cleanup() {
   set +e
   local g
+  [ -z "${TENANTS_YAML:-}" ] || rm -f "$TENANTS_YAML"
   for g in "${!PID[@]}"; do kill -CONT "${PID[$g]}" 2>/dev/null; kill "${PID[$g]}" 2>/dev/null; done
   for g in "${!PID[@]}"; do wait "${PID[$g]}" 2>/dev/null; done
   for g in "${!DIR[@]}"; do
@@ -67,7 +80,7 @@ start() {
   started=$(date +%s.%N)
   # shellcheck disable=SC2086
   env ${ENVS[$name]} "$JAVA" ${OPTS[$name]} "$@" -jar "${JAR[$name]}" --server.port="$port" \
-    --airlock.data-dir="${DIR[$name]}" --spring.config.additional-location=file:benchmarks/load/load.yaml \
+    --airlock.data-dir="${DIR[$name]}" --spring.config.additional-location="$CONFIG" \
     --logging.level.dev.airlock=WARN >> "${DIR[$name]}/gateway.log" 2>&1 &
   PID[$name]=$!
   URL[$name]=http://127.0.0.1:$port
@@ -135,7 +148,7 @@ echo "started on fresh data directories: A in ${READY[A]} s, B in ${READY[B]} s"
 for g in A B; do
   [ "$ROUNDS" -gt 0 ] || break
   echo "warming up $g ($AGENTS agents x $WARMUP runs)" >&2
-  "$JAVA" benchmarks/load/LoadClient.java throughput "${URL[$g]}" "$AGENTS" "$WARMUP" load-agent-key >/dev/null
+  "$JAVA" benchmarks/load/LoadClient.java throughput "${URL[$g]}" "$AGENTS" "$WARMUP" "$LOAD_KEYS" >/dev/null
 done
 for r in $(seq 1 "$ROUNDS"); do
   for g in A B; do
