@@ -159,14 +159,16 @@ class RunNotificationListener implements DisposableBean {
                         SELECT 1 FROM pg_catalog.pg_trigger t
                           JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid
                           JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-                         WHERE t.tgname = 'runs_announce_end' AND c.relname = 'runs' AND n.nspname = 'airlock'
+                         WHERE t.tgname = 'runs_announce_end' AND t.tgenabled <> 'D'
+                           AND c.relname = 'runs' AND n.nspname = 'airlock'
                         """)) {
             if (found.next()) {
                 return true;
             }
         }
-        log.warn("The database does not announce runs' ends (no trigger runs_announce_end on airlock.runs): waiting "
-                + "requests read their runs' state every 200 ms");
+        log.warn(
+                "The database does not announce runs' ends (no enabled trigger runs_announce_end on airlock.runs): waiting "
+                        + "requests read their runs' state every 200 ms");
         return false;
     }
 

@@ -49,6 +49,9 @@ class WaitLimitIntegrationTests {
     @Autowired
     RunExecutor executor;
 
+    @Autowired
+    dev.airlock.gateway.support.OwnerDatabase owner;
+
     @BeforeEach
     void setUp() {
         api = new AgentApi(mvc);
@@ -173,6 +176,44 @@ class WaitLimitIntegrationTests {
         assertThat(waiting.get(30, TimeUnit.SECONDS).text("state"))
                 .as("woken by the announcement heard on the new connection")
                 .isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aReplicaWhoseDatabaseDoesNotAnnounceEndsHasItsWaitersReadEvery200Ms() throws Exception {
+        owner.sql("ALTER TABLE airlock.runs DISABLE TRIGGER runs_announce_end").update();
+        try {
+            Integer before = listeningBackend();
+            jdbc.sql("SELECT pg_terminate_backend(?)")
+                    .param(before)
+                    .query(Object.class)
+                    .optional();
+            awaitUntil(
+                    () -> {
+                        Integer now = listeningBackend();
+                        return now != null && !now.equals(before);
+                    },
+                    "a new connection listens");
+            String parked = api.park(KEY, "gated", "{}");
+            CompletableFuture<AgentApi.Response> waiting = waitFor(parked);
+            double reads = stateReads();
+
+            // The schema announces nothing: the replica does not count on hearing ends, and its waiter reads.
+            awaitUntil(() -> stateReads() >= reads + 5, "the waiting request reads every 200 ms");
+            assertThat(completions.hearsEnds()).isFalse();
+            assertThat(announced()).isZero();
+            api.post(KEY, "/api/v1/runs/" + parked + "/cancel", "");
+            assertThat(waiting.get(30, TimeUnit.SECONDS).text("state")).isEqualTo("CANCELLED");
+        } finally {
+            owner.sql("ALTER TABLE airlock.runs ENABLE TRIGGER runs_announce_end")
+                    .update();
+            // The replica looks again within a minute; a new connection looks at once.
+            awaitUntil(() -> listeningBackend() != null, "a connection listens");
+            jdbc.sql("SELECT pg_terminate_backend(?)")
+                    .param(listeningBackend())
+                    .query(Object.class)
+                    .optional();
+            awaitUntil(completions::hearsEnds, "this replica hears runs' ends again");
+        }
     }
 
     /** A request waiting for {@code runId}, once it is watching it. */
